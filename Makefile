@@ -1,0 +1,44 @@
+# karpgen: `make render` renders the repo's own profiles into out/;
+# `make test` is the single gate (format, vet, tests, out/ current).
+GO       ?= go
+BIN      := bin/karpgen
+IAMSIM   ?= ../shared/tools/iamsim
+
+.PHONY: all build render test fmt-check vet unit out-check rules-check docs install clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/karpgen
+
+install:
+	$(GO) install ./cmd/karpgen
+
+render: build
+	$(BIN) render
+
+test: fmt-check vet unit out-check rules-check
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+unit:
+	$(GO) test ./...
+
+# out/ must be exactly what the profiles render.
+out-check: build
+	$(BIN) render --check
+
+# docs/rules.md must be what the rule catalog generates.
+rules-check:
+	$(GO) run ./internal/lint/gendocs -check docs/rules.md
+
+docs:
+	$(GO) run ./internal/lint/gendocs docs/rules.md
+
+clean:
+	rm -rf bin

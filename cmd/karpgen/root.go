@@ -1,0 +1,139 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/load"
+)
+
+// Exit codes of the CLI contract.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+	exitInvalid = 3
+)
+
+// exitError carries an exit code up to run.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+func usageErr(format string, args ...any) error {
+	return &exitError{exitUsage, fmt.Errorf(format, args...)}
+}
+
+// errInvalid is returned once the findings that made a profile invalid
+// have been printed.
+var errInvalid = &exitError{exitInvalid, errors.New("invalid profile")}
+
+const usage = `karpgen renders Karpenter bundles from CUE cluster profiles.
+
+Usage:
+  karpgen render [ENV...] [--profiles DIR] [--out DIR] [--check]
+  karpgen vet [ENV...] [--profiles DIR] [-o text|json]
+  karpgen build ENV [--profiles DIR]
+  karpgen version
+
+Exit codes: 0 ok, 1 failure or a difference found by --check, 2 usage error, 3 invalid profile.
+`
+
+type command struct {
+	name string
+	run  func(args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"render", runRender},
+		{"vet", runVet},
+		{"build", runBuild},
+		{"version", runVersion},
+	}
+}
+
+// run is the whole CLI: it parses args, runs one command and returns the
+// exit code. It keeps no state between calls.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return exitCode(c.run(args[1:], stdout, stderr), stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "karpgen: unknown command %q\n\n%s", args[0], usage)
+	return exitUsage
+}
+
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	if err == errInvalid {
+		return exitInvalid
+	}
+	if errors.Is(err, pflag.ErrHelp) {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "karpgen: %v\n", err)
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	var unknown *load.UnknownEnvError
+	if errors.As(err, &unknown) {
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// newFlags returns a flag set that reports errors as usage errors.
+func newFlags(name string, stderr io.Writer) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.SortFlags = false
+	return fs
+}
+
+func parse(fs *pflag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return usageErr("%s: %v", fs.Name(), err)
+	}
+	return nil
+}
+
+// printFindings prints findings with positions relative to the working
+// directory, and returns errInvalid when any is an error.
+func printFindings(w io.Writer, fs []diag.Finding) error {
+	diag.PrintText(w, relative(fs))
+	if diag.HasErrors(fs) {
+		return errInvalid
+	}
+	return nil
+}
+
+func relative(fs []diag.Finding) []diag.Finding {
+	wd, _ := os.Getwd()
+	diag.Relative(fs, wd)
+	return fs
+}

@@ -1,0 +1,76 @@
+package generators
+
+import (
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// CloudFormation is a template with everything the bundle's IAM files
+// describe: node role, controller role and its policies, interruption
+// queue with its policy and rules, and how nodes and the controller are
+// wired to the cluster. It is built from the same values as the files, so
+// `aws cloudformation deploy` creates exactly what the Helm values name.
+func CloudFormation(p *profile.Profile, m *facts.Minor, n Names) obj {
+	res := obj{}
+	res["KarpenterNodeRole"] = obj{"Type": "AWS::IAM::Role", "Properties": obj{
+		"RoleName":                 n.NodeRole,
+		"Path":                     "/",
+		"AssumeRolePolicyDocument": NodeTrustPolicy(n),
+		"ManagedPolicyArns":        NodeManagedPolicies(m, n)["ManagedPolicyArns"],
+	}}
+	var policyRefs []any
+	for _, cp := range ControllerPolicies(m, n) {
+		logical := "KarpenterController" + cp.Part + "Policy"
+		res[logical] = obj{"Type": "AWS::IAM::ManagedPolicy", "Properties": obj{
+			"ManagedPolicyName": cp.Name,
+			"Path":              "/",
+			"PolicyDocument":    cp.Document,
+		}}
+		policyRefs = append(policyRefs, obj{"Ref": logical})
+	}
+	res["KarpenterControllerRole"] = obj{"Type": "AWS::IAM::Role", "Properties": obj{
+		"RoleName":                 n.ControllerRole,
+		"Path":                     "/",
+		"AssumeRolePolicyDocument": ControllerTrustPolicy(p, n),
+		"ManagedPolicyArns":        policyRefs,
+	}}
+	if n.Queue != "" {
+		queueArn := obj{"Fn::GetAtt": strs("KarpenterInterruptionQueue", "Arn")}
+		res["KarpenterInterruptionQueue"] = obj{"Type": "AWS::SQS::Queue", "Properties": obj{
+			"QueueName":              n.Queue,
+			"MessageRetentionPeriod": 300,
+			"SqsManagedSseEnabled":   true,
+		}}
+		res["KarpenterInterruptionQueuePolicy"] = obj{"Type": "AWS::SQS::QueuePolicy", "Properties": obj{
+			"Queues":         []any{obj{"Ref": "KarpenterInterruptionQueue"}},
+			"PolicyDocument": InterruptionQueuePolicy(n),
+		}}
+		for _, r := range m.InterruptionRules {
+			res[r.Name] = obj{"Type": "AWS::Events::Rule", "Properties": obj{
+				"Name":         n.RuleName(r),
+				"EventPattern": ruleEventPattern(r),
+				"Targets":      []any{obj{"Id": "KarpenterInterruptionQueueTarget", "Arn": queueArn}},
+			}}
+		}
+	}
+	if p.Karpenter.NodeAccess == profile.AccessEntry {
+		res["KarpenterNodeAccessEntry"] = obj{"Type": "AWS::EKS::AccessEntry", "Properties": obj{
+			"ClusterName":  n.Cluster,
+			"PrincipalArn": obj{"Fn::GetAtt": strs("KarpenterNodeRole", "Arn")},
+			"Type":         "EC2_LINUX",
+		}}
+	}
+	if p.Karpenter.Auth == profile.AuthPodIdentity {
+		res["KarpenterPodIdentityAssociation"] = obj{"Type": "AWS::EKS::PodIdentityAssociation", "Properties": obj{
+			"ClusterName":    n.Cluster,
+			"Namespace":      n.Namespace,
+			"ServiceAccount": n.ServiceAccount,
+			"RoleArn":        obj{"Fn::GetAtt": strs("KarpenterControllerRole", "Arn")},
+		}}
+	}
+	return obj{
+		"AWSTemplateFormatVersion": "2010-09-09",
+		"Description":              "Karpenter " + m.Minor + " IAM and interruption handling for EKS cluster " + n.Cluster + " (karpgen)",
+		"Resources":                res,
+	}
+}

@@ -1,0 +1,214 @@
+// Package facts is the one table of per-version upstream facts karpgen
+// follows: for every supported Karpenter v1 minor, its Kubernetes range,
+// chart feature gates and settings, controller IAM shape, node role
+// policies, interruption rules and CRD label rules. Each row was read from
+// that minor's latest patch (getting-started CloudFormation, chart values
+// and CRDs). A new minor is one new row.
+package facts
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Minor holds the facts of one Karpenter minor version.
+type Minor struct {
+	// Minor is "1.14"; Reference is the tag the facts were read from.
+	Minor     string
+	Reference string
+	// Kubernetes is the supported [min, max] range of Kubernetes minors.
+	Kubernetes [2]string
+	// FeatureGates lists the chart's settings.featureGates with defaults,
+	// in the chart's order.
+	FeatureGates []Gate
+	// ZonalShiftSetting says the chart has settings.enableZonalShift.
+	ZonalShiftSetting bool
+	IAM               IAM
+	// NodeRolePolicies are the AWS managed policies of the node role.
+	NodeRolePolicies []string
+	// InterruptionRules are the EventBridge rules of the template.
+	InterruptionRules []Rule
+	Labels            Labels
+	// AMIFamilies are the alias families the EC2NodeClass CRD accepts.
+	AMIFamilies []string
+	// ConsolidationPolicies are the NodePool consolidation policies.
+	ConsolidationPolicies []string
+	// RequirementOperators are the operators NodePool requirements accept.
+	RequirementOperators []string
+	// CapacityTypes are the values of karpenter.sh/capacity-type.
+	CapacityTypes []string
+}
+
+// Gate is one feature gate and its chart default.
+type Gate struct {
+	Name    string
+	Default bool
+}
+
+// IAM is the shape of the getting-started controller policy.
+type IAM struct {
+	// Split: upstream ships six managed policies instead of one (v1.9+).
+	Split bool
+	// InstanceAccessResources are the ec2 resource types RunInstances and
+	// CreateFleet may read (AllowScopedEC2InstanceAccessActions).
+	InstanceAccessResources []string
+	// TaggedCreateResources are the resource types created with tags
+	// (AllowScopedEC2InstanceActionsWithTags).
+	TaggedCreateResources []string
+	// RegionalReadActions are the read actions scoped to the region.
+	RegionalReadActions []string
+	// PassedToServiceList: iam:PassedToService lists the China endpoint too.
+	PassedToServiceList bool
+	// ListInstanceProfiles: iam:ListInstanceProfiles is allowed (v1.7+).
+	ListInstanceProfiles bool
+	// UnscopedDescribeInstanceStatus: a statement of its own (v1.12 only).
+	UnscopedDescribeInstanceStatus bool
+	// ZonalShift: "" (none), "cluster" (resource is the cluster ARN, v1.12)
+	// or "condition" (resource * with a ResourceIdentifier condition).
+	ZonalShift string
+}
+
+// Rule is an EventBridge rule feeding the interruption queue.
+type Rule struct {
+	Name       string // logical name in the upstream template
+	Source     string
+	DetailType string
+}
+
+// Labels are the CRD's rules on NodePool label and requirement keys.
+type Labels struct {
+	// AWSKeys are the karpenter.k8s.aws/ keys the CRD allows.
+	AWSKeys []string
+	// RestrictKubernetesDomains: the CRD refuses *kubernetes.io and *k8s.io
+	// keys outside a short allow-list (up to v1.8).
+	RestrictKubernetesDomains bool
+}
+
+var (
+	awsKeys10 = []string{
+		"karpenter.k8s.aws/instance-category", "karpenter.k8s.aws/instance-family",
+		"karpenter.k8s.aws/instance-generation", "karpenter.k8s.aws/instance-size",
+		"karpenter.k8s.aws/instance-cpu", "karpenter.k8s.aws/instance-cpu-manufacturer",
+		"karpenter.k8s.aws/instance-memory", "karpenter.k8s.aws/instance-hypervisor",
+		"karpenter.k8s.aws/instance-encryption-in-transit-supported",
+		"karpenter.k8s.aws/instance-local-nvme", "karpenter.k8s.aws/instance-ebs-bandwidth",
+		"karpenter.k8s.aws/instance-network-bandwidth", "karpenter.k8s.aws/instance-gpu-name",
+		"karpenter.k8s.aws/instance-gpu-manufacturer", "karpenter.k8s.aws/instance-gpu-count",
+		"karpenter.k8s.aws/instance-gpu-memory", "karpenter.k8s.aws/instance-accelerator-name",
+		"karpenter.k8s.aws/instance-accelerator-manufacturer",
+		"karpenter.k8s.aws/instance-accelerator-count",
+	}
+
+	ec2ReadBase = []string{
+		"ec2:DescribeImages", "ec2:DescribeInstances", "ec2:DescribeInstanceTypeOfferings",
+		"ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates", "ec2:DescribeSecurityGroups",
+		"ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets",
+	}
+
+	rulesBase = []Rule{
+		{"ScheduledChangeRule", "aws.health", "AWS Health Event"},
+		{"SpotInterruptionRule", "aws.ec2", "EC2 Spot Instance Interruption Warning"},
+		{"RebalanceRule", "aws.ec2", "EC2 Instance Rebalance Recommendation"},
+		{"InstanceStateChangeRule", "aws.ec2", "EC2 Instance State-change Notification"},
+	}
+	rulesCapacityReservation = append(clone(rulesBase),
+		Rule{"CapacityReservationInterruptionRule", "aws.ec2", "EC2 Capacity Reservation Instance Interruption Warning"})
+
+	ecrReadOnly = []string{"AmazonEKS_CNI_Policy", "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryReadOnly", "AmazonSSMManagedInstanceCore"}
+	ecrPullOnly = []string{"AmazonEKS_CNI_Policy", "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonSSMManagedInstanceCore"}
+
+	instanceAccess10 = []string{"image", "snapshot", "security-group", "subnet"}
+	instanceAccess13 = append(clone(instanceAccess10), "capacity-reservation")
+	instanceAccess111 = append(clone(instanceAccess13), "placement-group")
+
+	taggedCreate10 = []string{"fleet", "instance", "volume", "network-interface", "launch-template", "spot-instances-request"}
+	taggedCreate13 = append(clone(taggedCreate10), "capacity-reservation")
+
+	amiFamilies10 = []string{"al2", "al2023", "bottlerocket", "windows2019", "windows2022"}
+	amiFamilies19 = append(clone(amiFamilies10), "windows2025")
+
+	policies10  = []string{"WhenEmpty", "WhenEmptyOrUnderutilized"}
+	policies114 = append(clone(policies10), "Balanced")
+
+	operators10 = []string{"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"}
+	operators19 = append(clone(operators10), "Gte", "Lte")
+
+	capacity10 = []string{"on-demand", "spot"}
+	capacity13 = append(clone(capacity10), "reserved")
+)
+
+func clone[T any](s []T) []T { return append([]T(nil), s...) }
+
+func gates(names ...string) []Gate {
+	out := make([]Gate, 0, len(names))
+	for _, n := range names {
+		name, def := strings.CutSuffix(n, "=true")
+		out = append(out, Gate{Name: name, Default: def})
+	}
+	return out
+}
+
+func withRead(extra ...string) []string {
+	out := append(clone(ec2ReadBase), extra...)
+	sortStrings(out)
+	return out
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && strings.ToLower(s[j]) < strings.ToLower(s[j-1]); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// Parsed version components.
+type Version struct {
+	Major, Minor, Patch int
+}
+
+func (v Version) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }
+
+// MinorString is "1.14".
+func (v Version) MinorString() string { return fmt.Sprintf("%d.%d", v.Major, v.Minor) }
+
+// ParseVersion parses "1.2.3" (an optional leading "v" is accepted).
+func ParseVersion(s string) (Version, error) {
+	parts := strings.Split(strings.TrimPrefix(s, "v"), ".")
+	if len(parts) != 3 {
+		return Version{}, fmt.Errorf("%q is not a Karpenter release version (MAJOR.MINOR.PATCH, e.g. \"1.2.3\")", s)
+	}
+	var n [3]int
+	for i, p := range parts {
+		x, err := strconv.Atoi(p)
+		if err != nil || x < 0 || (len(p) > 1 && p[0] == '0') {
+			return Version{}, fmt.Errorf("%q is not a Karpenter release version (MAJOR.MINOR.PATCH, e.g. \"1.2.3\")", s)
+		}
+		n[i] = x
+	}
+	return Version{n[0], n[1], n[2]}, nil
+}
+
+// Lookup returns the facts of the minor of version v.
+func Lookup(v Version) (*Minor, bool) {
+	for i := range Minors {
+		if Minors[i].Minor == v.MinorString() {
+			return &Minors[i], true
+		}
+	}
+	return nil, false
+}
+
+// KubernetesRange is the supported Kubernetes range of an exact version:
+// it is the minor's range, except where a patch widened it.
+func KubernetesRange(v Version, m *Minor) [2]string {
+	if v.Major == 1 && v.Minor == 0 && v.Patch < 5 {
+		return [2]string{"1.25", "1.30"} // 1.31 support arrived in 1.0.5
+	}
+	return m.Kubernetes
+}
+
+// Oldest and Newest name the supported range for messages.
+func Oldest() *Minor { return &Minors[0] }
+func Newest() *Minor { return &Minors[len(Minors)-1] }

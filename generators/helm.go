@@ -1,0 +1,80 @@
+package generators
+
+import (
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// HelmValues are the values for the official karpenter chart of the
+// profile's version. Every key exists in that version's values.yaml.
+func HelmValues(p *profile.Profile, m *facts.Minor, n Names) obj {
+	k := p.Karpenter
+	settings := obj{
+		"clusterName":       n.Cluster,
+		"interruptionQueue": n.Queue, // the queue name, not its ARN; empty turns handling off
+		"featureGates":      featureGates(m, k.FeatureGates),
+	}
+	if m.ZonalShiftSetting && k.ZonalShift != nil {
+		settings["enableZonalShift"] = *k.ZonalShift
+	}
+	sa := obj{"create": true, "name": n.ServiceAccount}
+	if k.Auth == profile.AuthIRSA {
+		sa["annotations"] = obj{"eks.amazonaws.com/role-arn": n.ControllerRoleARN}
+	}
+	nodeSelector := obj{"kubernetes.io/os": "linux"}
+	tolerations := []any{obj{"key": "CriticalAddonsOnly", "operator": "Exists"}}
+	if g, ok := p.NodeGroups[k.Controller.NodeGroup]; ok {
+		for key, v := range g.Labels {
+			nodeSelector[key] = v
+		}
+		for _, t := range g.Taints {
+			tolerations = append(tolerations, toleration(t))
+		}
+	}
+	return obj{
+		"settings":       settings,
+		"serviceAccount": sa,
+		"replicas":       k.Controller.Replicas,
+		"logLevel":       k.Controller.LogLevel,
+		"controller":     obj{"resources": obj{"requests": k.Controller.Resources.Requests, "limits": k.Controller.Resources.Limits}},
+		"nodeSelector":   nodeSelector,
+		"tolerations":    tolerations,
+		// The chart's own affinity, restated: never on nodes Karpenter
+		// manages, one replica per node.
+		"affinity": obj{
+			"nodeAffinity": obj{"requiredDuringSchedulingIgnoredDuringExecution": obj{
+				"nodeSelectorTerms": []any{obj{"matchExpressions": []any{
+					obj{"key": keyNodePool, "operator": "DoesNotExist"},
+				}}},
+			}},
+			"podAntiAffinity": obj{"requiredDuringSchedulingIgnoredDuringExecution": []any{
+				obj{"topologyKey": "kubernetes.io/hostname"},
+			}},
+		},
+	}
+}
+
+// featureGates lists every gate of the minor with the profile's choice or
+// the chart default, so the values say exactly what runs.
+func featureGates(m *facts.Minor, set map[string]bool) obj {
+	out := obj{}
+	for _, g := range m.FeatureGates {
+		v, ok := set[g.Name]
+		if !ok {
+			v = g.Default
+		}
+		out[g.Name] = v
+	}
+	return out
+}
+
+func toleration(t profile.Taint) obj {
+	o := obj{"key": t.Key, "effect": t.Effect}
+	if t.Value != "" {
+		o["operator"] = "Equal"
+		o["value"] = t.Value
+	} else {
+		o["operator"] = "Exists"
+	}
+	return o
+}

@@ -1,0 +1,293 @@
+package generators
+
+import (
+	"strings"
+
+	"github.com/karpgen/karpgen/generators/facts"
+)
+
+// obj is a JSON object; encoding sorts its keys.
+type obj = map[string]any
+
+// MaxPolicySize is the IAM limit on a managed policy document, counted
+// without whitespace.
+const MaxPolicySize = 6144
+
+// ControllerPolicy is one managed policy of the controller role.
+type ControllerPolicy struct {
+	// Part names the policy ("NodeLifecycle", ...; "" for a single policy).
+	Part string
+	// File is the bundle file name under iam/.
+	File     string
+	Name     string
+	Document obj
+}
+
+// policyPart is one of the managed policies upstream splits the
+// controller policy into, in upstream order.
+type policyPart struct {
+	name, file string
+	statements func(m *facts.Minor, n Names) []obj
+}
+
+var policyParts = []policyPart{
+	{"NodeLifecycle", "node-lifecycle", nodeLifecycleStatements},
+	{"IAMIntegration", "iam-integration", iamIntegrationStatements},
+	{"EKSIntegration", "eks-integration", eksIntegrationStatements},
+	{"Interruption", "interruption", interruptionStatements},
+	{"ZonalShift", "zonal-shift", zonalShiftStatements},
+	{"ResourceDiscovery", "resource-discovery", resourceDiscoveryStatements},
+}
+
+// ControllerPolicies returns the controller's managed policies for the
+// minor: split as upstream splits them, and split in the same way where
+// upstream's single policy would exceed the IAM size limit (the file names
+// then say "split").
+func ControllerPolicies(m *facts.Minor, n Names) []ControllerPolicy {
+	var split []ControllerPolicy
+	var all []any
+	for _, part := range policyParts {
+		st := part.statements(m, n)
+		if len(st) == 0 {
+			continue
+		}
+		for _, s := range st {
+			all = append(all, s)
+		}
+		split = append(split, ControllerPolicy{
+			Part: part.name, File: "controller-policy-" + part.file + ".json",
+			Name: n.ControllerPolicyName(part.name), Document: policyDocument(st),
+		})
+	}
+	if m.IAM.Split {
+		return split
+	}
+	single := ControllerPolicy{File: "controller-policy-all.json", Name: n.ControllerPolicyName(""), Document: obj{"Version": policyVersion, "Statement": all}}
+	if CompactSize(single.Document) <= MaxPolicySize {
+		return []ControllerPolicy{single}
+	}
+	for i := range split {
+		split[i].File = strings.Replace(split[i].File, "controller-policy-", "controller-policy-split-", 1)
+	}
+	return split
+}
+
+const policyVersion = "2012-10-17"
+
+func policyDocument(statements []obj) obj {
+	st := make([]any, len(statements))
+	for i, s := range statements {
+		st[i] = s
+	}
+	return obj{"Version": policyVersion, "Statement": st}
+}
+
+// ec2ARNs builds ec2 ARNs for resource types; account is "" for AMIs and
+// snapshots (owned by others) and "*" otherwise, as upstream scopes them.
+func ec2ARNs(n Names, types []string) []any {
+	out := make([]any, len(types))
+	for i, t := range types {
+		account := "*"
+		if t == "image" || t == "snapshot" {
+			account = ""
+		}
+		out[i] = "arn:" + n.Partition + ":ec2:" + n.Region + ":" + account + ":" + t + "/*"
+	}
+	return out
+}
+
+func strs(s ...string) []any {
+	out := make([]any, len(s))
+	for i, x := range s {
+		out[i] = x
+	}
+	return out
+}
+
+func clusterTag(n Names) string { return "kubernetes.io/cluster/" + n.Cluster }
+
+func nodeLifecycleStatements(m *facts.Minor, n Names) []obj {
+	ownedRes := obj{
+		"StringEquals": obj{"aws:ResourceTag/" + clusterTag(n): "owned"},
+		"StringLike":   obj{"aws:ResourceTag/karpenter.sh/nodepool": "*"},
+	}
+	return []obj{
+		{
+			"Sid": "AllowScopedEC2InstanceAccessActions", "Effect": "Allow",
+			"Resource": ec2ARNs(n, m.IAM.InstanceAccessResources),
+			"Action":   strs("ec2:RunInstances", "ec2:CreateFleet"),
+		},
+		{
+			"Sid": "AllowScopedEC2LaunchTemplateAccessActions", "Effect": "Allow",
+			"Resource":  ec2ARNs(n, []string{"launch-template"})[0],
+			"Action":    strs("ec2:RunInstances", "ec2:CreateFleet"),
+			"Condition": ownedRes,
+		},
+		{
+			"Sid": "AllowScopedEC2InstanceActionsWithTags", "Effect": "Allow",
+			"Resource": ec2ARNs(n, m.IAM.TaggedCreateResources),
+			"Action":   strs("ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"),
+			"Condition": obj{
+				"StringEquals": obj{
+					"aws:RequestTag/" + clusterTag(n):   "owned",
+					"aws:RequestTag/eks:eks-cluster-name": n.Cluster,
+				},
+				"StringLike": obj{"aws:RequestTag/karpenter.sh/nodepool": "*"},
+			},
+		},
+		{
+			"Sid": "AllowScopedResourceCreationTagging", "Effect": "Allow",
+			"Resource": ec2ARNs(n, taggedAtCreation),
+			"Action":   "ec2:CreateTags",
+			"Condition": obj{
+				"StringEquals": obj{
+					"aws:RequestTag/" + clusterTag(n):   "owned",
+					"aws:RequestTag/eks:eks-cluster-name": n.Cluster,
+					"ec2:CreateAction":                    strs("RunInstances", "CreateFleet", "CreateLaunchTemplate"),
+				},
+				"StringLike": obj{"aws:RequestTag/karpenter.sh/nodepool": "*"},
+			},
+		},
+		{
+			"Sid": "AllowScopedResourceTagging", "Effect": "Allow",
+			"Resource": ec2ARNs(n, []string{"instance"})[0],
+			"Action":   "ec2:CreateTags",
+			"Condition": obj{
+				"StringEquals":              obj{"aws:ResourceTag/" + clusterTag(n): "owned"},
+				"StringLike":                obj{"aws:ResourceTag/karpenter.sh/nodepool": "*"},
+				"StringEqualsIfExists":      obj{"aws:RequestTag/eks:eks-cluster-name": n.Cluster},
+				"ForAllValues:StringEquals": obj{"aws:TagKeys": strs("eks:eks-cluster-name", "karpenter.sh/nodeclaim", "Name")},
+			},
+		},
+		{
+			"Sid": "AllowScopedDeletion", "Effect": "Allow",
+			"Resource":  ec2ARNs(n, []string{"instance", "launch-template"}),
+			"Action":    strs("ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"),
+			"Condition": ownedRes,
+		},
+	}
+}
+
+// taggedAtCreation are the resources CreateTags may tag while they are
+// created; spot-instances-request is the one hand-kept policies forget.
+var taggedAtCreation = []string{"fleet", "instance", "volume", "network-interface", "launch-template", "spot-instances-request"}
+
+func instanceProfileARN(n Names) string {
+	return "arn:" + n.Partition + ":iam::" + n.Account + ":instance-profile/*"
+}
+
+func iamIntegrationStatements(m *facts.Minor, n Names) []obj {
+	var passedTo any = "ec2.amazonaws.com"
+	if m.IAM.PassedToServiceList {
+		passedTo = strs("ec2.amazonaws.com", "ec2.amazonaws.com.cn")
+	}
+	return []obj{
+		{
+			"Sid": "AllowPassingInstanceRole", "Effect": "Allow",
+			"Resource":  n.NodeRoleARN,
+			"Action":    "iam:PassRole",
+			"Condition": obj{"StringEquals": obj{"iam:PassedToService": passedTo}},
+		},
+		{
+			"Sid": "AllowScopedInstanceProfileCreationActions", "Effect": "Allow",
+			"Resource": instanceProfileARN(n),
+			"Action":   strs("iam:CreateInstanceProfile"),
+			"Condition": obj{
+				"StringEquals": obj{
+					"aws:RequestTag/" + clusterTag(n):            "owned",
+					"aws:RequestTag/eks:eks-cluster-name":          n.Cluster,
+					"aws:RequestTag/topology.kubernetes.io/region": n.Region,
+				},
+				"StringLike": obj{"aws:RequestTag/karpenter.k8s.aws/ec2nodeclass": "*"},
+			},
+		},
+		{
+			"Sid": "AllowScopedInstanceProfileTagActions", "Effect": "Allow",
+			"Resource": instanceProfileARN(n),
+			"Action":   strs("iam:TagInstanceProfile"),
+			"Condition": obj{
+				"StringEquals": obj{
+					"aws:ResourceTag/" + clusterTag(n):            "owned",
+					"aws:ResourceTag/topology.kubernetes.io/region": n.Region,
+					"aws:RequestTag/" + clusterTag(n):             "owned",
+					"aws:RequestTag/eks:eks-cluster-name":           n.Cluster,
+					"aws:RequestTag/topology.kubernetes.io/region":  n.Region,
+				},
+				"StringLike": obj{
+					"aws:ResourceTag/karpenter.k8s.aws/ec2nodeclass": "*",
+					"aws:RequestTag/karpenter.k8s.aws/ec2nodeclass":  "*",
+				},
+			},
+		},
+		{
+			"Sid": "AllowScopedInstanceProfileActions", "Effect": "Allow",
+			"Resource": instanceProfileARN(n),
+			"Action":   strs("iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"),
+			"Condition": obj{
+				"StringEquals": obj{
+					"aws:ResourceTag/" + clusterTag(n):            "owned",
+					"aws:ResourceTag/topology.kubernetes.io/region": n.Region,
+				},
+				"StringLike": obj{"aws:ResourceTag/karpenter.k8s.aws/ec2nodeclass": "*"},
+			},
+		},
+	}
+}
+
+func eksIntegrationStatements(_ *facts.Minor, n Names) []obj {
+	return []obj{{
+		"Sid": "AllowAPIServerEndpointDiscovery", "Effect": "Allow",
+		"Resource": n.ClusterARN,
+		"Action":   "eks:DescribeCluster",
+	}}
+}
+
+func interruptionStatements(_ *facts.Minor, n Names) []obj {
+	if n.QueueARN == "" {
+		return nil
+	}
+	return []obj{{
+		"Sid": "AllowInterruptionQueueActions", "Effect": "Allow",
+		"Resource": n.QueueARN,
+		"Action":   strs("sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"),
+	}}
+}
+
+func zonalShiftStatements(m *facts.Minor, n Names) []obj {
+	st := obj{"Sid": "AllowZonalShiftStatusReadOnly", "Effect": "Allow", "Action": strs("arc-zonal-shift:GetManagedResource")}
+	switch m.IAM.ZonalShift {
+	case "cluster":
+		st["Resource"] = n.ClusterARN
+	case "condition":
+		st["Resource"] = "*"
+		st["Condition"] = obj{"StringEquals": obj{"arc-zonal-shift:ResourceIdentifier": n.ClusterARN}}
+	default:
+		return nil
+	}
+	return []obj{st}
+}
+
+func resourceDiscoveryStatements(m *facts.Minor, n Names) []obj {
+	out := []obj{
+		{
+			"Sid": "AllowRegionalReadActions", "Effect": "Allow",
+			"Resource":  "*",
+			"Action":    strs(m.IAM.RegionalReadActions...),
+			"Condition": obj{"StringEquals": obj{"aws:RequestedRegion": n.Region}},
+		},
+		{
+			"Sid": "AllowSSMReadActions", "Effect": "Allow",
+			"Resource": "arn:" + n.Partition + ":ssm:" + n.Region + "::parameter/aws/service/*",
+			"Action":   "ssm:GetParameter",
+		},
+		{"Sid": "AllowPricingReadActions", "Effect": "Allow", "Resource": "*", "Action": "pricing:GetProducts"},
+	}
+	if m.IAM.ListInstanceProfiles {
+		out = append(out, obj{"Sid": "AllowUnscopedInstanceProfileListAction", "Effect": "Allow", "Resource": "*", "Action": "iam:ListInstanceProfiles"})
+	}
+	out = append(out, obj{"Sid": "AllowInstanceProfileReadActions", "Effect": "Allow", "Resource": instanceProfileARN(n), "Action": "iam:GetInstanceProfile"})
+	if m.IAM.UnscopedDescribeInstanceStatus {
+		out = append(out, obj{"Sid": "AllowUnscopedEC2DescribeInstanceStatus", "Effect": "Allow", "Resource": "*", "Action": "ec2:DescribeInstanceStatus"})
+	}
+	return out
+}

@@ -1,0 +1,112 @@
+package generators
+
+import (
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// NodeTrustPolicy lets EC2 instances assume the node role.
+func NodeTrustPolicy(n Names) obj {
+	return policyDocument([]obj{{
+		"Effect":    "Allow",
+		"Principal": obj{"Service": "ec2." + n.URLSuffix},
+		"Action":    strs("sts:AssumeRole"),
+	}})
+}
+
+// NodeManagedPolicies lists the managed policy ARNs of the node role.
+func NodeManagedPolicies(m *facts.Minor, n Names) obj {
+	arns := make([]any, len(m.NodeRolePolicies))
+	for i, p := range m.NodeRolePolicies {
+		arns[i] = n.ManagedPolicyARN(p)
+	}
+	return obj{"RoleName": n.NodeRole, "RoleArn": n.NodeRoleARN, "ManagedPolicyArns": arns}
+}
+
+// ControllerTrustPolicy lets the controller's service account assume the
+// controller role, through IRSA (OIDC) or EKS Pod Identity.
+func ControllerTrustPolicy(p *profile.Profile, n Names) obj {
+	if p.Karpenter.Auth == profile.AuthIRSA {
+		return policyDocument([]obj{{
+			"Effect":    "Allow",
+			"Principal": obj{"Federated": n.OIDCProviderARN},
+			"Action":    "sts:AssumeRoleWithWebIdentity",
+			"Condition": obj{"StringEquals": obj{
+				n.OIDCIssuerHost + ":aud": "sts.amazonaws.com",
+				n.OIDCIssuerHost + ":sub": "system:serviceaccount:" + n.Namespace + ":" + n.ServiceAccount,
+			}},
+		}})
+	}
+	return policyDocument([]obj{{
+		"Effect":    "Allow",
+		"Principal": obj{"Service": "pods.eks.amazonaws.com"},
+		"Action":    strs("sts:AssumeRole", "sts:TagSession"),
+	}})
+}
+
+// PodIdentityAssociation is the input of `aws eks create-pod-identity-association`.
+func PodIdentityAssociation(n Names) obj {
+	return obj{"clusterName": n.Cluster, "namespace": n.Namespace, "serviceAccount": n.ServiceAccount, "roleArn": n.ControllerRoleARN}
+}
+
+// AccessEntry is the input of `aws eks create-access-entry` for the nodes.
+func AccessEntry(n Names) obj {
+	return obj{"clusterName": n.Cluster, "principalArn": n.NodeRoleARN, "type": "EC2_LINUX"}
+}
+
+// AWSAuthMapRoles is the aws-auth ConfigMap entry that lets the nodes join.
+func AWSAuthMapRoles(n Names) []any {
+	return []any{obj{
+		"rolearn":  n.NodeRoleARN,
+		"username": "system:node:{{EC2PrivateDNSName}}",
+		"groups":   strs("system:bootstrappers", "system:nodes"),
+	}}
+}
+
+// InterruptionQueuePolicy lets EventBridge and SQS deliver to the queue and
+// refuses any access without TLS.
+func InterruptionQueuePolicy(n Names) obj {
+	return obj{
+		"Version": policyVersion,
+		"Id":      "EC2InterruptionPolicy",
+		"Statement": []any{
+			obj{
+				"Effect":    "Allow",
+				"Principal": obj{"Service": strs("events.amazonaws.com", "sqs.amazonaws.com")},
+				"Action":    "sqs:SendMessage",
+				"Resource":  n.QueueARN,
+			},
+			obj{
+				"Sid":       "DenyHTTP",
+				"Effect":    "Deny",
+				"Action":    "sqs:*",
+				"Resource":  n.QueueARN,
+				"Condition": obj{"Bool": obj{"aws:SecureTransport": false}},
+				"Principal": "*",
+			},
+		},
+	}
+}
+
+// Queue describes the interruption SQS queue.
+func Queue(n Names) obj {
+	return obj{"QueueName": n.Queue, "QueueArn": n.QueueARN, "MessageRetentionPeriod": 300, "SqsManagedSseEnabled": true}
+}
+
+// InterruptionRules are the EventBridge rules of the minor, each targeting
+// the queue.
+func InterruptionRules(m *facts.Minor, n Names) []any {
+	out := make([]any, len(m.InterruptionRules))
+	for i, r := range m.InterruptionRules {
+		out[i] = obj{
+			"Name":         n.RuleName(r),
+			"EventPattern": ruleEventPattern(r),
+			"Targets":      []any{obj{"Id": "KarpenterInterruptionQueueTarget", "Arn": n.QueueARN}},
+		}
+	}
+	return out
+}
+
+func ruleEventPattern(r facts.Rule) obj {
+	return obj{"source": strs(r.Source), "detail-type": strs(r.DetailType)}
+}

@@ -1,0 +1,106 @@
+package generators
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// AWS name limits.
+const (
+	maxRoleName   = 64
+	maxPolicyName = 128
+	maxQueueName  = 80
+	maxRuleName   = 64
+)
+
+// Names are every name and ARN that appears in more than one artifact of
+// a bundle. Generators take them from here and nowhere else, so the Helm
+// values, manifests and IAM always agree.
+type Names struct {
+	Cluster, Region, Partition, Account string
+	// URLSuffix is the partition's service endpoint suffix.
+	URLSuffix string
+	ClusterARN string
+
+	NodeRole, NodeRoleARN             string
+	ControllerRole, ControllerRoleARN string
+	Queue, QueueARN                   string // empty without interruption handling
+
+	Namespace, ServiceAccount string
+	// OIDCProviderARN and OIDCIssuerHost are set for IRSA.
+	OIDCProviderARN, OIDCIssuerHost string
+}
+
+// NamesOf derives the names of a profile.
+func NamesOf(p *profile.Profile) Names {
+	c, k := p.Cluster, p.Karpenter
+	n := Names{
+		Cluster: c.Name, Region: c.Region, Partition: c.Partition, Account: c.AccountID,
+		URLSuffix:      urlSuffix(c.Partition),
+		Namespace:      k.Namespace,
+		ServiceAccount: k.ServiceAccount,
+	}
+	n.ClusterARN = n.arn("eks", c.Region, c.AccountID, "cluster/"+c.Name)
+	n.NodeRole = or(k.NodeRole, FitName("KarpenterNodeRole-"+c.Name, maxRoleName))
+	n.NodeRoleARN = n.arn("iam", "", c.AccountID, "role/"+n.NodeRole)
+	n.ControllerRole = or(k.ControllerRole, FitName("KarpenterController-"+c.Name, maxRoleName))
+	n.ControllerRoleARN = n.arn("iam", "", c.AccountID, "role/"+n.ControllerRole)
+	if k.InterruptionQueue {
+		n.Queue = or(k.QueueName, FitName(c.Name, maxQueueName))
+		n.QueueARN = n.arn("sqs", c.Region, c.AccountID, n.Queue)
+	}
+	if c.OIDCIssuer != "" {
+		n.OIDCIssuerHost = strings.TrimSuffix(strings.TrimPrefix(c.OIDCIssuer, "https://"), "/")
+		n.OIDCProviderARN = n.arn("iam", "", c.AccountID, "oidc-provider/"+n.OIDCIssuerHost)
+	}
+	return n
+}
+
+func (n Names) arn(service, region, account, resource string) string {
+	return "arn:" + n.Partition + ":" + service + ":" + region + ":" + account + ":" + resource
+}
+
+// ManagedPolicyARN is the ARN of an AWS managed policy in the partition.
+func (n Names) ManagedPolicyARN(name string) string {
+	return "arn:" + n.Partition + ":iam::aws:policy/" + name
+}
+
+// ControllerPolicyName names a controller managed policy: part is "" for
+// the single policy of early minors, else e.g. "NodeLifecycle".
+func (n Names) ControllerPolicyName(part string) string {
+	return FitName("KarpenterController"+part+"Policy-"+n.Cluster, maxPolicyName)
+}
+
+// RuleName names an EventBridge rule of the interruption queue.
+func (n Names) RuleName(r facts.Rule) string {
+	return FitName("Karpenter"+strings.TrimSuffix(r.Name, "Rule")+"-"+n.Cluster, maxRuleName)
+}
+
+func urlSuffix(partition string) string {
+	if partition == "aws-cn" {
+		return "amazonaws.com.cn"
+	}
+	return "amazonaws.com"
+}
+
+// FitName returns name unchanged when it fits max characters; a longer
+// name is cut and ends in 8 hex digits of its SHA-256, so that it stays
+// unique and stable.
+func FitName(name string, max int) string {
+	if len(name) <= max {
+		return name
+	}
+	sum := sha256.Sum256([]byte(name))
+	return name[:max-9] + "-" + hex.EncodeToString(sum[:])[:8]
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,152 @@
+// Package diag holds the findings karpgen reports about a profile: schema
+// errors and lint rule findings alike, each with the position of the
+// profile field it is about, and how they are printed.
+package diag
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Severity of a finding: errors stop a render, warnings never do.
+type Severity string
+
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Pos is a position in a profile file.
+type Pos struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"column"`
+}
+
+// IsValid reports whether the position names a file.
+func (p Pos) IsValid() bool { return p.File != "" }
+
+// Rel returns the position with its file relative to dir when it lies
+// inside it.
+func (p Pos) Rel(dir string) Pos {
+	if dir != "" && filepath.IsAbs(p.File) {
+		if r, err := filepath.Rel(dir, p.File); err == nil && !strings.HasPrefix(r, "..") {
+			p.File = filepath.ToSlash(r)
+		}
+	}
+	return p
+}
+
+func (p Pos) String() string {
+	if !p.IsValid() {
+		return "-"
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Finding is one problem found in a profile.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Env      string   `json:"env,omitempty"`
+	// Path is the profile field, e.g. environments.dev.nodePools.app.zones[0].
+	Path    string `json:"path,omitempty"`
+	Message string `json:"message"`
+	Pos     Pos    `json:"pos"`
+	// Also are further positions that took part (e.g. the schema's).
+	Also []Pos  `json:"also,omitempty"`
+	Hint string `json:"hint,omitempty"`
+}
+
+// HasErrors reports whether any finding is an error.
+func HasErrors(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Sort orders findings by position, then rule and message, and drops
+// exact duplicates.
+func Sort(fs []Finding) []Finding {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Pos.File != b.Pos.File {
+			return a.Pos.File < b.Pos.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Col != b.Pos.Col {
+			return a.Pos.Col < b.Pos.Col
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Message < b.Message
+	})
+	out := fs[:0]
+	for i, f := range fs {
+		if i > 0 && sameFinding(f, fs[i-1]) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func sameFinding(a, b Finding) bool {
+	return a.Rule == b.Rule && a.Pos == b.Pos && a.Message == b.Message && a.Env == b.Env
+}
+
+// Relative makes every position relative to dir.
+func Relative(fs []Finding, dir string) {
+	for i := range fs {
+		fs[i].Pos = fs[i].Pos.Rel(dir)
+		for j := range fs[i].Also {
+			fs[i].Also[j] = fs[i].Also[j].Rel(dir)
+		}
+	}
+}
+
+// PrintText writes findings for people:
+//
+//	profiles/prod.cue:12:3: error: prod: message [rule]
+//	    hint: ...
+//
+// The environment is named because environments often share a field
+// (and so its position) through a common base.
+func PrintText(w io.Writer, fs []Finding) {
+	for _, f := range fs {
+		env := ""
+		if f.Env != "" {
+			env = f.Env + ": "
+		}
+		fmt.Fprintf(w, "%s: %s: %s%s [%s]\n", f.Pos, f.Severity, env, f.Message, f.Rule)
+		for _, p := range f.Also {
+			fmt.Fprintf(w, "    see %s\n", p)
+		}
+		if f.Hint != "" {
+			fmt.Fprintf(w, "    hint: %s\n", f.Hint)
+		}
+	}
+}
+
+// PrintJSON writes findings as one JSON document.
+func PrintJSON(w io.Writer, fs []Finding) error {
+	if fs == nil {
+		fs = []Finding{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(struct {
+		Findings []Finding `json:"findings"`
+	}{fs})
+}

@@ -1,0 +1,12 @@
+package lint
+
+// catalog lists every rule, in the order they run.
+var catalog = concat(nameRules, placeRules, versionRules, labelRules, refRules, authRules, valueRules, separationRules, opsRules)
+
+func concat(groups ...[]*Rule) []*Rule {
+	var out []*Rule
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}

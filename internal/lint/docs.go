@@ -1,0 +1,25 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Markdown renders the rule catalog as docs/rules.md.
+func Markdown() []byte {
+	var b strings.Builder
+	b.WriteString("# karpgen vet rules\n\n")
+	b.WriteString("Generated from the rule catalog (`make docs`); do not edit.\n\n")
+	b.WriteString("Every finding names the profile field it is about (`file:line:col`), the environment, the rule ID and a fix hint. ")
+	b.WriteString("Errors stop `karpgen vet` and `karpgen render` with exit code 3 and nothing written; warnings are printed and never fail. ")
+	b.WriteString("Schema errors (syntax, types, unknown fields) are reported under the ID `schema`.\n")
+	group := ""
+	for _, r := range catalog {
+		if r.Group != group {
+			group = r.Group
+			fmt.Fprintf(&b, "\n## %s\n\n| ID | Severity | Checks |\n|---|---|---|\n", group)
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", r.ID, r.Severity, strings.ReplaceAll(r.Summary, "|", "\\|"))
+	}
+	return []byte(b.String())
+}

@@ -1,0 +1,52 @@
+package lint
+
+import (
+	"github.com/karpgen/karpgen/internal/diag"
+)
+
+var nameRules = []*Rule{
+	{
+		ID: "name/cluster", Severity: diag.Error, Group: "Names",
+		Summary: "cluster.name is a valid EKS cluster name (1-100 letters, digits, '-' and '_', starting with a letter or digit).",
+		check: func(c *Context) {
+			n := c.P.Cluster.Name
+			if len(n) == 0 || len(n) > 100 || !clusterNameRE.MatchString(n) {
+				c.Report("cluster.name", "use 1 to 100 letters, digits, '-' and '_', starting with a letter or digit", "cluster name %q is not a valid EKS cluster name", n)
+			}
+		},
+	},
+	{
+		ID: "name/kubernetes", Severity: diag.Error, Group: "Names",
+		Summary: "Namespace, service account, node pool and node class names are valid Kubernetes names (node pool and class names are also label values).",
+		Hint:    "use lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters",
+		check: func(c *Context) {
+			k := c.P.Karpenter
+			if !dns1123Label.MatchString(k.Namespace) || len(k.Namespace) > 63 {
+				c.Report("karpenter.namespace", "", "namespace %q is not a valid Kubernetes namespace name", k.Namespace)
+			}
+			if !dns1123Sub.MatchString(k.ServiceAccount) || len(k.ServiceAccount) > 253 {
+				c.Report("karpenter.serviceAccount", "", "service account %q is not a valid Kubernetes name", k.ServiceAccount)
+			}
+			for _, p := range names(c.P.NodePools) {
+				if !dns1123Label.MatchString(p) || len(p) > 63 {
+					c.Report(at("nodePools", field(p)), "", "node pool name %q is not a valid NodePool name (it is also the karpenter.sh/nodepool label value)", p)
+				}
+			}
+			for _, n := range names(c.P.NodeClasses) {
+				if !dns1123Label.MatchString(n) || len(n) > 63 {
+					c.Report(at("nodeClasses", field(n)), "", "node class name %q is not a valid EC2NodeClass name (it is also the karpenter.k8s.aws/ec2nodeclass label value)", n)
+				}
+			}
+		},
+	},
+	{
+		ID: "name/environment", Severity: diag.Error, Group: "Names",
+		Summary: "Environment names are safe as a folder name under out/ (no path separators, no \"..\").",
+		Hint:    "rename the environment, e.g. \"prod-eu\"",
+		check: func(c *Context) {
+			if msg := CheckEnvName(c.Env.Name); msg != "" {
+				c.Report("", "", "%s", msg)
+			}
+		},
+	},
+}

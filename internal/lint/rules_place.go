@@ -1,0 +1,64 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/diag"
+)
+
+var placeRules = []*Rule{
+	{
+		ID: "place/region", Severity: diag.Error, Group: "Place",
+		Summary: "cluster.region is a real AWS region.",
+		Hint:    "use a region name such as \"ap-northeast-2\"",
+		check: func(c *Context) {
+			r := c.P.Cluster.Region
+			if _, ok := facts.Regions[r]; ok {
+				return
+			}
+			hint := ""
+			if s := closest(r, names(facts.Regions)); s != "" {
+				hint = fmt.Sprintf("did you mean %q?", s)
+			}
+			c.Report("cluster.region", hint, "region %q is not an AWS region", r)
+		},
+	},
+	{
+		ID: "place/zone", Severity: diag.Error, Group: "Place",
+		Summary: "Every zone of a node pool belongs to the cluster's region.",
+		Hint:    "list zones of the cluster's region, e.g. \"<region>a\"",
+		check: func(c *Context) {
+			region := c.P.Cluster.Region
+			for _, pool := range names(c.P.NodePools) {
+				for i, z := range c.P.NodePools[pool].Zones {
+					zr := facts.RegionOfZone(z)
+					switch {
+					case zr == region:
+					case zr == "":
+						c.Report(at("nodePools", field(pool), "zones", i), fmt.Sprintf("zones of %s look like %q", region, region+"a"),
+							"zone %q is not an availability zone name", z)
+					default:
+						c.Report(at("nodePools", field(pool), "zones", i), fmt.Sprintf("use zones of %s such as %q, or move the cluster to %s", region, region+"a", zr),
+							"zone %q is in region %s, not in the cluster's region %s: no node would ever launch there", z, zr, region)
+					}
+				}
+			}
+		},
+	},
+	{
+		ID: "place/partition", Severity: diag.Error, Group: "Place",
+		Summary: "cluster.partition, when set, is the partition of the region (aws, aws-cn, aws-us-gov).",
+		Hint:    "drop cluster.partition: it follows the region",
+		check: func(c *Context) {
+			if !c.Env.Has("cluster.partition") {
+				return
+			}
+			want := facts.PartitionOf(c.P.Cluster.Region)
+			if c.P.Cluster.Partition != want {
+				c.Report("cluster.partition", "", "partition %q does not match region %s, which is in partition %q: every ARN would be wrong",
+					c.P.Cluster.Partition, c.P.Cluster.Region, want)
+			}
+		},
+	},
+}

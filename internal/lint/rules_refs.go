@@ -1,0 +1,107 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+type taintList struct {
+	base   string
+	taints []profile.Taint
+}
+
+func (c *Context) taintPaths() []taintList {
+	var out []taintList
+	for _, g := range names(c.P.NodeGroups) {
+		out = append(out, taintList{at("nodeGroups", field(g), "taints"), c.P.NodeGroups[g].Taints})
+	}
+	for _, p := range names(c.P.NodePools) {
+		np := c.P.NodePools[p]
+		out = append(out, taintList{at("nodePools", field(p), "taints"), np.Taints})
+		out = append(out, taintList{at("nodePools", field(p), "startupTaints"), np.StartupTaints})
+	}
+	return out
+}
+
+func unknownRef(what, name string, known []string) (string, string) {
+	hint := "known: " + quoteList(known)
+	if s := closest(name, known); s != "" {
+		hint = fmt.Sprintf("did you mean %q? (known: %s)", s, quoteList(known))
+	}
+	return fmt.Sprintf("%s %q does not exist", what, name), hint
+}
+
+var refRules = []*Rule{
+	{
+		ID: "ref/node-class", Severity: diag.Error, Group: "References",
+		Summary: "Every node pool names a node class of the profile.",
+		check: func(c *Context) {
+			for _, p := range names(c.P.NodePools) {
+				nc := c.P.NodePools[p].NodeClass
+				if _, ok := c.P.NodeClasses[nc]; !ok {
+					msg, hint := unknownRef("node class", nc, names(c.P.NodeClasses))
+					c.Report(at("nodePools", field(p), "nodeClass"), hint, "%s (named by node pool %q)", msg, p)
+				}
+			}
+		},
+	},
+	{
+		ID: "ref/node-group", Severity: diag.Error, Group: "References",
+		Summary: "karpenter.controller.nodeGroup names a node group of the profile.",
+		check: func(c *Context) {
+			g := c.P.Karpenter.Controller.NodeGroup
+			if g == "" {
+				return
+			}
+			if _, ok := c.P.NodeGroups[g]; !ok {
+				msg, hint := unknownRef("node group", g, names(c.P.NodeGroups))
+				c.Report("karpenter.controller.nodeGroup", hint, "%s", msg)
+			}
+		},
+	},
+	{
+		ID: "ref/node-role", Severity: diag.Error, Group: "References",
+		Summary: "A node class uses the environment's node role (the one iam:PassRole allows), or an instance profile, not both.",
+		check: func(c *Context) {
+			n := generators.NamesOf(c.P)
+			for _, name := range names(c.P.NodeClasses) {
+				nc := c.P.NodeClasses[name]
+				base := at("nodeClasses", field(name))
+				if nc.Role != "" && nc.InstanceProfile != "" {
+					c.Report(at(base, "instanceProfile"), "keep one of role and instanceProfile",
+						"node class %q sets both role and instanceProfile; the EC2NodeClass takes exactly one", name)
+				}
+				if nc.Role != "" && nc.Role != n.NodeRole {
+					c.Report(at(base, "role"), fmt.Sprintf("drop the role to use %q, or set karpenter.nodeRole to %q", n.NodeRole, nc.Role),
+						"node class %q uses role %q, but the controller may only pass %q (iam:PassRole): no node would launch", name, nc.Role, n.NodeRole)
+				}
+			}
+		},
+	},
+}
+
+var authRules = []*Rule{
+	{
+		ID: "auth/irsa-issuer", Severity: diag.Error, Group: "Auth",
+		Summary: "auth \"irsa\" needs cluster.oidcIssuer for the trust policy.",
+		Hint:    "set cluster.oidcIssuer to the cluster's issuer URL (aws eks describe-cluster --query cluster.identity.oidc.issuer), or use auth \"podIdentity\"",
+		check: func(c *Context) {
+			if c.P.Karpenter.Auth == profile.AuthIRSA && c.P.Cluster.OIDCIssuer == "" {
+				c.Report("karpenter.auth", "", "auth \"irsa\" needs cluster.oidcIssuer: without it the controller role has no one to trust")
+			}
+		},
+	},
+	{
+		ID: "auth/pod-identity-agent", Severity: diag.Warning, Group: "Auth",
+		Summary: "auth \"podIdentity\" works only with the eks-pod-identity-agent add-on installed.",
+		Hint:    "aws eks create-addon --cluster-name <cluster> --addon-name eks-pod-identity-agent",
+		check: func(c *Context) {
+			if c.P.Karpenter.Auth == profile.AuthPodIdentity {
+				c.Report("karpenter.auth", "", "auth \"podIdentity\" needs the eks-pod-identity-agent add-on on cluster %s", c.P.Cluster.Name)
+			}
+		},
+	},
+}

@@ -1,0 +1,170 @@
+package lint
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// repels reports whether taints keep ordinary pods away.
+func repels(ts []profile.Taint) bool {
+	for _, t := range ts {
+		if t.Effect == "NoSchedule" || t.Effect == "NoExecute" {
+			return true
+		}
+	}
+	return false
+}
+
+var separationRules = []*Rule{
+	{
+		ID: "separation/system-group", Severity: diag.Error, Group: "Workload separation",
+		Summary: "When node pools are tainted, system pods (coredns, ...) have an untainted node group to run on.",
+		Hint:    "add a node group without NoSchedule/NoExecute taints, e.g. nodeGroups: system: labels: nodegroup: \"system\"",
+		check: func(c *Context) {
+			if len(c.P.NodeGroups) == 0 {
+				return // reported by separation/controller
+			}
+			for _, g := range c.P.NodeGroups {
+				if !repels(g.Taints) {
+					return
+				}
+			}
+			for _, np := range c.P.NodePools {
+				if !repels(np.Taints) {
+					return
+				}
+			}
+			c.Report("nodeGroups", "", "every node group and node pool is tainted: system pods without tolerations have nowhere to run")
+		},
+	},
+	{
+		ID: "separation/controller", Severity: diag.Error, Group: "Workload separation",
+		Summary: "The Karpenter controller runs on a node group it does not manage, selected by that group's labels (its taints are tolerated).",
+		check: func(c *Context) {
+			if len(c.P.NodeGroups) == 0 {
+				c.Report("nodeGroups", "add an EKS managed node group for Karpenter and the system pods",
+					"the profile has no node group: Karpenter would have to run on nodes it manages itself")
+				return
+			}
+			g := c.P.Karpenter.Controller.NodeGroup
+			group, ok := c.P.NodeGroups[g]
+			if g == "" {
+				c.Report("karpenter.controller", "set karpenter.controller.nodeGroup to the group that runs cluster add-ons",
+					"karpenter.controller.nodeGroup is not set: the controller is not pinned to a node group")
+				return
+			}
+			if ok && len(group.Labels) == 0 {
+				c.Report(at("nodeGroups", field(g)), "give the node group a label, e.g. labels: nodegroup: \""+g+"\"",
+					"node group %q runs the controller but has no labels to select it by", g)
+			}
+		},
+	},
+	{
+		ID: "separation/pool-taint", Severity: diag.Warning, Group: "Workload separation",
+		Summary: "Where the profile separates workloads (a tainted node group), every node pool is tainted too.",
+		Hint:    "taint the pool (e.g. {key: \"nodegroup\", value: \"app\", effect: \"NoSchedule\"}) and let app workloads tolerate it",
+		check: func(c *Context) {
+			separated := false
+			for _, g := range c.P.NodeGroups {
+				separated = separated || repels(g.Taints)
+			}
+			if !separated {
+				return
+			}
+			for _, p := range names(c.P.NodePools) {
+				if !repels(c.P.NodePools[p].Taints) {
+					c.Report(at("nodePools", field(p)), "", "node pool %q has no NoSchedule taint: system and add-on pods can land on nodes that consolidation replaces", p)
+				}
+			}
+		},
+	},
+	{
+		ID: "separation/label-overlap", Severity: diag.Error, Group: "Workload separation",
+		Summary: "A node pool does not carry a node group's label: pods pinned to the group would land on Karpenter nodes.",
+		Hint:    "give the pool a value of its own, e.g. nodegroup: \"app\"",
+		check: func(c *Context) {
+			for _, p := range names(c.P.NodePools) {
+				np := c.P.NodePools[p]
+				for _, k := range names(np.Labels) {
+					for _, g := range names(c.P.NodeGroups) {
+						if v, ok := c.P.NodeGroups[g].Labels[k]; ok && v == np.Labels[k] {
+							c.Report(at("nodePools", field(p), "labels", field(k)), "",
+								"node pool %q sets %s=%s, the label of node group %q: what selects the group also selects Karpenter nodes", p, k, v, g)
+						}
+					}
+				}
+			}
+		},
+	},
+}
+
+var opsRules = []*Rule{
+	{
+		ID: "ops/spot-diversity", Severity: diag.Warning, Group: "Operations",
+		Summary: "A spot pool allows enough instance types (at least 10) to ride out spot interruptions.",
+		Hint:    "allow more families, sizes or CPU counts: spot capacity comes from diversity",
+		check: func(c *Context) {
+			for _, p := range names(c.P.NodePools) {
+				np := c.P.NodePools[p]
+				if !slices.Contains(np.CapacityTypes, "spot") {
+					continue
+				}
+				if n, bounded := instanceTypeBound(np); bounded && n < 10 {
+					c.Report(at("nodePools", field(p), "capacityTypes"), "", "spot pool %q allows at most %d instance types: interruptions may leave it without capacity", p, n)
+				}
+			}
+		},
+	},
+	{
+		ID: "ops/ami-latest-prod", Severity: diag.Warning, Group: "Operations",
+		Summary: "A production environment (name starting with \"prod\") pins its AMI alias instead of @latest.",
+		Hint:    "pin a release, e.g. \"al2023@v20250116\", and roll it forward on purpose",
+		check: func(c *Context) {
+			if !strings.HasPrefix(c.Env.Name, "prod") {
+				return
+			}
+			for _, n := range names(c.P.NodeClasses) {
+				if a := c.P.NodeClasses[n].AMI.Alias; strings.HasSuffix(a, "@latest") && !strings.HasPrefix(a, "windows") {
+					c.Report(at("nodeClasses", field(n), "ami", "alias"), "", "AMI alias %q in %s: every AMI release drifts and replaces all nodes", a, c.Env.Name)
+				}
+			}
+		},
+	},
+	{
+		ID: "ops/hop-limit", Severity: diag.Warning, Group: "Operations",
+		Summary: "Node classes whose pods read instance metadata (podsUseIMDS) allow two IMDS hops.",
+		Hint:    "set metadataOptions.httpPutResponseHopLimit: 2",
+		check: func(c *Context) {
+			for _, n := range names(c.P.NodeClasses) {
+				nc := c.P.NodeClasses[n]
+				if nc.PodsUseIMDS && nc.MetadataOptions.HTTPPutResponseHopLimit < 2 {
+					c.Report(at("nodeClasses", field(n), "metadataOptions"), "",
+						"node class %q has IMDS hop limit %d, but its pods read instance metadata: from a pod network that needs 2 hops", n, nc.MetadataOptions.HTTPPutResponseHopLimit)
+				}
+			}
+		},
+	},
+}
+
+// instanceTypeBound is an upper bound of the instance types a pool allows,
+// when its requirements bound them at all.
+func instanceTypeBound(np profile.NodePool) (int, bool) {
+	if len(np.InstanceTypes) > 0 {
+		return len(np.InstanceTypes), true
+	}
+	if len(np.InstanceFamilies) == 0 {
+		return 0, false
+	}
+	sizes := len(np.InstanceCPU)
+	if len(np.InstanceSizes) > 0 && (sizes == 0 || len(np.InstanceSizes) < sizes) {
+		sizes = len(np.InstanceSizes)
+	}
+	if sizes == 0 {
+		return 0, false
+	}
+	return len(np.InstanceFamilies) * sizes, true
+}
+

@@ -1,0 +1,317 @@
+package lint
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+var valueRules = []*Rule{
+	{
+		ID: "value/duration", Severity: diag.Error, Group: "Values",
+		Summary: "Durations use the NodePool syntax: consolidateAfter and expireAfter are like \"90s\", \"1h30m\" or \"Never\"; terminationGracePeriod has no \"Never\"; budget durations are hours and minutes.",
+		check: func(c *Context) {
+			for _, p := range names(c.P.NodePools) {
+				np := c.P.NodePools[p]
+				base := at("nodePools", field(p))
+				if d := np.Disruption.ConsolidateAfter; d != "Never" && !durationRE.MatchString(d) {
+					c.Report(at(base, "disruption", "consolidateAfter"), `write digits with s, m or h, e.g. "90s" or "1h30m", or "Never"`, "consolidateAfter %q is not a duration", d)
+				}
+				if d := np.ExpireAfter; d != "Never" && !durationRE.MatchString(d) {
+					c.Report(at(base, "expireAfter"), `write digits with s, m or h, e.g. "720h", or "Never"`, "expireAfter %q is not a duration", d)
+				}
+				if d := np.TerminationGracePeriod; d != "" && !durationRE.MatchString(d) {
+					c.Report(at(base, "terminationGracePeriod"), `write digits with s, m or h, e.g. "48h"`, "terminationGracePeriod %q is not a duration", d)
+				}
+				for i, b := range np.Disruption.Budgets {
+					if b.Duration != "" && !budgetDurRE.MatchString(b.Duration) {
+						c.Report(at(base, "disruption", "budgets", i, "duration"), `write hours and minutes, e.g. "8h" or "1h30m"`, "budget duration %q is not a duration of hours and minutes", b.Duration)
+					}
+				}
+			}
+		},
+	},
+	{
+		ID: "value/quantity", Severity: diag.Error, Group: "Values",
+		Summary: "Resource quantities (limits, controller resources, reserved resources, volume sizes) are valid and limits are greater than zero.",
+		check: func(c *Context) {
+			for _, p := range names(c.P.NodePools) {
+				limits := c.P.NodePools[p].Limits
+				for _, r := range names(limits) {
+					path := at("nodePools", field(p), "limits", field(r))
+					s, ok := quantityString(limits[r])
+					switch {
+					case !ok || !quantityRE.MatchString(s):
+						c.Report(path, `use a quantity such as 40, "500m" or "160Gi"`, "limit %s %v is not a resource quantity", r, limits[r])
+					case !quantityPositive(s):
+						c.Report(path, "remove the limit to leave the pool unbounded, or set a positive one", "limit %s %s must be greater than zero: the pool could never launch a node", r, s)
+					}
+				}
+			}
+			res := c.P.Karpenter.Controller.Resources
+			for _, kind := range []string{"requests", "limits"} {
+				m := res.Requests
+				if kind == "limits" {
+					m = res.Limits
+				}
+				for _, r := range names(m) {
+					if s, ok := quantityString(m[r]); !ok || !quantityRE.MatchString(s) {
+						c.Report(at("karpenter.controller.resources", kind, field(r)), `use a quantity such as "1" or "1Gi"`, "controller %s %s %v is not a resource quantity", kind, r, m[r])
+					}
+				}
+			}
+			for _, n := range names(c.P.NodeClasses) {
+				nc := c.P.NodeClasses[n]
+				for i, b := range nc.BlockDevices {
+					if b.VolumeSize != "" && !volumeSizeRE.MatchString(b.VolumeSize) {
+						c.Report(at("nodeClasses", field(n), "blockDevices", i, "volumeSize"), `use Gi, G, Ti or T, e.g. "100Gi"`, "volume size %q is not a valid EBS volume size", b.VolumeSize)
+					}
+					if b.VolumeSize == "" && b.SnapshotID == "" {
+						c.Report(at("nodeClasses", field(n), "blockDevices", i), "set volumeSize (e.g. \"100Gi\") or snapshotID", "block device %q has neither volumeSize nor snapshotID", b.DeviceName)
+					}
+				}
+			}
+		},
+	},
+	{
+		ID: "value/weight", Severity: diag.Error, Group: "Values",
+		Summary: "A node pool weight is from 1 to 100.",
+		Hint:    "use a weight from 1 to 100; higher weights are tried first",
+		check: func(c *Context) {
+			for _, p := range names(c.P.NodePools) {
+				if w := c.P.NodePools[p].Weight; w != nil && (*w < 1 || *w > 100) {
+					c.Report(at("nodePools", field(p), "weight"), "", "weight %d is outside 1 to 100", *w)
+				}
+			}
+		},
+	},
+	{
+		ID: "value/budget", Severity: diag.Error, Group: "Values",
+		Summary: "Disruption budgets give nodes as a count or a percentage, and schedule and duration together.",
+		check: func(c *Context) {
+			for _, p := range names(c.P.NodePools) {
+				for i, b := range c.P.NodePools[p].Disruption.Budgets {
+					base := at("nodePools", field(p), "disruption", "budgets", i)
+					if !budgetNodesRE.MatchString(b.Nodes) {
+						c.Report(at(base, "nodes"), `write a count such as "2" or a percentage such as "10%"`, "budget nodes %q is neither a count nor a percentage (0%% to 100%%)", b.Nodes)
+					}
+					if (b.Schedule == "") != (b.Duration == "") {
+						c.Report(base, `a schedule such as "0 9 * * mon-fri" needs a duration such as "8h", and the other way round`, "budget sets only one of schedule and duration")
+					}
+					if b.Schedule != "" && !validCron(b.Schedule) {
+						c.Report(at(base, "schedule"), `use five cron fields ("0 9 * * mon-fri") or a macro such as "@daily"`, "budget schedule %q is not a cron schedule", b.Schedule)
+					}
+				}
+			}
+		},
+	},
+	{
+		ID: "value/consolidation-policy", Severity: diag.Error, Group: "Values",
+		Summary: "consolidationPolicy is a v1 policy of that version (WhenUnderutilized was renamed WhenEmptyOrUnderutilized).",
+		check: func(c *Context) {
+			if c.Minor == nil {
+				return
+			}
+			for _, p := range names(c.P.NodePools) {
+				pol := c.P.NodePools[p].Disruption.ConsolidationPolicy
+				if slices.Contains(c.Minor.ConsolidationPolicies, pol) {
+					continue
+				}
+				path := at("nodePools", field(p), "disruption", "consolidationPolicy")
+				if pol == "WhenUnderutilized" {
+					c.Report(path, `use "WhenEmptyOrUnderutilized" and set consolidateAfter ("0s" keeps the v1beta1 behaviour)`,
+						"consolidationPolicy \"WhenUnderutilized\" is the v1beta1 name; Karpenter v1 calls it \"WhenEmptyOrUnderutilized\"")
+					continue
+				}
+				c.Report(path, "use one of "+quoteList(c.Minor.ConsolidationPolicies), "consolidationPolicy %q does not exist in Karpenter %s", pol, c.Minor.Minor)
+			}
+		},
+	},
+	{
+		ID: "value/requirement", Severity: diag.Error, Group: "Values",
+		Summary: "Requirements use operators of that version with the values they need (In: at least one and at least minValues; Gt/Lt/Gte/Lte: one non-negative integer); capacity types exist in that version.",
+		check: func(c *Context) {
+			if c.Minor == nil {
+				return
+			}
+			for _, p := range names(c.P.NodePools) {
+				np := c.P.NodePools[p]
+				for i, r := range np.Requirements {
+					base := at("nodePools", field(p), "requirements", i)
+					if !slices.Contains(c.Minor.RequirementOperators, r.Operator) {
+						c.Report(at(base, "operator"), "use one of "+quoteList(c.Minor.RequirementOperators), "operator %q needs Karpenter 1.9 or later", r.Operator)
+						continue
+					}
+					switch r.Operator {
+					case "In":
+						if len(r.Values) == 0 {
+							c.Report(at(base, "values"), "list at least one value, or use Exists", "requirement %q with In has no values", r.Key)
+						}
+						if r.MinValues != nil && len(r.Values) < *r.MinValues {
+							c.Report(at(base, "minValues"), "list more values or lower minValues", "requirement %q has minValues %d but only %d values", r.Key, *r.MinValues, len(r.Values))
+						}
+					case "Gt", "Lt", "Gte", "Lte":
+						if len(r.Values) != 1 || !nonNegativeInt(r.Values[0]) {
+							c.Report(at(base, "values"), `give exactly one non-negative integer, e.g. ["2"]`, "requirement %q with %s needs exactly one non-negative integer value", r.Key, r.Operator)
+						}
+					case "Exists", "DoesNotExist":
+						if len(r.Values) > 0 {
+							c.Report(at(base, "values"), "drop the values", "requirement %q with %s takes no values", r.Key, r.Operator)
+						}
+					}
+				}
+				for i, ct := range np.CapacityTypes {
+					if !slices.Contains(c.Minor.CapacityTypes, ct) {
+						c.Report(at("nodePools", field(p), "capacityTypes", i), "use Karpenter 1.3 or later for reserved capacity", "capacity type %q does not exist in Karpenter %s", ct, c.Minor.Minor)
+					}
+				}
+			}
+		},
+	},
+	{
+		ID: "value/ami", Severity: diag.Error, Group: "Values",
+		Summary: "A node class selects its AMI one way: an alias family@version of a family that version supports (Windows only @latest), or ids, names, tags or an SSM parameter with an AMI family.",
+		check: func(c *Context) {
+			for _, n := range names(c.P.NodeClasses) {
+				a := c.P.NodeClasses[n].AMI
+				base := at("nodeClasses", field(n), "ami")
+				ways := 0
+				for _, set := range []bool{a.Alias != "", len(a.IDs) > 0, len(a.Names) > 0, len(a.Tags) > 0, a.SSMParameter != ""} {
+					if set {
+						ways++
+					}
+				}
+				switch {
+				case ways == 0:
+					c.Report(base, `set ami.alias, e.g. "al2023@latest"`, "node class %q selects no AMI", n)
+				case a.Alias != "" && ways > 1:
+					c.Report(at(base, "alias"), "keep only the alias, or drop it", "node class %q sets ami.alias with other selectors; an alias must be the only AMI selector", n)
+				case a.Alias == "" && a.Family == "":
+					c.Report(base, `set ami.family (e.g. "AL2023"), or use an alias`, "node class %q selects AMIs without an alias and needs ami.family", n)
+				}
+				for i, id := range a.IDs {
+					if !amiIDRE.MatchString(id) {
+						c.Report(at(base, "ids", i), `AMI ids look like "ami-0abc123"`, "AMI id %q is not an AMI id", id)
+					}
+				}
+				if a.Alias != "" && c.Minor != nil {
+					c.checkAlias(base, a.Alias, a.Family)
+				}
+			}
+		},
+	},
+	{
+		ID: "value/node-class", Severity: diag.Error, Group: "Values",
+		Summary: "Node class tags avoid the keys Karpenter sets; kubelet settings are consistent (eviction keys, reserved resources, image GC thresholds).",
+		check: func(c *Context) {
+			for _, n := range names(c.P.NodeClasses) {
+				nc := c.P.NodeClasses[n]
+				base := at("nodeClasses", field(n))
+				for _, k := range names(nc.Tags) {
+					if k == "" || k == "eks:eks-cluster-name" || strings.HasPrefix(k, "kubernetes.io/cluster") ||
+						k == "karpenter.sh/nodepool" || k == "karpenter.sh/nodeclaim" || k == "karpenter.k8s.aws/ec2nodeclass" {
+						c.Report(at(base, "tags", field(k)), "drop the tag: Karpenter sets it, and the controller's IAM conditions depend on its value", "tag %q is restricted by the EC2NodeClass CRD", k)
+					}
+				}
+				if nc.Kubelet != nil {
+					c.checkKubelet(at(base, "kubelet"), nc)
+				}
+				roots := 0
+				for _, b := range nc.BlockDevices {
+					if b.RootVolume != nil && *b.RootVolume {
+						roots++
+					}
+				}
+				if roots > 1 {
+					c.Report(at(base, "blockDevices"), "mark one block device as rootVolume", "node class %q marks %d block devices as rootVolume", n, roots)
+				}
+			}
+		},
+	},
+}
+
+func (c *Context) checkAlias(base, alias, family string) {
+	fam, ver, ok := strings.Cut(alias, "@")
+	path := at(base, "alias")
+	switch {
+	case !ok || fam == "" || ver == "":
+		c.Report(path, `write family@version, e.g. "al2023@latest" or "al2023@v20250116"`, "AMI alias %q is not family@version", alias)
+	case !slices.Contains(c.Minor.AMIFamilies, fam):
+		hint := "families: " + quoteList(c.Minor.AMIFamilies)
+		if fam == "ubuntu" {
+			hint = "Ubuntu was removed in v1: use al2023, or ami.family \"Custom\" with AMI ids"
+		}
+		c.Report(path, hint, "AMI alias family %q is not supported by Karpenter %s", fam, c.Minor.Minor)
+	case strings.HasPrefix(fam, "windows") && ver != "latest":
+		c.Report(path, `use "`+fam+`@latest"`, "Windows AMI aliases take only the version \"latest\", not %q", ver)
+	case !aliasVersionRE.MatchString(ver):
+		c.Report(path, `use "latest" or a release tag such as "v20250116"`, "AMI alias version %q is not \"latest\" or a release tag", ver)
+	}
+	if family != "" && family != "Custom" && ok && !strings.EqualFold(strings.ReplaceAll(family, "Windows", "windows"), fam) {
+		c.Report(at(base, "family"), "drop ami.family: the alias implies it", "ami.family %q does not match the alias family %q", family, fam)
+	}
+}
+
+var (
+	evictionSignals = []string{"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"}
+	reservedKeys    = []string{"cpu", "memory", "ephemeral-storage", "pid"}
+)
+
+func (c *Context) checkKubelet(base string, nc profile.NodeClass) {
+	k := nc.Kubelet
+	for field_, m := range map[string]map[string]string{"evictionHard": k.EvictionHard, "evictionSoft": k.EvictionSoft, "evictionSoftGracePeriod": k.EvictionSoftGracePeriod} {
+		for _, sig := range names(m) {
+			if !slices.Contains(evictionSignals, sig) {
+				c.Report(at(base, field_, field(sig)), "signals: "+quoteList(evictionSignals), "kubelet %s signal %q is not an eviction signal", field_, sig)
+			}
+		}
+	}
+	for _, sig := range names(k.EvictionSoft) {
+		if _, ok := k.EvictionSoftGracePeriod[sig]; !ok {
+			c.Report(at(base, "evictionSoft", field(sig)), "add the same signal to evictionSoftGracePeriod", "kubelet evictionSoft %q has no grace period", sig)
+		}
+	}
+	for _, sig := range names(k.EvictionSoftGracePeriod) {
+		if _, ok := k.EvictionSoft[sig]; !ok {
+			c.Report(at(base, "evictionSoftGracePeriod", field(sig)), "add the same signal to evictionSoft, or drop the grace period", "kubelet evictionSoftGracePeriod %q has no soft eviction threshold", sig)
+		}
+	}
+	for field_, m := range map[string]map[string]string{"systemReserved": k.SystemReserved, "kubeReserved": k.KubeReserved} {
+		for _, r := range names(m) {
+			if !slices.Contains(reservedKeys, r) {
+				c.Report(at(base, field_, field(r)), "resources: "+quoteList(reservedKeys), "kubelet %s resource %q cannot be reserved", field_, r)
+			} else if !quantityRE.MatchString(m[r]) || strings.HasPrefix(m[r], "-") {
+				c.Report(at(base, field_, field(r)), `use a quantity such as "100m" or "1Gi"`, "kubelet %s %s %q is not a non-negative quantity", field_, r, m[r])
+			}
+		}
+	}
+	if hi, lo := k.ImageGCHighThresholdPercent, k.ImageGCLowThresholdPercent; hi != nil && lo != nil && *hi <= *lo {
+		c.Report(at(base, "imageGCHighThresholdPercent"), "make the high threshold greater than the low one", "kubelet imageGCHighThresholdPercent %d is not above imageGCLowThresholdPercent %d", *hi, *lo)
+	}
+}
+
+func nonNegativeInt(s string) bool {
+	n, err := strconv.Atoi(s)
+	return err == nil && n >= 0
+}
+
+// validCron accepts five cron fields or a macro, as budgets do.
+func validCron(s string) bool {
+	switch s {
+	case "@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly":
+		return true
+	}
+	fields := strings.Fields(s)
+	if len(fields) != 5 {
+		return false
+	}
+	for _, f := range fields {
+		if strings.Trim(f, "0123456789*,-/abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ?") != "" {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,124 @@
+package lint
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/diag"
+)
+
+var versionRules = []*Rule{
+	{
+		ID: "version/format", Severity: diag.Error, Group: "Versions",
+		Summary: "karpenter.version is a release version MAJOR.MINOR.PATCH.",
+		Hint:    "name an exact release, e.g. \"1.2.3\"",
+		check: func(c *Context) {
+			if _, err := facts.ParseVersion(c.P.Karpenter.Version); err != nil {
+				c.Report("karpenter.version", "", "karpenter.version %q is not a release version (MAJOR.MINOR.PATCH)", c.P.Karpenter.Version)
+			}
+		},
+	},
+	{
+		ID: "version/supported", Severity: diag.Error, Group: "Versions",
+		Summary: "The Karpenter version is a v1 minor karpgen has facts for (1.0 to the newest); older versions get the migration path.",
+		check: func(c *Context) {
+			v, err := facts.ParseVersion(c.P.Karpenter.Version)
+			if err != nil || c.Minor != nil {
+				return
+			}
+			oldest, newest := facts.Oldest().Minor, facts.Newest().Minor
+			if v.Major == 0 {
+				c.Report("karpenter.version",
+					"upgrade in steps: the latest patch of 0.33-0.37 (e.g. 0.37.7) with webhooks on, then 1.0.x with its conversion webhooks, migrate the manifests to v1 (check status.storedVersions is [v1]), then 1.1 or later",
+					"Karpenter %s uses the v1beta1 APIs; karpgen generates the v1 APIs of Karpenter %s to %s", v, oldest, newest)
+				return
+			}
+			c.Report("karpenter.version", fmt.Sprintf("use a version from %s.0 to the latest %s patch", oldest, newest),
+				"Karpenter %s is not a version karpgen knows (supported: %s to %s)", v, oldest, newest)
+		},
+	},
+	{
+		ID: "version/kubernetes", Severity: diag.Error, Group: "Versions",
+		Summary: "The Karpenter version supports the cluster's Kubernetes version (compatibility matrix).",
+		check: func(c *Context) {
+			if c.Minor == nil {
+				return
+			}
+			k := c.P.Cluster.KubernetesVersion
+			rng := facts.KubernetesRange(c.Version, c.Minor)
+			if minorLess(k, rng[0]) || minorLess(rng[1], k) {
+				hint := fmt.Sprintf("use Kubernetes %s to %s with this version", rng[0], rng[1])
+				if need := minKarpenterFor(k); need != "" && minorLess(rng[1], k) {
+					hint = fmt.Sprintf("Kubernetes %s needs Karpenter %s or later", k, need)
+				}
+				c.Report("cluster.kubernetesVersion", hint, "Karpenter %s supports Kubernetes %s to %s, not %s", c.Version, rng[0], rng[1], k)
+			}
+		},
+	},
+	{
+		ID: "version/feature-gate", Severity: diag.Error, Group: "Versions",
+		Summary: "Every feature gate exists in the chart of that version (the v1beta1 `drift` gate is gone).",
+		check: func(c *Context) {
+			if c.Minor == nil {
+				return
+			}
+			known := map[string]bool{}
+			var list []string
+			for _, g := range c.Minor.FeatureGates {
+				known[g.Name] = true
+				list = append(list, g.Name)
+			}
+			for _, g := range names(c.P.Karpenter.FeatureGates) {
+				if known[g] {
+					continue
+				}
+				hint := "known gates: " + quoteList(list)
+				if strings.EqualFold(g, "drift") {
+					hint = "drift is always on since v1: remove the gate; limit it with disruption budgets whose reasons name Drifted"
+				} else if s := closest(g, list); s != "" {
+					hint = fmt.Sprintf("did you mean %q?", s)
+				}
+				c.Report(at("karpenter.featureGates", field(g)), hint, "feature gate %q does not exist in Karpenter %s", g, c.Minor.Minor)
+			}
+		},
+	},
+	{
+		ID: "version/setting", Severity: diag.Error, Group: "Versions",
+		Summary: "Settings that need a newer chart (zonalShift: 1.12+) are not set for older versions.",
+		Hint:    "remove karpenter.zonalShift or use Karpenter 1.12 or later",
+		check: func(c *Context) {
+			if c.Minor != nil && c.P.Karpenter.ZonalShift != nil && !c.Minor.ZonalShiftSetting {
+				c.Report("karpenter.zonalShift", "", "karpenter.zonalShift needs Karpenter 1.12 or later; the %s chart has no settings.enableZonalShift", c.Minor.Minor)
+			}
+		},
+	},
+}
+
+// minorLess compares "1.30" < "1.32" numerically.
+func minorLess(a, b string) bool {
+	am, an := splitMinor(a)
+	bm, bn := splitMinor(b)
+	if am != bm {
+		return am < bm
+	}
+	return an < bn
+}
+
+func splitMinor(s string) (int, int) {
+	maj, min, _ := strings.Cut(s, ".")
+	x, _ := strconv.Atoi(maj)
+	y, _ := strconv.Atoi(min)
+	return x, y
+}
+
+// minKarpenterFor is the oldest supported minor that runs on Kubernetes k.
+func minKarpenterFor(k string) string {
+	for _, m := range facts.Minors {
+		if !minorLess(m.Kubernetes[1], k) && !minorLess(k, m.Kubernetes[0]) {
+			return m.Minor
+		}
+	}
+	return ""
+}

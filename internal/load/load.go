@@ -1,0 +1,226 @@
+// Package load reads a profiles folder (one CUE package with an
+// `environments` map), unifies every environment with the embedded schema
+// in memory, and decodes the result. The user's folder is only read.
+package load
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/load"
+	"cuelang.org/go/cue/token"
+
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/schema"
+)
+
+// Env is one loaded environment.
+type Env struct {
+	Name    string
+	Profile *profile.Profile
+	// raw is the user's value before unification: its positions are the
+	// user's own.
+	raw cue.Value
+}
+
+// Result is what a profiles folder holds.
+type Result struct {
+	// Envs are the environments asked for, sorted by name. When Findings
+	// has errors, only the environments that decoded are present.
+	Envs []Env
+	// Names are all environment names in the folder, sorted.
+	Names    []string
+	Findings []diag.Finding
+}
+
+// UnknownEnvError is returned when an environment asked for does not exist.
+type UnknownEnvError struct {
+	Name  string
+	Known []string
+}
+
+func (e *UnknownEnvError) Error() string {
+	return fmt.Sprintf("no environment %q in the profiles (known: %s)", e.Name, strings.Join(e.Known, ", "))
+}
+
+// Loader compiles the schema once and loads any number of folders.
+type Loader struct {
+	ctx    *cue.Context
+	schema cue.Value
+}
+
+// New compiles the embedded schema.
+func New() (*Loader, error) {
+	ctx := cuecontext.New()
+	s := ctx.CompileBytes(schema.Source(), cue.Filename(schema.Filename))
+	if err := s.Err(); err != nil {
+		return nil, fmt.Errorf("compiling the embedded schema: %w", err)
+	}
+	return &Loader{ctx: ctx, schema: s}, nil
+}
+
+// Load reads the profiles in dir and returns the environments named in
+// only (all when empty). Problems in the profiles are findings; the error
+// is for folders that cannot be read and unknown environment names.
+func (l *Loader) Load(dir string, only []string) (*Result, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("reading profiles: %w", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.cue"))
+	if len(files) == 0 {
+		return nil, fmt.Errorf("reading profiles: no .cue files in %s", dir)
+	}
+	insts := load.Instances([]string{"."}, &load.Config{Dir: dir})
+	res := &Result{}
+	if err := insts[0].Err; err != nil {
+		res.Findings = schemaFindings(err)
+		return res, nil
+	}
+	v := l.ctx.BuildInstance(insts[0])
+	if err := v.Err(); err != nil {
+		res.Findings = schemaFindings(err)
+		return res, nil
+	}
+	envs := v.LookupPath(cue.ParsePath("environments"))
+	if !envs.Exists() {
+		res.Findings = []diag.Finding{{
+			Rule: "schema", Severity: diag.Error, Path: "environments",
+			Message: "the profiles define no `environments` map",
+			Pos:     posOf(v), Hint: "add `environments: <name>: {...}` with one profile per environment",
+		}}
+		return res, nil
+	}
+	iter, err := envs.Fields()
+	if err != nil {
+		res.Findings = schemaFindings(err)
+		return res, nil
+	}
+	raws := map[string]cue.Value{}
+	for iter.Next() {
+		name := iter.Selector().Unquoted()
+		raws[name] = iter.Value()
+		res.Names = append(res.Names, name)
+	}
+	sort.Strings(res.Names)
+	names := res.Names
+	if len(only) > 0 {
+		names = nil
+		for _, n := range only {
+			if _, ok := raws[n]; !ok {
+				return nil, &UnknownEnvError{Name: n, Known: res.Names}
+			}
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		names = dedupe(names)
+	}
+	for _, name := range names {
+		env, fs := l.unify(name, raws[name])
+		res.Findings = append(res.Findings, fs...)
+		if env != nil {
+			res.Envs = append(res.Envs, *env)
+		}
+	}
+	return res, nil
+}
+
+func (l *Loader) unify(name string, raw cue.Value) (*Env, []diag.Finding) {
+	path := cue.MakePath(cue.Str("environments"), cue.Str(name))
+	u := l.schema.FillPath(path, raw).LookupPath(path)
+	if err := u.Validate(cue.Concrete(true)); err != nil {
+		return nil, schemaFindings(err)
+	}
+	p := &profile.Profile{}
+	if err := u.Decode(p); err != nil {
+		return nil, schemaFindings(err)
+	}
+	p.Env = name
+	if p.Cluster.Partition == "" {
+		p.Cluster.Partition = facts.PartitionOf(p.Cluster.Region)
+	}
+	return &Env{Name: name, Profile: p, raw: raw}, nil
+}
+
+// Pos is the position of a profile field, given as a CUE path below the
+// environment ("nodePools.app.zones[1]"). A field the profile leaves to a
+// default has no position of its own: the nearest enclosing field's is used.
+func (e *Env) Pos(path string) diag.Pos {
+	sels := cue.ParsePath(path).Selectors()
+	for i := len(sels); i >= 0; i-- {
+		v := e.raw.LookupPath(cue.MakePath(sels[:i]...))
+		if v.Exists() {
+			if p := posOf(v); p.IsValid() {
+				return p
+			}
+		}
+	}
+	return diag.Pos{}
+}
+
+// Has reports whether the profile itself sets the field at path.
+func (e *Env) Has(path string) bool {
+	return e.raw.LookupPath(cue.ParsePath(path)).Exists()
+}
+
+func posOf(v cue.Value) diag.Pos {
+	return fromToken(v.Pos())
+}
+
+func fromToken(p token.Pos) diag.Pos {
+	if !p.IsValid() {
+		return diag.Pos{}
+	}
+	return diag.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+}
+
+// schemaFindings turns CUE errors into findings, each at the first
+// position in the profiles; positions in the schema are kept as "see also".
+func schemaFindings(err error) []diag.Finding {
+	var out []diag.Finding
+	for _, e := range errors.Errors(err) {
+		format, args := e.Msg()
+		msg := fmt.Sprintf(format, args...)
+		path := strings.Join(e.Path(), ".")
+		if path != "" {
+			msg = path + ": " + msg
+		}
+		f := diag.Finding{Rule: "schema", Severity: diag.Error, Path: path, Message: msg}
+		for _, p := range errors.Positions(e) {
+			dp := fromToken(p)
+			if !dp.IsValid() {
+				continue
+			}
+			if !f.Pos.IsValid() && dp.File != schema.Filename {
+				f.Pos = dp
+			} else if dp != f.Pos {
+				f.Also = append(f.Also, dp)
+			}
+		}
+		if !f.Pos.IsValid() && len(f.Also) > 0 {
+			f.Pos, f.Also = f.Also[0], f.Also[1:]
+		}
+		if strings.Contains(msg, "field not allowed") {
+			f.Hint = "the schema has no such field: check its spelling and place (karpgen/schema/profile.cue)"
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func dedupe(s []string) []string {
+	out := s[:0]
+	for i, x := range s {
+		if i == 0 || x != s[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}

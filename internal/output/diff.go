@@ -1,0 +1,65 @@
+package output
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"sort"
+
+	"github.com/pmezard/go-difflib/difflib"
+
+	"github.com/karpgen/karpgen/generators"
+)
+
+// Diff writes a unified diff, file by file, from what is under
+// outDir/<env>/ to what the bundles hold, and reports whether anything
+// differs. outDir is printed as given.
+func Diff(w io.Writer, outDir string, bundles []*generators.Bundle) (bool, error) {
+	differs := false
+	for _, b := range bundles {
+		dir := path.Join(outDir, b.Env)
+		have, err := ReadDir(dir)
+		if err != nil {
+			return differs, err
+		}
+		names := map[string]bool{}
+		for p := range have {
+			names[p] = true
+		}
+		for p := range b.Files {
+			names[p] = true
+		}
+		sorted := make([]string, 0, len(names))
+		for p := range names {
+			sorted = append(sorted, p)
+		}
+		sort.Strings(sorted)
+		for _, p := range sorted {
+			old, inOld := have[p]
+			cur, inNew := b.Files[p]
+			if inOld && inNew && string(old) == string(cur) {
+				continue
+			}
+			differs = true
+			from, to := "a/"+path.Join(dir, p), "b/"+path.Join(dir, p)
+			if !inOld {
+				from = "/dev/null"
+			}
+			if !inNew {
+				to = "/dev/null"
+			}
+			text, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+				A: difflib.SplitLines(string(old)), B: difflib.SplitLines(string(cur)),
+				FromFile: from, ToFile: to, Context: 3,
+			})
+			if err != nil {
+				return differs, err
+			}
+			fmt.Fprintf(w, "diff %s\n%s", path.Join(dir, p), text)
+			if len(cur) > 0 && cur[len(cur)-1] != '\n' || len(old) > 0 && old[len(old)-1] != '\n' {
+				fmt.Fprintln(w, `\ No newline at end of file`)
+			}
+		}
+	}
+	return differs, nil
+}

@@ -1,0 +1,144 @@
+// Package output writes rendered bundles to out/<env>/ and compares them
+// with what is there. Writing is atomic per environment: a bundle is
+// written to a temporary folder beside its target and renamed into place,
+// so an interrupted render leaves the old bundle or the new one, never a mix.
+package output
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/karpgen/karpgen/generators"
+)
+
+const tmpPrefix = ".karpgen-"
+
+// Write puts every bundle under outDir/<env>/, replacing what was there.
+// A bundle equal to the folder on disk is left alone. It returns the
+// environments whose folders changed.
+func Write(outDir string, bundles []*generators.Bundle) ([]string, error) {
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", outDir, err)
+	}
+	var changed []string
+	for _, b := range bundles {
+		target := filepath.Join(outDir, b.Env)
+		same, err := equalOnDisk(target, b)
+		if err != nil {
+			return changed, err
+		}
+		if same {
+			continue
+		}
+		if err := replace(outDir, target, b); err != nil {
+			return changed, fmt.Errorf("writing %s: %w", target, err)
+		}
+		changed = append(changed, b.Env)
+	}
+	return changed, nil
+}
+
+func replace(outDir, target string, b *generators.Bundle) error {
+	tmp, err := os.MkdirTemp(outDir, tmpPrefix+b.Env+"-new-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	for _, p := range b.Paths() {
+		full := filepath.Join(tmp, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(full, b.Files[p], 0o644); err != nil {
+			return err
+		}
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	old := ""
+	if _, err := os.Lstat(target); err == nil {
+		old = filepath.Join(outDir, tmpPrefix+b.Env+"-old")
+		os.RemoveAll(old)
+		if err := os.Rename(target, old); err != nil {
+			return err
+		}
+	}
+	if err := os.Rename(tmp, target); err != nil {
+		if old != "" {
+			os.Rename(old, target) // put the previous bundle back
+		}
+		return err
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// ReadDir returns the files under dir by slash path; a missing dir is empty.
+func ReadDir(dir string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) && path == dir {
+				return fs.SkipAll
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files[filepath.ToSlash(rel)] = data
+		return nil
+	})
+	return files, err
+}
+
+func equalOnDisk(dir string, b *generators.Bundle) (bool, error) {
+	have, err := ReadDir(dir)
+	if err != nil {
+		return false, err
+	}
+	if len(have) != len(b.Files) {
+		return false, nil
+	}
+	for p, data := range b.Files {
+		if !bytes.Equal(have[p], data) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// Strays lists folders in outDir that belong to no environment in envs
+// (karpgen's own temporary folders aside).
+func Strays(outDir string, envs []string) []string {
+	entries, err := os.ReadDir(outDir)
+	if err != nil {
+		return nil
+	}
+	known := map[string]bool{}
+	for _, e := range envs {
+		known[e] = true
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() && !known[e.Name()] && !strings.HasPrefix(e.Name(), tmpPrefix) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}

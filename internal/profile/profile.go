@@ -1,0 +1,202 @@
+// Package profile holds the Go form of a validated karpgen profile. The CUE
+// schema in schema/profile.cue is the source of truth: these types only
+// decode what it has already checked and defaulted.
+package profile
+
+// Profile is one environment, after unification with the schema.
+type Profile struct {
+	// Env is the environment name (the key under `environments`).
+	Env         string               `json:"-"`
+	Cluster     Cluster              `json:"cluster"`
+	Karpenter   Karpenter            `json:"karpenter"`
+	NodeGroups  map[string]NodeGroup `json:"nodeGroups"`
+	NodeClasses map[string]NodeClass `json:"nodeClasses"`
+	NodePools   map[string]NodePool  `json:"nodePools"`
+}
+
+// Cluster is the EKS cluster the environment describes.
+type Cluster struct {
+	Name              string `json:"name"`
+	Region            string `json:"region"`
+	Partition         string `json:"partition,omitempty"`
+	AccountID         string `json:"accountID"`
+	KubernetesVersion string `json:"kubernetesVersion"`
+	OIDCIssuer        string `json:"oidcIssuer,omitempty"`
+}
+
+// Karpenter is how Karpenter is installed and authenticates.
+type Karpenter struct {
+	Version           string          `json:"version"`
+	Namespace         string          `json:"namespace"`
+	ServiceAccount    string          `json:"serviceAccount"`
+	Auth              string          `json:"auth"`
+	InterruptionQueue bool            `json:"interruptionQueue"`
+	QueueName         string          `json:"queueName,omitempty"`
+	NodeRole          string          `json:"nodeRole,omitempty"`
+	ControllerRole    string          `json:"controllerRole,omitempty"`
+	NodeAccess        string          `json:"nodeAccess"`
+	FeatureGates      map[string]bool `json:"featureGates"`
+	ZonalShift        *bool           `json:"zonalShift,omitempty"`
+	Controller        Controller      `json:"controller"`
+}
+
+// Auth modes.
+const (
+	AuthPodIdentity = "podIdentity"
+	AuthIRSA        = "irsa"
+)
+
+// Node access modes.
+const (
+	AccessEntry = "accessEntry"
+	AWSAuth     = "awsAuth"
+)
+
+// Controller is the Karpenter deployment.
+type Controller struct {
+	NodeGroup string    `json:"nodeGroup,omitempty"`
+	Replicas  int       `json:"replicas"`
+	LogLevel  string    `json:"logLevel"`
+	Resources Resources `json:"resources"`
+}
+
+// Resources are container requests and limits.
+type Resources struct {
+	Requests map[string]any `json:"requests"`
+	Limits   map[string]any `json:"limits"`
+}
+
+// Taint is a Kubernetes taint.
+type Taint struct {
+	Key    string `json:"key"`
+	Value  string `json:"value,omitempty"`
+	Effect string `json:"effect"`
+}
+
+// NodeGroup is an EKS managed node group that Karpenter does not manage.
+type NodeGroup struct {
+	Labels map[string]string `json:"labels"`
+	Taints []Taint           `json:"taints"`
+}
+
+// SelectorTerm selects subnets, security groups or AMIs.
+type SelectorTerm struct {
+	Tags map[string]string `json:"tags,omitempty"`
+	ID   string            `json:"id,omitempty"`
+	Name string            `json:"name,omitempty"`
+}
+
+// AMI selects the node image.
+type AMI struct {
+	Alias        string            `json:"alias,omitempty"`
+	IDs          []string          `json:"ids,omitempty"`
+	Names        []string          `json:"names,omitempty"`
+	Tags         map[string]string `json:"tags,omitempty"`
+	SSMParameter string            `json:"ssmParameter,omitempty"`
+	Family       string            `json:"family,omitempty"`
+}
+
+// MetadataOptions are the instance metadata (IMDS) settings.
+type MetadataOptions struct {
+	HTTPEndpoint            string `json:"httpEndpoint"`
+	HTTPProtocolIPv6        string `json:"httpProtocolIPv6"`
+	HTTPPutResponseHopLimit int    `json:"httpPutResponseHopLimit"`
+	HTTPTokens              string `json:"httpTokens"`
+}
+
+// BlockDevice is one EBS block device mapping.
+type BlockDevice struct {
+	DeviceName          string `json:"deviceName"`
+	VolumeSize          string `json:"volumeSize,omitempty"`
+	VolumeType          string `json:"volumeType"`
+	IOPS                *int   `json:"iops,omitempty"`
+	Throughput          *int   `json:"throughput,omitempty"`
+	Encrypted           bool   `json:"encrypted"`
+	DeleteOnTermination bool   `json:"deleteOnTermination"`
+	KMSKeyID            string `json:"kmsKeyID,omitempty"`
+	SnapshotID          string `json:"snapshotID,omitempty"`
+	RootVolume          *bool  `json:"rootVolume,omitempty"`
+}
+
+// Kubelet is the kubelet configuration of a node class.
+type Kubelet struct {
+	ClusterDNS                  []string          `json:"clusterDNS,omitempty"`
+	MaxPods                     *int              `json:"maxPods,omitempty"`
+	PodsPerCore                 *int              `json:"podsPerCore,omitempty"`
+	SystemReserved              map[string]string `json:"systemReserved,omitempty"`
+	KubeReserved                map[string]string `json:"kubeReserved,omitempty"`
+	EvictionHard                map[string]string `json:"evictionHard,omitempty"`
+	EvictionSoft                map[string]string `json:"evictionSoft,omitempty"`
+	EvictionSoftGracePeriod     map[string]string `json:"evictionSoftGracePeriod,omitempty"`
+	EvictionMaxPodGracePeriod   *int              `json:"evictionMaxPodGracePeriod,omitempty"`
+	ImageGCHighThresholdPercent *int              `json:"imageGCHighThresholdPercent,omitempty"`
+	ImageGCLowThresholdPercent  *int              `json:"imageGCLowThresholdPercent,omitempty"`
+	CPUCFSQuota                 *bool             `json:"cpuCFSQuota,omitempty"`
+}
+
+// NodeClass becomes an EC2NodeClass.
+type NodeClass struct {
+	AMI                        AMI               `json:"ami"`
+	Role                       string            `json:"role,omitempty"`
+	InstanceProfile            string            `json:"instanceProfile,omitempty"`
+	SubnetSelectorTerms        []SelectorTerm    `json:"subnetSelectorTerms"`
+	SecurityGroupSelectorTerms []SelectorTerm    `json:"securityGroupSelectorTerms"`
+	BlockDevices               []BlockDevice     `json:"blockDevices"`
+	MetadataOptions            MetadataOptions   `json:"metadataOptions"`
+	Tags                       map[string]string `json:"tags"`
+	UserData                   string            `json:"userData,omitempty"`
+	DetailedMonitoring         *bool             `json:"detailedMonitoring,omitempty"`
+	AssociatePublicIPAddress   *bool             `json:"associatePublicIPAddress,omitempty"`
+	InstanceStorePolicy        string            `json:"instanceStorePolicy,omitempty"`
+	Kubelet                    *Kubelet          `json:"kubelet,omitempty"`
+	PodsUseIMDS                bool              `json:"podsUseIMDS,omitempty"`
+}
+
+// Requirement is a NodePool scheduling requirement.
+type Requirement struct {
+	Key       string   `json:"key"`
+	Operator  string   `json:"operator"`
+	Values    []string `json:"values,omitempty"`
+	MinValues *int     `json:"minValues,omitempty"`
+}
+
+// Budget is a NodePool disruption budget.
+type Budget struct {
+	Nodes    string   `json:"nodes"`
+	Schedule string   `json:"schedule,omitempty"`
+	Duration string   `json:"duration,omitempty"`
+	Reasons  []string `json:"reasons,omitempty"`
+}
+
+// Disruption is how Karpenter may disrupt a pool's nodes.
+type Disruption struct {
+	ConsolidationPolicy string   `json:"consolidationPolicy"`
+	ConsolidateAfter    string   `json:"consolidateAfter"`
+	Budgets             []Budget `json:"budgets"`
+}
+
+// NodePool becomes a NodePool.
+type NodePool struct {
+	NodeClass               string            `json:"nodeClass"`
+	Labels                  map[string]string `json:"labels"`
+	Annotations             map[string]string `json:"annotations"`
+	Taints                  []Taint           `json:"taints"`
+	StartupTaints           []Taint           `json:"startupTaints"`
+	Arch                    []string          `json:"arch"`
+	OS                      []string          `json:"os"`
+	CapacityTypes           []string          `json:"capacityTypes"`
+	InstanceCategories      []string          `json:"instanceCategories,omitempty"`
+	InstanceFamilies        []string          `json:"instanceFamilies,omitempty"`
+	InstanceGenerations     []int             `json:"instanceGenerations,omitempty"`
+	InstanceGenerationAbove *int              `json:"instanceGenerationAbove,omitempty"`
+	InstanceCPU             []int             `json:"instanceCPU,omitempty"`
+	InstanceSizes           []string          `json:"instanceSizes,omitempty"`
+	InstanceTypes           []string          `json:"instanceTypes,omitempty"`
+	Zones                   []string          `json:"zones,omitempty"`
+	Requirements            []Requirement     `json:"requirements"`
+	Limits                  map[string]any    `json:"limits"`
+	Weight                  *int              `json:"weight,omitempty"`
+	Disruption              Disruption        `json:"disruption"`
+	ExpireAfter             string            `json:"expireAfter"`
+	TerminationGracePeriod  string            `json:"terminationGracePeriod,omitempty"`
+}
