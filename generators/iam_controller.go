@@ -129,7 +129,7 @@ func nodeLifecycleStatements(m *facts.Minor, n Names) []obj {
 			"Action":   strs("ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"),
 			"Condition": obj{
 				"StringEquals": obj{
-					"aws:RequestTag/" + clusterTag(n):   "owned",
+					"aws:RequestTag/" + clusterTag(n):     "owned",
 					"aws:RequestTag/eks:eks-cluster-name": n.Cluster,
 				},
 				"StringLike": obj{"aws:RequestTag/karpenter.sh/nodepool": "*"},
@@ -141,7 +141,7 @@ func nodeLifecycleStatements(m *facts.Minor, n Names) []obj {
 			"Action":   "ec2:CreateTags",
 			"Condition": obj{
 				"StringEquals": obj{
-					"aws:RequestTag/" + clusterTag(n):   "owned",
+					"aws:RequestTag/" + clusterTag(n):     "owned",
 					"aws:RequestTag/eks:eks-cluster-name": n.Cluster,
 					"ec2:CreateAction":                    strs("RunInstances", "CreateFleet", "CreateLaunchTemplate"),
 				},
@@ -194,7 +194,7 @@ func iamIntegrationStatements(m *facts.Minor, n Names) []obj {
 			"Action":   strs("iam:CreateInstanceProfile"),
 			"Condition": obj{
 				"StringEquals": obj{
-					"aws:RequestTag/" + clusterTag(n):            "owned",
+					"aws:RequestTag/" + clusterTag(n):              "owned",
 					"aws:RequestTag/eks:eks-cluster-name":          n.Cluster,
 					"aws:RequestTag/topology.kubernetes.io/region": n.Region,
 				},
@@ -207,9 +207,9 @@ func iamIntegrationStatements(m *facts.Minor, n Names) []obj {
 			"Action":   strs("iam:TagInstanceProfile"),
 			"Condition": obj{
 				"StringEquals": obj{
-					"aws:ResourceTag/" + clusterTag(n):            "owned",
+					"aws:ResourceTag/" + clusterTag(n):              "owned",
 					"aws:ResourceTag/topology.kubernetes.io/region": n.Region,
-					"aws:RequestTag/" + clusterTag(n):             "owned",
+					"aws:RequestTag/" + clusterTag(n):               "owned",
 					"aws:RequestTag/eks:eks-cluster-name":           n.Cluster,
 					"aws:RequestTag/topology.kubernetes.io/region":  n.Region,
 				},
@@ -225,7 +225,7 @@ func iamIntegrationStatements(m *facts.Minor, n Names) []obj {
 			"Action":   strs("iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"),
 			"Condition": obj{
 				"StringEquals": obj{
-					"aws:ResourceTag/" + clusterTag(n):            "owned",
+					"aws:ResourceTag/" + clusterTag(n):              "owned",
 					"aws:ResourceTag/topology.kubernetes.io/region": n.Region,
 				},
 				"StringLike": obj{"aws:ResourceTag/karpenter.k8s.aws/ec2nodeclass": "*"},

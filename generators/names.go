@@ -23,7 +23,7 @@ const (
 type Names struct {
 	Cluster, Region, Partition, Account string
 	// URLSuffix is the partition's service endpoint suffix.
-	URLSuffix string
+	URLSuffix  string
 	ClusterARN string
 
 	NodeRole, NodeRoleARN             string

@@ -118,8 +118,8 @@ var (
 	ecrReadOnly = []string{"AmazonEKS_CNI_Policy", "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryReadOnly", "AmazonSSMManagedInstanceCore"}
 	ecrPullOnly = []string{"AmazonEKS_CNI_Policy", "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonSSMManagedInstanceCore"}
 
-	instanceAccess10 = []string{"image", "snapshot", "security-group", "subnet"}
-	instanceAccess13 = append(clone(instanceAccess10), "capacity-reservation")
+	instanceAccess10  = []string{"image", "snapshot", "security-group", "subnet"}
+	instanceAccess13  = append(clone(instanceAccess10), "capacity-reservation")
 	instanceAccess111 = append(clone(instanceAccess13), "placement-group")
 
 	taggedCreate10 = []string{"fleet", "instance", "volume", "network-interface", "launch-template", "spot-instances-request"}

@@ -167,4 +167,3 @@ func instanceTypeBound(np profile.NodePool) (int, bool) {
 	}
 	return len(np.InstanceFamilies) * sizes, true
 }
-

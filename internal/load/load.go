@@ -134,19 +134,97 @@ func (l *Loader) Load(dir string, only []string) (*Result, error) {
 
 func (l *Loader) unify(name string, raw cue.Value) (*Env, []diag.Finding) {
 	path := cue.MakePath(cue.Str("environments"), cue.Str(name))
+	env := &Env{Name: name, raw: raw}
 	u := l.schema.FillPath(path, raw).LookupPath(path)
 	if err := u.Validate(cue.Concrete(true)); err != nil {
-		return nil, schemaFindings(err)
+		return nil, env.suggest(u, env.placed(schemaFindings(err)))
 	}
 	p := &profile.Profile{}
 	if err := u.Decode(p); err != nil {
-		return nil, schemaFindings(err)
+		return nil, env.placed(schemaFindings(err))
 	}
 	p.Env = name
 	if p.Cluster.Partition == "" {
 		p.Cluster.Partition = facts.PartitionOf(p.Cluster.Region)
 	}
-	return &Env{Name: name, Profile: p, raw: raw}, nil
+	env.Profile = p
+	return env, nil
+}
+
+// suggest names the closest known field for a field the schema does not
+// allow.
+func (e *Env) suggest(u cue.Value, fs []diag.Finding) []diag.Finding {
+	prefix := "environments." + e.Name + "."
+	for i, f := range fs {
+		if !strings.HasSuffix(f.Message, "field not allowed") || !strings.HasPrefix(f.Path, prefix) {
+			continue
+		}
+		sels := cue.ParsePath(strings.TrimPrefix(f.Path, prefix)).Selectors()
+		if len(sels) == 0 {
+			continue
+		}
+		bad := sels[len(sels)-1].Unquoted()
+		iter, err := u.LookupPath(cue.MakePath(sels[:len(sels)-1]...)).Fields(cue.Optional(true))
+		if err != nil {
+			continue
+		}
+		var known []string
+		for iter.Next() {
+			if name := iter.Selector().Unquoted(); name != bad {
+				known = append(known, name)
+			}
+		}
+		if s := closest(bad, known); s != "" {
+			fs[i].Hint = fmt.Sprintf("did you mean %q?", s)
+		}
+	}
+	return fs
+}
+
+// closest returns the candidate nearest to s, when it is near.
+func closest(s string, candidates []string) string {
+	best, bestD := "", len(s)/3+1
+	for _, c := range candidates {
+		if d := distance(strings.ToLower(s), strings.ToLower(c)); d <= bestD && (best == "" || d < distance(strings.ToLower(s), strings.ToLower(best))) {
+			best = c
+		}
+	}
+	return best
+}
+
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// placed gives findings that CUE left without a position (an incomplete
+// value, say) the position of the nearest field the profile sets.
+func (e *Env) placed(fs []diag.Finding) []diag.Finding {
+	prefix := "environments." + e.Name
+	for i := range fs {
+		fs[i].Env = e.Name
+		if fs[i].Pos.IsValid() || !strings.HasPrefix(fs[i].Path, prefix) {
+			continue
+		}
+		rest := strings.TrimPrefix(strings.TrimPrefix(fs[i].Path, prefix), ".")
+		fs[i].Pos = e.Pos(rest)
+	}
+	return fs
 }
 
 // Pos is the position of a profile field, given as a CUE path below the
@@ -185,7 +263,11 @@ func fromToken(p token.Pos) diag.Pos {
 // position in the profiles; positions in the schema are kept as "see also".
 func schemaFindings(err error) []diag.Finding {
 	var out []diag.Finding
-	for _, e := range errors.Errors(err) {
+	errs := errors.Errors(err)
+	for i, e := range errs {
+		if isWrapper(e, errs[i+1:]) {
+			continue
+		}
 		format, args := e.Msg()
 		msg := fmt.Sprintf(format, args...)
 		path := strings.Join(e.Path(), ".")
@@ -198,21 +280,38 @@ func schemaFindings(err error) []diag.Finding {
 			if !dp.IsValid() {
 				continue
 			}
-			if !f.Pos.IsValid() && dp.File != schema.Filename {
+			switch {
+			case dp.File == schema.Filename:
+				f.Also = []diag.Pos{dp} // the last is the most specific
+			case !f.Pos.IsValid():
 				f.Pos = dp
-			} else if dp != f.Pos {
-				f.Also = append(f.Also, dp)
 			}
 		}
 		if !f.Pos.IsValid() && len(f.Also) > 0 {
-			f.Pos, f.Also = f.Also[0], f.Also[1:]
+			f.Pos, f.Also = f.Also[0], nil
 		}
 		if strings.Contains(msg, "field not allowed") {
 			f.Hint = "the schema has no such field: check its spelling and place (karpgen/schema/profile.cue)"
 		}
+		// Alternatives of one disjunction fail at the same place: the
+		// last names the type, which says the most.
+		if n := len(out); n > 0 && out[n-1].Path == f.Path && out[n-1].Pos == f.Pos {
+			out[n-1] = f
+			continue
+		}
 		out = append(out, f)
 	}
 	return out
+}
+
+// isWrapper reports an "N errors in empty disjunction" error whose
+// details follow it.
+func isWrapper(e errors.Error, rest []errors.Error) bool {
+	format, _ := e.Msg()
+	if !strings.Contains(format, "errors in empty disjunction") || len(rest) == 0 {
+		return false
+	}
+	return strings.Join(rest[0].Path(), ".") == strings.Join(e.Path(), ".")
 }
 
 func dedupe(s []string) []string {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"path"
 	"sort"
+	"strings"
 
 	"github.com/pmezard/go-difflib/difflib"
 
@@ -49,7 +50,7 @@ func Diff(w io.Writer, outDir string, bundles []*generators.Bundle) (bool, error
 				to = "/dev/null"
 			}
 			text, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-				A: difflib.SplitLines(string(old)), B: difflib.SplitLines(string(cur)),
+				A: lines(old), B: lines(cur),
 				FromFile: from, ToFile: to, Context: 3,
 			})
 			if err != nil {
@@ -62,4 +63,13 @@ func Diff(w io.Writer, outDir string, bundles []*generators.Bundle) (bool, error
 		}
 	}
 	return differs, nil
+}
+
+// lines splits text into lines that keep their newline; empty text has none.
+func lines(b []byte) []string {
+	out := strings.SplitAfter(string(b), "\n")
+	if out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out
 }
