@@ -3,8 +3,10 @@
 GO       ?= go
 BIN      := bin/karpgen
 IAMSIM   ?= ../shared/tools/iamsim
+# The simulator is copied here and installed with npm (../shared is read-only).
+SIMDIR   := $(CURDIR)/.cache/iamsim
 
-.PHONY: all build render test fmt-check vet unit out-check rules-check docs install clean
+.PHONY: all build render test fmt-check vet unit iamsim out-check rules-check docs install clean
 
 all: build
 
@@ -26,8 +28,15 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
-unit:
-	$(GO) test ./...
+unit: iamsim
+	KARPGEN_IAMSIM=$$([ -d $(SIMDIR)/node_modules ] && echo $(SIMDIR)) $(GO) test ./...
+
+# Prepare the IAM policy simulator when its sources are beside the repo.
+iamsim:
+	@if [ ! -d "$(IAMSIM)" ]; then echo "iamsim: $(IAMSIM) not found; the simulator test skips"; \
+	elif [ ! -d "$(SIMDIR)/node_modules" ]; then \
+		rm -rf "$(SIMDIR)" && mkdir -p "$(SIMDIR)" && cp -r "$(IAMSIM)/." "$(SIMDIR)" && chmod -R u+w "$(SIMDIR)" && \
+		(cd "$(SIMDIR)" && npm ci --no-audit --no-fund); fi
 
 # out/ must be exactly what the profiles render.
 out-check: build
@@ -41,4 +50,4 @@ docs:
 	$(GO) run ./internal/lint/gendocs docs/rules.md
 
 clean:
-	rm -rf bin
+	rm -rf bin .cache

@@ -1,0 +1,167 @@
+package generators_test
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/reference"
+)
+
+// testProfile is a minimal valid profile for generator tests.
+func testProfile(version, region, cluster string) *profile.Profile {
+	return &profile.Profile{
+		Env: "test",
+		Cluster: profile.Cluster{
+			Name: cluster, Region: region, Partition: facts.PartitionOf(region), AccountID: "491085395789",
+			KubernetesVersion: "1.32", OIDCIssuer: "https://oidc.eks." + region + ".amazonaws.com/id/EXAMPLE",
+		},
+		Karpenter: profile.Karpenter{
+			Version: version, Namespace: "karpenter", ServiceAccount: "karpenter", Auth: profile.AuthPodIdentity,
+			InterruptionQueue: true, NodeAccess: profile.AccessEntry,
+			Controller: profile.Controller{NodeGroup: "addon", Replicas: 2, LogLevel: "info"},
+		},
+		NodeGroups: map[string]profile.NodeGroup{"addon": {Labels: map[string]string{"nodegroup": "addon"}}},
+		NodeClasses: map[string]profile.NodeClass{"default": {
+			AMI:                        profile.AMI{Alias: "al2023@latest"},
+			SubnetSelectorTerms:        []profile.SelectorTerm{{Tags: map[string]string{"karpenter.sh/discovery": cluster}}},
+			SecurityGroupSelectorTerms: []profile.SelectorTerm{{Tags: map[string]string{"karpenter.sh/discovery": cluster}}},
+			MetadataOptions:            profile.MetadataOptions{HTTPEndpoint: "enabled", HTTPProtocolIPv6: "disabled", HTTPPutResponseHopLimit: 1, HTTPTokens: "required"},
+		}},
+		NodePools: map[string]profile.NodePool{"app": {
+			NodeClass: "default", Arch: []string{"amd64"}, OS: []string{"linux"}, CapacityTypes: []string{"spot", "on-demand"},
+			Disruption:  profile.Disruption{ConsolidationPolicy: "WhenEmpty", ConsolidateAfter: "1m", Budgets: []profile.Budget{{Nodes: "10%"}}},
+			ExpireAfter: "720h",
+		}},
+	}
+}
+
+var regions = []string{"ap-northeast-2", "cn-north-1", "us-gov-west-1"}
+
+// TestControllerPolicyMatchesUpstream: for every minor and partition, the
+// controller statements are exactly those of that tag's getting-started
+// CloudFormation with its placeholders filled in from the profile, split
+// into the same managed policies, and the node role, queue policy and
+// rules agree too.
+func TestControllerPolicyMatchesUpstream(t *testing.T) {
+	dir := reference.Dir(t)
+	for i := range facts.Minors {
+		m := &facts.Minors[i]
+		for _, region := range regions {
+			t.Run(m.Reference+"/"+region, func(t *testing.T) {
+				p := testProfile(strings.TrimPrefix(m.Reference, "v"), region, "ws-conformance")
+				n := generators.NamesOf(p)
+				tpl, err := reference.LoadTemplate(dir, m.Reference, reference.Vars{
+					Partition: n.Partition, Region: n.Region, Account: n.Account, Cluster: n.Cluster,
+					URLSuffix: n.URLSuffix, NodeRoleARN: n.NodeRoleARN, QueueARN: n.QueueARN,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := map[string]reference.Policy{}
+				for _, cp := range generators.ControllerPolicies(m, n) {
+					got[cp.Name] = reference.Policy{Document: reference.Normalize(cp.Document).(map[string]any)}
+				}
+				if !reflect.DeepEqual(keys(got), keys(tpl.Policies)) {
+					t.Fatalf("managed policies:\n got %v\nwant %v", keys(got), keys(tpl.Policies))
+				}
+				for name, want := range tpl.Policies {
+					gs, ws := got[name].Statements(), want.Statements()
+					if !reflect.DeepEqual(keys(gs), keys(ws)) {
+						t.Errorf("%s statements:\n got %v\nwant %v", name, keys(gs), keys(ws))
+						continue
+					}
+					for sid := range ws {
+						if !reflect.DeepEqual(gs[sid], ws[sid]) {
+							t.Errorf("%s %s:\n got %v\nwant %v", name, sid, gs[sid], ws[sid])
+						}
+					}
+				}
+				arns := reference.Normalize(generators.NodeManagedPolicies(m, n)["ManagedPolicyArns"])
+				if want := reference.Normalize(tpl.NodeRolePolicies); !reflect.DeepEqual(arns, want) {
+					t.Errorf("node role policies:\n got %v\nwant %v", arns, want)
+				}
+				if got, want := reference.Normalize(generators.NodeTrustPolicy(n)), reference.Normalize(tpl.NodeTrust); !reflect.DeepEqual(got, want) {
+					t.Errorf("node trust:\n got %v\nwant %v", got, want)
+				}
+				qp := reference.Normalize(generators.InterruptionQueuePolicy(n)).(map[string]any)
+				delete(qp, "Version") // the template leaves it to CloudFormation's default
+				if want := reference.Normalize(tpl.QueuePolicy); !reflect.DeepEqual(qp, want) {
+					t.Errorf("queue policy:\n got %v\nwant %v", qp, want)
+				}
+				rules := map[string]any{}
+				for _, r := range m.InterruptionRules {
+					rules[r.Name] = reference.Normalize(map[string]any{"source": []string{r.Source}, "detail-type": []string{r.DetailType}})
+				}
+				if want := reference.Normalize(tpl.Rules); !reflect.DeepEqual(reference.Normalize(rules), want) {
+					t.Errorf("rules:\n got %v\nwant %v", rules, want)
+				}
+				q := generators.Queue(n)
+				if tpl.Queue["QueueName"] != q["QueueName"] || fmt.Sprint(tpl.Queue["MessageRetentionPeriod"]) != fmt.Sprint(q["MessageRetentionPeriod"]) || tpl.Queue["SqsManagedSseEnabled"] != q["SqsManagedSseEnabled"] {
+					t.Errorf("queue: got %v, want %v", q, tpl.Queue)
+				}
+			})
+		}
+	}
+}
+
+// TestControllerPolicyWithoutInterruption leaves the queue statement out.
+func TestControllerPolicyWithoutInterruption(t *testing.T) {
+	for i := range facts.Minors {
+		m := &facts.Minors[i]
+		p := testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws")
+		p.Karpenter.InterruptionQueue = false
+		for _, cp := range generators.ControllerPolicies(m, generators.NamesOf(p)) {
+			if s := string(encode(t, cp.Document)); strings.Contains(s, "sqs:") || cp.Part == "Interruption" {
+				t.Errorf("%s %s: queue permissions without interruption handling", m.Minor, cp.File)
+			}
+		}
+	}
+}
+
+// TestPolicySizeLimit: every document fits IAM's 6,144 characters even for
+// a 100-character cluster name; single-policy minors that would not fit
+// are split, and say so in the file name.
+func TestPolicySizeLimit(t *testing.T) {
+	long := strings.Repeat("c", 100)
+	for i := range facts.Minors {
+		m := &facts.Minors[i]
+		for _, region := range []string{"ap-southeast-1", "us-gov-west-1"} {
+			p := testProfile(strings.TrimPrefix(m.Reference, "v"), region, long)
+			n := generators.NamesOf(p)
+			policies := generators.ControllerPolicies(m, n)
+			for _, cp := range policies {
+				if size := generators.CompactSize(cp.Document); size > generators.MaxPolicySize {
+					t.Errorf("%s %s: %s is %d characters", m.Minor, region, cp.File, size)
+				}
+				if len(cp.Name) > 128 {
+					t.Errorf("%s: policy name %q is longer than 128", m.Minor, cp.Name)
+				}
+				if !m.IAM.Split && !strings.HasPrefix(cp.File, "controller-policy-split-") {
+					t.Errorf("%s: single policy does not fit for a long name, yet %s is not marked split", m.Minor, cp.File)
+				}
+			}
+			if len(n.NodeRole) > 64 || len(n.ControllerRole) > 64 || len(n.Queue) > 80 {
+				t.Errorf("names too long: %q %q %q", n.NodeRole, n.ControllerRole, n.Queue)
+			}
+		}
+		short := generators.ControllerPolicies(m, generators.NamesOf(testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws-prod")))
+		if !m.IAM.Split && (len(short) != 1 || short[0].File != "controller-policy-all.json") {
+			t.Errorf("%s: a short cluster name keeps upstream's single policy, got %d files", m.Minor, len(short))
+		}
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,161 @@
+// Package reference reads the upstream Karpenter artifacts kept beside the
+// project (../shared/reference/karpenter, or $KARPGEN_REFERENCE) for the
+// conformance tests. Only tests import it.
+package reference
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Dir returns the reference folder, or skips the test when it is absent.
+func Dir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("KARPGEN_REFERENCE")
+	if dir == "" {
+		_, file, _, _ := runtime.Caller(0)
+		dir = filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "reference", "karpenter")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "FACTS.md")); err != nil {
+		t.Skipf("upstream reference data not found at %s (set KARPGEN_REFERENCE): %v", dir, err)
+	}
+	return dir
+}
+
+// Template is a getting-started CloudFormation template with its
+// CloudFormation placeholders filled in.
+type Template struct {
+	// Policies are the managed policies by their (substituted) names.
+	Policies map[string]Policy
+	// NodeRolePolicies are the node role's managed policy ARNs.
+	NodeRolePolicies []string
+	NodeTrust        any
+	QueuePolicy      any
+	// Rules are the EventBridge rules by logical name: their event pattern.
+	Rules map[string]any
+	Queue map[string]any
+}
+
+// Policy is a managed policy document.
+type Policy struct {
+	Document map[string]any
+}
+
+// Statements returns the policy's statements by Sid.
+func (p Policy) Statements() map[string]any {
+	out := map[string]any{}
+	for _, s := range p.Document["Statement"].([]any) {
+		out[s.(map[string]any)["Sid"].(string)] = s
+	}
+	return out
+}
+
+// Vars fill the template's placeholders.
+type Vars struct {
+	Partition, Region, Account, Cluster, URLSuffix, NodeRoleARN, QueueARN string
+}
+
+func (v Vars) replacer() *strings.Replacer {
+	return strings.NewReplacer(
+		"${AWS::Partition}", v.Partition, "${AWS::Region}", v.Region, "${AWS::AccountId}", v.Account,
+		"${AWS::URLSuffix}", v.URLSuffix, "${ClusterName}", v.Cluster,
+		"${KarpenterNodeRole.Arn}", v.NodeRoleARN, "${KarpenterInterruptionQueue.Arn}", v.QueueARN,
+	)
+}
+
+// LoadTemplate reads <dir>/<tag>/cloudformation.yaml.
+func LoadTemplate(dir, tag string, v Vars) (*Template, error) {
+	data, err := os.ReadFile(filepath.Join(dir, tag, "cloudformation.yaml"))
+	if err != nil {
+		return nil, err
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, err
+	}
+	doc := decode(root.Content[0], v)
+	res, ok := doc.(map[string]any)["Resources"].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: no Resources", tag)
+	}
+	t := &Template{Policies: map[string]Policy{}, Rules: map[string]any{}}
+	for logical, r := range res {
+		r := r.(map[string]any)
+		props := r["Properties"].(map[string]any)
+		switch r["Type"] {
+		case "AWS::IAM::ManagedPolicy":
+			var d map[string]any
+			if err := json.Unmarshal([]byte(props["PolicyDocument"].(string)), &d); err != nil {
+				return nil, fmt.Errorf("%s %s: %w", tag, logical, err)
+			}
+			t.Policies[props["ManagedPolicyName"].(string)] = Policy{Document: d}
+		case "AWS::IAM::Role":
+			for _, a := range props["ManagedPolicyArns"].([]any) {
+				t.NodeRolePolicies = append(t.NodeRolePolicies, a.(string))
+			}
+			t.NodeTrust = props["AssumeRolePolicyDocument"]
+		case "AWS::SQS::QueuePolicy":
+			t.QueuePolicy = props["PolicyDocument"]
+		case "AWS::SQS::Queue":
+			t.Queue = props
+		case "AWS::Events::Rule":
+			t.Rules[logical] = props["EventPattern"]
+		}
+	}
+	return t, nil
+}
+
+// decode turns a YAML node into plain values, resolving !Sub and !GetAtt
+// (only the attributes the templates use) with the variables.
+func decode(n *yaml.Node, v Vars) any {
+	switch n.Tag {
+	case "!Sub":
+		return v.replacer().Replace(n.Value)
+	case "!GetAtt":
+		return v.replacer().Replace("${" + n.Value + "}")
+	case "!Ref":
+		return map[string]any{"Ref": n.Value}
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		m := map[string]any{}
+		for i := 0; i < len(n.Content); i += 2 {
+			m[n.Content[i].Value] = decode(n.Content[i+1], v)
+		}
+		return m
+	case yaml.SequenceNode:
+		out := []any{}
+		for _, c := range n.Content {
+			out = append(out, decode(c, v))
+		}
+		return out
+	case yaml.AliasNode:
+		return decode(n.Alias, v)
+	}
+	var x any
+	if err := n.Decode(&x); err != nil {
+		return n.Value
+	}
+	return x
+}
+
+// Normalize round-trips a value through JSON, so that generated objects
+// and parsed ones compare with the same types.
+func Normalize(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		panic(err)
+	}
+	return out
+}
