@@ -1,0 +1,147 @@
+package facts_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/reference"
+)
+
+// TestTableMatchesUpstream checks every row of the facts table against
+// that minor's chart, CRDs and the compatibility matrix.
+func TestTableMatchesUpstream(t *testing.T) {
+	dir := reference.Dir(t)
+	compat := readYAML[struct {
+		Compatibility []struct {
+			AppVersion    string `yaml:"appVersion"`
+			MinK8sVersion string `yaml:"minK8sVersion"`
+			MaxK8sVersion string `yaml:"maxK8sVersion"`
+		} `yaml:"compatibility"`
+	}](t, filepath.Join(dir, "docs", "compatibility.yaml"))
+	for _, m := range facts.Minors {
+		t.Run(m.Reference, func(t *testing.T) {
+			// Kubernetes range: the row of the minor (latest patch).
+			var rng [2]string
+			for _, c := range compat.Compatibility {
+				if c.AppVersion == m.Minor+".x" || strings.HasPrefix(c.AppVersion, m.Minor+".") && c.AppVersion != m.Minor+".x" {
+					rng = [2]string{c.MinK8sVersion, c.MaxK8sVersion}
+				}
+			}
+			if rng != m.Kubernetes {
+				t.Errorf("Kubernetes range %v, matrix says %v", m.Kubernetes, rng)
+			}
+
+			values := readYAML[struct {
+				Settings map[string]any `yaml:"settings"`
+			}](t, filepath.Join(dir, m.Reference, "chart", "values.yaml"))
+			gates := map[string]bool{}
+			for _, g := range m.FeatureGates {
+				gates[g.Name] = g.Default
+			}
+			chartGates := map[string]bool{}
+			for k, v := range values.Settings["featureGates"].(map[string]any) {
+				chartGates[k] = v.(bool)
+			}
+			if !reflect.DeepEqual(gates, chartGates) {
+				t.Errorf("feature gates %v, chart has %v", gates, chartGates)
+			}
+			if _, ok := values.Settings["enableZonalShift"]; ok != m.ZonalShiftSetting {
+				t.Errorf("ZonalShiftSetting %v, chart has enableZonalShift: %v", m.ZonalShiftSetting, ok)
+			}
+
+			crd := readText(t, filepath.Join(dir, m.Reference, "crds", "karpenter.sh_nodepools.yaml"))
+			allow := regexp.MustCompile(`rule: self in \[("karpenter\.k8s\.aws[^\]]*)\]`).FindStringSubmatch(crd)
+			if allow == nil {
+				t.Fatal("no karpenter.k8s.aws allow-list in the NodePool CRD")
+			}
+			if got, want := set(m.Labels.AWSKeys), set(regexp.MustCompile(`"([^"]+)"`).FindAllString(allow[1], -1)); !reflect.DeepEqual(got, want) {
+				t.Errorf("karpenter.k8s.aws keys:\n got %v\nwant %v", got, want)
+			}
+			if restricts := strings.Contains(crd, `endsWith("k8s.io")`); restricts != m.Labels.RestrictKubernetesDomains {
+				t.Errorf("RestrictKubernetesDomains %v, CRD restricts k8s.io: %v", m.Labels.RestrictKubernetesDomains, restricts)
+			}
+			if got, want := set(m.RequirementOperators), set(enumAfter(t, crd, "operator:")); !reflect.DeepEqual(got, want) {
+				t.Errorf("operators %v, CRD %v", got, want)
+			}
+			if got, want := set(m.ConsolidationPolicies), set(v1Policies(crd)); !reflect.DeepEqual(got, want) {
+				t.Errorf("consolidation policies %v, CRD %v", got, want)
+			}
+
+			nc := readText(t, filepath.Join(dir, m.Reference, "crds", "karpenter.k8s.aws_ec2nodeclasses.yaml"))
+			fam := regexp.MustCompile(`rule: self\.split\('@'\)\[0\] in \[([^\]]*)\]`).FindStringSubmatch(nc)
+			if fam == nil {
+				t.Fatal("no alias family rule in the EC2NodeClass CRD")
+			}
+			if got, want := set(m.AMIFamilies), set(regexp.MustCompile(`'([^']+)'`).FindAllString(fam[1], -1)); !reflect.DeepEqual(got, want) {
+				t.Errorf("alias families %v, CRD %v", got, want)
+			}
+		})
+	}
+}
+
+func readText(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func readYAML[T any](t *testing.T, path string) T {
+	t.Helper()
+	var v T
+	if err := yaml.Unmarshal([]byte(readText(t, path)), &v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return v
+}
+
+// enumAfter returns the first enum list following a key in a CRD.
+func enumAfter(t *testing.T, crd, key string) []string {
+	m := regexp.MustCompile(regexp.QuoteMeta(key) + `(?s:.*?)enum:\n((?:\s*- \w+\n)+)`).FindStringSubmatch(crd)
+	if m == nil {
+		t.Fatalf("no enum after %s", key)
+	}
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(m[1]), "\n") {
+		out = append(out, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "-")))
+	}
+	return out
+}
+
+// v1Policies returns the consolidationPolicy enum that has the v1 name.
+func v1Policies(crd string) []string {
+	for _, m := range regexp.MustCompile(`consolidationPolicy:(?s:.*?)enum:\n((?:\s*- \w+\n)+)`).FindAllStringSubmatch(crd, -1) {
+		if strings.Contains(m[1], "WhenEmptyOrUnderutilized") {
+			var out []string
+			for _, l := range strings.Split(strings.TrimSpace(m[1]), "\n") {
+				out = append(out, strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "-")))
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+func set(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		x = strings.Trim(x, `"'`)
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
