@@ -153,10 +153,10 @@ var labelRules = []*Rule{
 				for i, t := range path.taints {
 					p := at(path.base, i)
 					if why := qualifiedName(t.Key); why != "" {
-						c.Report(at(p, "key"), "", "taint key %q %s", t.Key, why)
+						c.Report(at(p, "key"), "taint keys are [prefix/]name like label keys, e.g. \"example.com/dedicated\"", "taint key %q %s", t.Key, why)
 					}
 					if why := labelValue(t.Value); why != "" {
-						c.Report(at(p, "value"), "", "taint value %q %s", t.Value, why)
+						c.Report(at(p, "value"), "taint values follow label value rules: at most 63 letters, digits, '-', '_' or '.'", "taint value %q %s", t.Value, why)
 					}
 					if !slices.Contains(taintEffects, t.Effect) {
 						hint := ""

@@ -141,7 +141,11 @@ var opsRules = []*Rule{
 			for _, n := range names(c.P.NodeClasses) {
 				nc := c.P.NodeClasses[n]
 				if nc.PodsUseIMDS && nc.MetadataOptions.HTTPPutResponseHopLimit < 2 {
-					c.Report(at("nodeClasses", field(n), "metadataOptions"), "",
+					path := at("nodeClasses", field(n), "metadataOptions", "httpPutResponseHopLimit")
+					if !c.Env.Has(path) {
+						path = at("nodeClasses", field(n), "podsUseIMDS")
+					}
+					c.Report(path, "",
 						"node class %q has IMDS hop limit %d, but its pods read instance metadata: from a pod network that needs 2 hops", n, nc.MetadataOptions.HTTPPutResponseHopLimit)
 				}
 			}

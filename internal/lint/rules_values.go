@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,7 +46,7 @@ var valueRules = []*Rule{
 					s, ok := quantityString(limits[r])
 					switch {
 					case !ok || !quantityRE.MatchString(s):
-						c.Report(path, `use a quantity such as 40, "500m" or "160Gi"`, "limit %s %v is not a resource quantity", r, limits[r])
+						c.Report(path, `use a quantity such as 40, "500m" or "160Gi"`, "limit %s %q is not a resource quantity", r, fmt.Sprint(limits[r]))
 					case !quantityPositive(s):
 						c.Report(path, "remove the limit to leave the pool unbounded, or set a positive one", "limit %s %s must be greater than zero: the pool could never launch a node", r, s)
 					}
@@ -59,7 +60,7 @@ var valueRules = []*Rule{
 				}
 				for _, r := range names(m) {
 					if s, ok := quantityString(m[r]); !ok || !quantityRE.MatchString(s) {
-						c.Report(at("karpenter.controller.resources", kind, field(r)), `use a quantity such as "1" or "1Gi"`, "controller %s %s %v is not a resource quantity", kind, r, m[r])
+						c.Report(at("karpenter.controller.resources", kind, field(r)), `use a quantity such as "1" or "1Gi"`, "controller %s %s %q is not a resource quantity", kind, r, fmt.Sprint(m[r]))
 					}
 				}
 			}
