@@ -101,6 +101,7 @@ func TestControllerPolicyMatchesUpstream(t *testing.T) {
 				if want := reference.Normalize(tpl.Rules); !reflect.DeepEqual(reference.Normalize(rules), want) {
 					t.Errorf("rules:\n got %v\nwant %v", rules, want)
 				}
+				checkCloudFormation(t, p, tpl)
 				q := generators.Queue(n)
 				if tpl.Queue["QueueName"] != q["QueueName"] || fmt.Sprint(tpl.Queue["MessageRetentionPeriod"]) != fmt.Sprint(q["MessageRetentionPeriod"]) || tpl.Queue["SqsManagedSseEnabled"] != q["SqsManagedSseEnabled"] {
 					t.Errorf("queue: got %v, want %v", q, tpl.Queue)
@@ -164,4 +165,67 @@ func keys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// checkCloudFormation compares the bundle's template with upstream's:
+// the same managed policies, node role, queue, queue policy and rules.
+func checkCloudFormation(t *testing.T, p *profile.Profile, tpl *reference.Template) {
+	t.Helper()
+	b, err := generators.Render(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfn struct {
+		Resources map[string]struct {
+			Type       string         `json:"Type"`
+			Properties map[string]any `json:"Properties"`
+		} `json:"Resources"`
+	}
+	fromYAML(t, b.Files["iam/cloudformation.yaml"], &cfn)
+	policies := map[string]reference.Policy{}
+	var rules []any
+	for logical, r := range cfn.Resources {
+		switch r.Type {
+		case "AWS::IAM::ManagedPolicy":
+			policies[r.Properties["ManagedPolicyName"].(string)] = reference.Policy{Document: r.Properties["PolicyDocument"].(map[string]any)}
+		case "AWS::IAM::Role":
+			if logical != "KarpenterNodeRole" {
+				continue
+			}
+			if !reflect.DeepEqual(r.Properties["ManagedPolicyArns"], reference.Normalize(tpl.NodeRolePolicies)) {
+				t.Errorf("CloudFormation node role policies %v", r.Properties["ManagedPolicyArns"])
+			}
+			if !reflect.DeepEqual(r.Properties["AssumeRolePolicyDocument"], reference.Normalize(tpl.NodeTrust)) {
+				t.Errorf("CloudFormation node trust %v", r.Properties["AssumeRolePolicyDocument"])
+			}
+		case "AWS::Events::Rule":
+			rules = append(rules, r.Properties["EventPattern"])
+		case "AWS::SQS::Queue":
+			for k, v := range reference.Normalize(tpl.Queue).(map[string]any) {
+				if !reflect.DeepEqual(r.Properties[k], v) {
+					t.Errorf("CloudFormation queue %s = %v, upstream %v", k, r.Properties[k], v)
+				}
+			}
+		}
+	}
+	if !reflect.DeepEqual(keys(policies), keys(tpl.Policies)) {
+		t.Fatalf("CloudFormation policies %v, upstream %v", keys(policies), keys(tpl.Policies))
+	}
+	for name, want := range tpl.Policies {
+		if got := policies[name].Statements(); !reflect.DeepEqual(got, want.Statements()) {
+			t.Errorf("CloudFormation %s differs from upstream", name)
+		}
+	}
+	if len(rules) != len(tpl.Rules) {
+		t.Errorf("CloudFormation has %d rules, upstream %d", len(rules), len(tpl.Rules))
+	}
+	for _, want := range tpl.Rules {
+		found := false
+		for _, r := range rules {
+			found = found || reflect.DeepEqual(r, reference.Normalize(want))
+		}
+		if !found {
+			t.Errorf("CloudFormation lacks the rule %v", want)
+		}
+	}
 }

@@ -24,6 +24,7 @@ func Write(outDir string, bundles []*generators.Bundle) ([]string, error) {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", outDir, err)
 	}
+	removeLeftovers(outDir)
 	var changed []string
 	for _, b := range bundles {
 		target := filepath.Join(outDir, b.Env)
@@ -78,6 +79,16 @@ func replace(outDir, target string, b *generators.Bundle) error {
 		return os.RemoveAll(old)
 	}
 	return nil
+}
+
+// removeLeftovers drops temporary folders an interrupted render left.
+func removeLeftovers(outDir string) {
+	entries, _ := os.ReadDir(outDir)
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), tmpPrefix) {
+			os.RemoveAll(filepath.Join(outDir, e.Name()))
+		}
+	}
 }
 
 // ReadDir returns the files under dir by slash path; a missing dir is empty.

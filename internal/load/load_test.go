@@ -1,0 +1,74 @@
+package load_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/karpgen/karpgen/internal/load"
+)
+
+const good = `package profiles
+
+environments: dev: {
+	cluster: {name: "ws-dev", region: "ap-northeast-2", accountID: "491085395789", kubernetesVersion: "1.32"}
+	karpenter: {version: "1.2.3", controller: nodeGroup: "system"}
+	nodeGroups: system: labels: nodegroup: "system"
+	nodeClasses: default: ami: alias: "al2023@latest"
+	nodePools: app: zones: ["ap-northeast-2a"]
+}
+`
+
+func loadString(t testing.TB, src string) (*load.Result, error) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "p.cue"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := load.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Load(dir, nil)
+}
+
+func TestLoadDefaults(t *testing.T) {
+	res, err := loadString(t, good)
+	if err != nil || len(res.Findings) > 0 {
+		t.Fatalf("err %v, findings %v", err, res.Findings)
+	}
+	p := res.Envs[0].Profile
+	got := []string{p.Cluster.Partition, p.Karpenter.Namespace, p.Karpenter.ServiceAccount, p.Karpenter.Auth,
+		p.NodePools["app"].NodeClass, p.NodePools["app"].Disruption.ConsolidationPolicy, p.NodePools["app"].ExpireAfter,
+		p.NodeClasses["default"].SubnetSelectorTerms[0].Tags["karpenter.sh/discovery"], p.NodeClasses["default"].MetadataOptions.HTTPTokens}
+	want := []string{"aws", "kube-system", "karpenter", "podIdentity", "default", "WhenEmptyOrUnderutilized", "720h", "ws-dev", "required"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("defaults:\n got %v\nwant %v", got, want)
+	}
+	if e := res.Envs[0]; e.Pos("nodePools.app.zones[0]").Line != 8 || e.Pos("nodePools.app.expireAfter").Line != 8 {
+		t.Errorf("positions: zones %v, defaulted expireAfter %v (want its pool's line 8)", e.Pos("nodePools.app.zones[0]"), e.Pos("nodePools.app.expireAfter"))
+	}
+}
+
+// FuzzLoad feeds mutated profiles to the loader: it must never panic, and
+// every finding it reports carries a message and a position.
+func FuzzLoad(f *testing.F) {
+	f.Add(good)
+	f.Add(strings.Replace(good, `"1.2.3"`, `1.2`, 1))
+	f.Add(strings.Replace(good, `nodePools: app:`, `nodePools: "a/b":`, 1))
+	f.Add(`package profiles
+environments: 3`)
+	f.Add(`package profiles
+environments: x: _|_`)
+	f.Fuzz(func(t *testing.T, src string) {
+		res, err := loadString(t, src)
+		if err != nil {
+			return
+		}
+		for _, fd := range res.Findings {
+			if fd.Message == "" || fd.Rule == "" {
+				t.Errorf("finding without message or rule: %+v", fd)
+			}
+		}
+	})
+}
