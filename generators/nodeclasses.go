@@ -1,6 +1,8 @@
 package generators
 
 import (
+	"strings"
+
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -41,8 +43,11 @@ func nodeClass(name string, nc profile.NodeClass, n Names) obj {
 	if len(nc.Tags) > 0 {
 		spec["tags"] = nc.Tags
 	}
-	if nc.UserData != "" {
-		spec["userData"] = nc.UserData
+	if ud := strings.TrimRight(nc.UserData, "\n"); ud != "" {
+		// kustomize (kyaml) strips the final newline of the last block
+		// scalar of a document, and userData sorts last: without it here,
+		// what Argo CD applies would differ from the committed file.
+		spec["userData"] = ud
 	}
 	if nc.DetailedMonitoring != nil {
 		spec["detailedMonitoring"] = *nc.DetailedMonitoring

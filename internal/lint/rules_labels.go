@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
 )
 
@@ -27,9 +28,13 @@ var oldKubernetesAllowed = []string{
 
 var taintEffects = []string{"NoSchedule", "PreferNoSchedule", "NoExecute"}
 
-// restricted says why the NodePool CRD of the minor refuses a label or
-// requirement key, or "".
 func (c *Context) restricted(key string, requirement bool) string {
+	return RestrictedLabel(c.Minor, key, requirement)
+}
+
+// RestrictedLabel says why the NodePool CRD of minor m refuses a template
+// label (requirement false) or requirement key, or "" when it accepts it.
+func RestrictedLabel(m *facts.Minor, key string, requirement bool) string {
 	d := domain(key)
 	switch {
 	case key == "karpenter.sh/nodepool":
@@ -38,10 +43,10 @@ func (c *Context) restricted(key string, requirement bool) string {
 		return "kubernetes.io/hostname is unique to each node"
 	case strings.HasSuffix(d, "karpenter.sh") && key != "karpenter.sh/capacity-type":
 		return `the label domain "karpenter.sh" is restricted`
-	case strings.HasSuffix(d, "karpenter.k8s.aws") && !slices.Contains(c.Minor.Labels.AWSKeys, key):
-		return fmt.Sprintf("the label domain \"karpenter.k8s.aws\" is restricted to Karpenter's well-known keys in %s", c.Minor.Minor)
+	case strings.HasSuffix(d, "karpenter.k8s.aws") && !slices.Contains(m.Labels.AWSKeys, key):
+		return fmt.Sprintf("the label domain \"karpenter.k8s.aws\" is restricted to Karpenter's well-known keys in %s", m.Minor)
 	}
-	if !c.Minor.Labels.RestrictKubernetesDomains {
+	if !m.Labels.RestrictKubernetesDomains {
 		return ""
 	}
 	switch {
@@ -50,9 +55,9 @@ func (c *Context) restricted(key string, requirement bool) string {
 			strings.HasSuffix(d, "node.kubernetes.io") || strings.HasSuffix(d, "node-restriction.kubernetes.io") {
 			return ""
 		}
-		return fmt.Sprintf("the label domain \"kubernetes.io\" is restricted in Karpenter %s", c.Minor.Minor)
+		return fmt.Sprintf("the label domain \"kubernetes.io\" is restricted in Karpenter %s", m.Minor)
 	case strings.HasSuffix(d, "k8s.io") && !strings.HasSuffix(d, "kops.k8s.io"):
-		return fmt.Sprintf("the label domain \"k8s.io\" is restricted in Karpenter %s", c.Minor.Minor)
+		return fmt.Sprintf("the label domain \"k8s.io\" is restricted in Karpenter %s", m.Minor)
 	}
 	return ""
 }
