@@ -247,4 +247,3 @@ func TestUnknownValuesKeyIsCaught(t *testing.T) {
 		}
 	}
 }
-

@@ -20,7 +20,9 @@ type variant struct {
 	queue bool
 }
 
-func (v variant) String() string { return fmt.Sprintf("%s/%s/queue=%v", v.minor.Minor, v.auth, v.queue) }
+func (v variant) String() string {
+	return fmt.Sprintf("%s/%s/queue=%v", v.minor.Minor, v.auth, v.queue)
+}
 
 func matrix() []variant {
 	var out []variant
