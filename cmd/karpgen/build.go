@@ -1,16 +1,18 @@
 package main
 
 import (
-	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/pipeline"
 )
 
 // runBuild prints the Kubernetes objects of one environment as a single
-// YAML stream: what Argo CD applies. Warnings are not printed; any error
-// and an empty result fail.
+// YAML stream: what Argo CD applies. It is the bundle's kustomization,
+// with the overlay in <profiles>/overlays/<env>/ on top when there is one.
+// Warnings are not printed; any error and an empty result fail.
 func runBuild(args []string, stdout, stderr io.Writer) error {
 	var dir string
 	fs := newFlags("build", stderr)
@@ -29,17 +31,9 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		return printFindings(stderr, res.Findings)
 	}
 	b := res.Bundles[0]
-	var stream []byte
-	for _, f := range []string{"ec2nodeclasses.yaml", "nodepools.yaml"} {
-		if data, ok := b.Files[f]; ok {
-			if len(stream) > 0 {
-				stream = append(stream, "---\n"...)
-			}
-			stream = append(stream, data...)
-		}
-	}
-	if len(stream) == 0 {
-		return fmt.Errorf("build: environment %s has no Kubernetes objects", b.Env)
+	stream, err := output.Build(b, filepath.Join(dir, "overlays", b.Env))
+	if err != nil {
+		return err
 	}
 	_, err = stdout.Write(stream)
 	return err
