@@ -42,6 +42,7 @@ Usage:
   karpgen render [ENV...] [--profiles DIR] [--out DIR] [--check]
   karpgen vet [ENV...] [--profiles DIR] [-o text|json]
   karpgen build ENV [--profiles DIR]
+  karpgen init [--template NAME] [--dir DIR] [--name PREFIX] [--region REGION] [--account ID]
   karpgen version
 
 Exit codes: 0 ok, 1 failure or a difference found by --check, 2 usage error, 3 invalid profile.
@@ -57,6 +58,7 @@ func commands() []command {
 		{"render", runRender},
 		{"vet", runVet},
 		{"build", runBuild},
+		{"init", runInit},
 		{"version", runVersion},
 	}
 }

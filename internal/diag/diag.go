@@ -101,6 +101,10 @@ func Sort(fs []Finding) []Finding {
 	return out
 }
 
+func sameButEnv(a, b Finding) bool {
+	return a.Rule == b.Rule && a.Pos == b.Pos && a.Message == b.Message && a.Severity == b.Severity && a.Hint == b.Hint && a.Env != "" && b.Env != ""
+}
+
 func sameFinding(a, b Finding) bool {
 	return a.Rule == b.Rule && a.Pos == b.Pos && a.Message == b.Message && a.Env == b.Env
 }
@@ -122,11 +126,24 @@ func Relative(fs []Finding, dir string) {
 //
 // The environment is named because environments often share a field
 // (and so its position) through a common base.
+//
+// A finding that several environments share through a common base (same
+// rule, position and message) is printed once, naming them all.
 func PrintText(w io.Writer, fs []Finding) {
-	for _, f := range fs {
-		env := ""
+	for i := 0; i < len(fs); i++ {
+		f := fs[i]
+		envs := []string{}
 		if f.Env != "" {
-			env = f.Env + ": "
+			envs = append(envs, f.Env)
+		}
+		for i+1 < len(fs) && sameButEnv(fs[i+1], f) {
+			i++
+			envs = append(envs, fs[i].Env)
+		}
+		sort.Strings(envs)
+		env := ""
+		if len(envs) > 0 {
+			env = strings.Join(envs, ", ") + ": "
 		}
 		fmt.Fprintf(w, "%s: %s: %s%s [%s]\n", f.Pos, f.Severity, env, f.Message, f.Rule)
 		for _, p := range f.Also {

@@ -100,7 +100,7 @@ var authRules = []*Rule{
 		Hint:    "aws eks create-addon --cluster-name <cluster> --addon-name eks-pod-identity-agent",
 		check: func(c *Context) {
 			if c.P.Karpenter.Auth == profile.AuthPodIdentity {
-				c.Report("karpenter.auth", "", "auth \"podIdentity\" needs the eks-pod-identity-agent add-on on cluster %s", c.P.Cluster.Name)
+				c.Report("karpenter.auth", "", "auth \"podIdentity\" needs the eks-pod-identity-agent add-on on the cluster")
 			}
 		},
 	},
