@@ -82,5 +82,36 @@ func Render(p *profile.Profile) (*Bundle, error) {
 		jsonFile("iam/interruption-rules.json", InterruptionRules(m, n))
 	}
 	yamlFile("iam/cloudformation.yaml", CloudFormation(p, m, n))
+	if app := Application(p, m, n); app != nil {
+		yamlFile("argocd-application.yaml", app)
+	}
 	return b, nil
 }
+
+// FleetFiles are the files of out/ itself, which span every environment:
+// the Argo CD ApplicationSet when any environment is delivered by Argo CD.
+// Keys are file names under out/.
+func FleetFiles(ps []*profile.Profile) (map[string][]byte, error) {
+	var apps []obj
+	for _, p := range ps {
+		v, err := facts.ParseVersion(p.Karpenter.Version)
+		if err != nil {
+			return nil, err
+		}
+		m, ok := facts.Lookup(v)
+		if !ok {
+			return nil, fmt.Errorf("karpenter version %s is not supported", v)
+		}
+		if app := Application(p, m, NamesOf(p)); app != nil {
+			apps = append(apps, app)
+		}
+	}
+	files := map[string][]byte{}
+	if set := ApplicationSet(apps); set != nil {
+		files[ApplicationSetFile] = append([]byte(Header), encodeYAML(set)...)
+	}
+	return files, nil
+}
+
+// ApplicationSetFile is the ApplicationSet's file under out/.
+const ApplicationSetFile = "argocd-applicationset.yaml"

@@ -27,7 +27,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if check {
-		differs, err := output.Diff(stdout, filepath.ToSlash(out), res.Bundles)
+		differs, err := output.Diff(stdout, filepath.ToSlash(out), res.Bundles, res.Fleet)
 		if err != nil {
 			return err
 		}
@@ -36,7 +36,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	changed, err := output.Write(out, res.Bundles)
+	changed, err := output.Write(out, res.Bundles, res.Fleet)
 	if err != nil {
 		return err
 	}
@@ -50,6 +50,15 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 			state = fmt.Sprintf("written (%d files)", len(b.Files))
 		}
 		fmt.Fprintf(stdout, "%s: %s\n", filepath.ToSlash(filepath.Join(out, b.Env)), state)
+	}
+	for _, f := range output.FleetFiles {
+		if isChanged[f] {
+			if _, ok := res.Fleet[f]; ok {
+				fmt.Fprintf(stdout, "%s: written\n", filepath.ToSlash(filepath.Join(out, f)))
+			} else {
+				fmt.Fprintf(stdout, "%s: removed\n", filepath.ToSlash(filepath.Join(out, f)))
+			}
+		}
 	}
 	if len(fs.Args()) == 0 {
 		for _, s := range output.Strays(out, res.Names) {

@@ -3,7 +3,9 @@ package output
 import (
 	"fmt"
 	"io"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -14,52 +16,77 @@ import (
 
 // Diff writes a unified diff, file by file, from what is under
 // outDir/<env>/ to what the bundles hold, and reports whether anything
-// differs. outDir is printed as given.
-func Diff(w io.Writer, outDir string, bundles []*generators.Bundle) (bool, error) {
+// differs. fleet, when not nil, are the files of outDir itself. outDir is
+// printed as given.
+func Diff(w io.Writer, outDir string, bundles []*generators.Bundle, fleet map[string][]byte) (bool, error) {
 	differs := false
+	if fleet != nil {
+		have := map[string][]byte{}
+		for _, name := range FleetFiles {
+			if data, err := os.ReadFile(filepath.Join(outDir, name)); err == nil {
+				have[name] = data
+			}
+		}
+		d, err := diffFiles(w, outDir, have, fleet)
+		if err != nil {
+			return d, err
+		}
+		differs = d
+	}
 	for _, b := range bundles {
 		dir := path.Join(outDir, b.Env)
 		have, err := ReadDir(dir)
 		if err != nil {
 			return differs, err
 		}
-		names := map[string]bool{}
-		for p := range have {
-			names[p] = true
+		d, err := diffFiles(w, dir, have, b.Files)
+		if err != nil {
+			return differs, err
 		}
-		for p := range b.Files {
-			names[p] = true
+		differs = differs || d
+	}
+	return differs, nil
+}
+
+// diffFiles diffs two sets of files under dir, in path order.
+func diffFiles(w io.Writer, dir string, have, want map[string][]byte) (bool, error) {
+	names := map[string]bool{}
+	for p := range have {
+		names[p] = true
+	}
+	for p := range want {
+		names[p] = true
+	}
+	sorted := make([]string, 0, len(names))
+	for p := range names {
+		sorted = append(sorted, p)
+	}
+	sort.Strings(sorted)
+	differs := false
+	for _, p := range sorted {
+		old, inOld := have[p]
+		cur, inNew := want[p]
+		if inOld && inNew && string(old) == string(cur) {
+			continue
 		}
-		sorted := make([]string, 0, len(names))
-		for p := range names {
-			sorted = append(sorted, p)
+		differs = true
+		from, to := "a/"+path.Join(dir, p), "b/"+path.Join(dir, p)
+		if !inOld {
+			from = "/dev/null"
 		}
-		sort.Strings(sorted)
-		for _, p := range sorted {
-			old, inOld := have[p]
-			cur, inNew := b.Files[p]
-			if inOld && inNew && string(old) == string(cur) {
-				continue
-			}
-			differs = true
-			from, to := "a/"+path.Join(dir, p), "b/"+path.Join(dir, p)
-			if !inOld {
-				from = "/dev/null"
-			}
-			if !inNew {
-				to = "/dev/null"
-			}
-			text, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-				A: lines(old), B: lines(cur),
-				FromFile: from, ToFile: to, Context: 3,
-			})
-			if err != nil {
-				return differs, err
-			}
-			fmt.Fprintf(w, "diff %s\n%s", path.Join(dir, p), text)
-			if len(cur) > 0 && cur[len(cur)-1] != '\n' || len(old) > 0 && old[len(old)-1] != '\n' {
-				fmt.Fprintln(w, `\ No newline at end of file`)
-			}
+		if !inNew {
+			to = "/dev/null"
+		}
+		text, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+			A: lines(old), B: lines(cur),
+			FromFile: from, ToFile: to, Context: 3,
+		})
+		if err != nil {
+			return differs, err
+		}
+		fmt.Fprintf(w, "diff %s\n%s", path.Join(dir, p), text)
+		if len(cur) > 0 && cur[len(cur)-1] != '\n' || len(old) > 0 && old[len(old)-1] != '\n' {
+			fmt.Fprintln(w, `\ No newline at end of file`)
 		}
 	}
 	return differs, nil

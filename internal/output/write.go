@@ -17,10 +17,14 @@ import (
 
 const tmpPrefix = ".karpgen-"
 
+// FleetFiles are the names of the files karpgen owns in out/ itself.
+var FleetFiles = []string{generators.ApplicationSetFile}
+
 // Write puts every bundle under outDir/<env>/, replacing what was there.
-// A bundle equal to the folder on disk is left alone. It returns the
-// environments whose folders changed.
-func Write(outDir string, bundles []*generators.Bundle) ([]string, error) {
+// A bundle equal to the folder on disk is left alone. fleet, when not nil,
+// are the files of outDir itself: those karpgen owns but no longer makes
+// are removed. It returns what changed: environments and fleet files.
+func Write(outDir string, bundles []*generators.Bundle, fleet map[string][]byte) ([]string, error) {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", outDir, err)
 	}
@@ -40,7 +44,47 @@ func Write(outDir string, bundles []*generators.Bundle) ([]string, error) {
 		}
 		changed = append(changed, b.Env)
 	}
+	if fleet == nil {
+		return changed, nil
+	}
+	for _, name := range FleetFiles {
+		target := filepath.Join(outDir, name)
+		have, err := os.ReadFile(target)
+		data, want := fleet[name]
+		switch {
+		case !want && err == nil:
+			if err := os.Remove(target); err != nil {
+				return changed, err
+			}
+			changed = append(changed, name)
+		case want && (err != nil || !bytes.Equal(have, data)):
+			if err := writeFileAtomic(outDir, target, data); err != nil {
+				return changed, fmt.Errorf("writing %s: %w", target, err)
+			}
+			changed = append(changed, name)
+		}
+	}
 	return changed, nil
+}
+
+func writeFileAtomic(dir, target string, data []byte) error {
+	f, err := os.CreateTemp(dir, tmpPrefix+"file-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), target)
 }
 
 func replace(outDir, target string, b *generators.Bundle) error {
@@ -85,7 +129,7 @@ func replace(outDir, target string, b *generators.Bundle) error {
 func removeLeftovers(outDir string) {
 	entries, _ := os.ReadDir(outDir)
 	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), tmpPrefix) {
+		if strings.HasPrefix(e.Name(), tmpPrefix) {
 			os.RemoveAll(filepath.Join(outDir, e.Name()))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/load"
+	"github.com/karpgen/karpgen/internal/profile"
 )
 
 // Result is the outcome for the environments asked for.
@@ -18,6 +19,9 @@ type Result struct {
 	Findings []diag.Finding
 	// Bundles are set only when no finding is an error, sorted by env.
 	Bundles []*generators.Bundle
+	// Fleet are the files of out/ itself; set when every environment was
+	// rendered (none named), since they span them all.
+	Fleet map[string][]byte
 }
 
 // Options say what to run.
@@ -46,12 +50,19 @@ func Run(opts Options) (*Result, error) {
 	if opts.LintOnly || diag.HasErrors(res.Findings) {
 		return res, nil
 	}
+	var profiles []*profile.Profile
 	for _, env := range loaded.Envs {
 		b, err := generators.Render(env.Profile)
 		if err != nil {
 			return nil, err
 		}
 		res.Bundles = append(res.Bundles, b)
+		profiles = append(profiles, env.Profile)
+	}
+	if len(opts.Envs) == 0 {
+		if res.Fleet, err = generators.FleetFiles(profiles); err != nil {
+			return nil, err
+		}
 	}
 	return res, nil
 }

@@ -12,6 +12,20 @@ type Profile struct {
 	NodeGroups  map[string]NodeGroup `json:"nodeGroups"`
 	NodeClasses map[string]NodeClass `json:"nodeClasses"`
 	NodePools   map[string]NodePool  `json:"nodePools"`
+	ArgoCD      *ArgoCD              `json:"argocd,omitempty"`
+}
+
+// ArgoCD is how Argo CD delivers the environment.
+type ArgoCD struct {
+	RepoURL        string `json:"repoURL"`
+	TargetRevision string `json:"targetRevision"`
+	Path           string `json:"path"`
+	Namespace      string `json:"namespace"`
+	Project        string `json:"project"`
+	Destination    struct {
+		Server string `json:"server,omitempty"`
+		Name   string `json:"name,omitempty"`
+	} `json:"destination"`
 }
 
 // Cluster is the EKS cluster the environment describes.
