@@ -27,8 +27,11 @@ type Env struct {
 	Name    string
 	Profile *profile.Profile
 	// raw is the user's value before unification: its positions are the
-	// user's own.
+	// user's own (for CUE).
 	raw cue.Value
+	// jsonnet is the file a Jsonnet environment came from; positions are
+	// found in its syntax tree.
+	jsonnet *jsonnetFile
 }
 
 // Result is what a profiles folder holds.
@@ -74,39 +77,41 @@ func (l *Loader) Load(dir string, only []string) (*Result, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("reading profiles: %w", err)
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.cue"))
-	if len(files) == 0 {
-		return nil, fmt.Errorf("reading profiles: no .cue files in %s", dir)
+	cueFiles, _ := filepath.Glob(filepath.Join(dir, "*.cue"))
+	jsonnetFiles, _ := filepath.Glob(filepath.Join(dir, "*.jsonnet"))
+	if len(cueFiles)+len(jsonnetFiles) == 0 {
+		return nil, fmt.Errorf("reading profiles: no .cue or .jsonnet files in %s", dir)
 	}
-	insts := load.Instances([]string{"."}, &load.Config{Dir: dir})
 	res := &Result{}
-	if err := insts[0].Err; err != nil {
-		res.Findings = schemaFindings(err)
-		return res, nil
-	}
-	v := l.ctx.BuildInstance(insts[0])
-	if err := v.Err(); err != nil {
-		res.Findings = schemaFindings(err)
-		return res, nil
-	}
-	envs := v.LookupPath(cue.ParsePath("environments"))
-	if !envs.Exists() {
-		res.Findings = []diag.Finding{{
-			Rule: "schema", Severity: diag.Error, Path: "environments",
-			Message: "the profiles define no `environments` map",
-			Pos:     posOf(v), Hint: "add `environments: <name>: {...}` with one profile per environment",
-		}}
-		return res, nil
-	}
-	iter, err := envs.Fields()
-	if err != nil {
-		res.Findings = schemaFindings(err)
-		return res, nil
-	}
 	raws := map[string]cue.Value{}
-	for iter.Next() {
-		name := iter.Selector().Unquoted()
-		raws[name] = iter.Value()
+	sources := map[string]*jsonnetFile{}
+	if len(cueFiles) > 0 {
+		insts := load.Instances([]string{"."}, &load.Config{Dir: dir})
+		if err := insts[0].Err; err != nil {
+			res.Findings = schemaFindings(err)
+			return res, nil
+		}
+		v := l.ctx.BuildInstance(insts[0])
+		if err := v.Err(); err != nil {
+			res.Findings = schemaFindings(err)
+			return res, nil
+		}
+		if fs := collect(v, raws, nil, len(jsonnetFiles) == 0); len(fs) > 0 {
+			res.Findings = fs
+			return res, nil
+		}
+	}
+	for _, path := range jsonnetFiles {
+		jf, fs := l.loadJsonnet(path)
+		if len(fs) == 0 {
+			fs = collect(jf.value, raws, func(name string) { sources[name] = jf }, true)
+		}
+		res.Findings = append(res.Findings, fs...)
+	}
+	if len(res.Findings) > 0 {
+		return res, nil
+	}
+	for name := range raws {
 		res.Names = append(res.Names, name)
 	}
 	sort.Strings(res.Names)
@@ -123,7 +128,7 @@ func (l *Loader) Load(dir string, only []string) (*Result, error) {
 		names = dedupe(names)
 	}
 	for _, name := range names {
-		env, fs := l.unify(name, raws[name])
+		env, fs := l.unify(name, raws[name], sources[name])
 		res.Findings = append(res.Findings, fs...)
 		if env != nil {
 			res.Envs = append(res.Envs, *env)
@@ -132,9 +137,46 @@ func (l *Loader) Load(dir string, only []string) (*Result, error) {
 	return res, nil
 }
 
-func (l *Loader) unify(name string, raw cue.Value) (*Env, []diag.Finding) {
+// collect adds the environments of a profile value to raws; seen is told
+// of each name. A value without environments is a finding when required.
+func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required bool) []diag.Finding {
+	envs := v.LookupPath(cue.ParsePath("environments"))
+	if !envs.Exists() {
+		if !required {
+			return nil
+		}
+		return []diag.Finding{{
+			Rule: "schema", Severity: diag.Error, Path: "environments",
+			Message: "the profiles define no `environments` map",
+			Pos:     posOf(v), Hint: "add `environments: <name>: {...}` with one profile per environment",
+		}}
+	}
+	iter, err := envs.Fields()
+	if err != nil {
+		return schemaFindings(err)
+	}
+	var out []diag.Finding
+	for iter.Next() {
+		name := iter.Selector().Unquoted()
+		if _, dup := raws[name]; dup {
+			out = append(out, diag.Finding{
+				Rule: "schema", Severity: diag.Error, Env: name, Path: "environments." + name,
+				Message: fmt.Sprintf("environment %q is defined twice", name), Pos: posOf(iter.Value()),
+				Hint: "each environment lives in one file: the CUE package or one Jsonnet file",
+			})
+			continue
+		}
+		raws[name] = iter.Value()
+		if seen != nil {
+			seen(name)
+		}
+	}
+	return out
+}
+
+func (l *Loader) unify(name string, raw cue.Value, jf *jsonnetFile) (*Env, []diag.Finding) {
 	path := cue.MakePath(cue.Str("environments"), cue.Str(name))
-	env := &Env{Name: name, raw: raw}
+	env := &Env{Name: name, raw: raw, jsonnet: jf}
 	u := l.schema.FillPath(path, raw).LookupPath(path)
 	if err := u.Validate(cue.Concrete(true)); err != nil {
 		return nil, env.suggest(u, env.placed(schemaFindings(err)))
@@ -218,6 +260,17 @@ func (e *Env) placed(fs []diag.Finding) []diag.Finding {
 	prefix := "environments." + e.Name
 	for i := range fs {
 		fs[i].Env = e.Name
+		if e.jsonnet != nil {
+			// CUE saw the evaluated JSON: its positions are not the file's.
+			fs[i].Pos = diag.Pos{}
+			var also []diag.Pos
+			for _, p := range fs[i].Also {
+				if p.File == schema.Filename {
+					also = append(also, p)
+				}
+			}
+			fs[i].Also = also
+		}
 		if fs[i].Pos.IsValid() || !strings.HasPrefix(fs[i].Path, prefix) {
 			continue
 		}
@@ -232,6 +285,9 @@ func (e *Env) placed(fs []diag.Finding) []diag.Finding {
 // default has no position of its own: the nearest enclosing field's is used.
 func (e *Env) Pos(path string) diag.Pos {
 	sels := cue.ParsePath(path).Selectors()
+	if e.jsonnet != nil {
+		return e.jsonnet.pos(append([]cue.Selector{cue.Str("environments"), cue.Str(e.Name)}, sels...))
+	}
 	for i := len(sels); i >= 0; i-- {
 		v := e.raw.LookupPath(cue.MakePath(sels[:i]...))
 		if v.Exists() {
