@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-
-	"sigs.k8s.io/yaml"
 )
 
 // encodeJSON renders v as indented JSON with sorted object keys and a final
@@ -33,13 +31,9 @@ func CompactSize(v any) int {
 	return b.Len() - 1 // the encoder's newline
 }
 
-// encodeYAML renders v as YAML with sorted keys.
+// encodeYAML renders v as YAML with sorted keys (see emitYAML).
 func encodeYAML(v any) []byte {
-	b, err := yaml.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("encoding generated YAML: %v", err))
-	}
-	return b
+	return emitYAML(v)
 }
 
 // encodeYAMLStream renders each document, separated by "---".

@@ -23,14 +23,18 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return usageErr("build: name exactly one environment")
 	}
-	res, err := pipeline.Run(pipeline.Options{Dir: dir, Envs: fs.Args()})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args()})
 	if err != nil {
 		return err
 	}
 	if diag.HasErrors(res.Findings) {
 		return printFindings(stderr, res.Findings)
 	}
-	b := res.Bundles[0]
+	bundles, err := res.Bundles()
+	if err != nil {
+		return err
+	}
+	b := bundles[0]
 	stream, err := output.Build(b, filepath.Join(dir, "overlays", b.Env))
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	if format != "text" && format != "json" {
 		return usageErr("vet: -o must be text or json, not %q", format)
 	}
-	res, err := pipeline.Run(pipeline.Options{Dir: dir, Envs: fs.Args(), LintOnly: true})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args()})
 	if err != nil {
 		return err
 	}

@@ -21,9 +21,30 @@ type jsonnetFile struct {
 	value cue.Value
 }
 
-// loadJsonnet evaluates a Jsonnet profile. Problems are findings at
+// evaluatedJsonnet is a Jsonnet profile evaluated once, to be compiled in
+// each worker's CUE context.
+type evaluatedJsonnet struct {
+	path string
+	root ast.Node
+	json []byte
+}
+
+// build compiles the evaluated JSON in a CUE context.
+func (ej *evaluatedJsonnet) build(ctx *cue.Context) (*jsonnetFile, []diag.Finding) {
+	expr, err := cuejson.Extract(ej.path, ej.json)
+	if err != nil {
+		return nil, []diag.Finding{jsonnetFinding(ej.path, err)}
+	}
+	v := ctx.BuildExpr(expr)
+	if err := v.Err(); err != nil {
+		return nil, []diag.Finding{jsonnetFinding(ej.path, err)}
+	}
+	return &jsonnetFile{path: ej.path, root: ej.root, value: v}, nil
+}
+
+// evalJsonnet evaluates a Jsonnet profile. Problems are findings at
 // their Jsonnet positions.
-func (l *Loader) loadJsonnet(path string) (*jsonnetFile, []diag.Finding) {
+func evalJsonnet(path string) (*evaluatedJsonnet, []diag.Finding) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, []diag.Finding{{Rule: "jsonnet", Severity: diag.Error, Message: err.Error(), Pos: diag.Pos{File: path}}}
@@ -38,15 +59,7 @@ func (l *Loader) loadJsonnet(path string) (*jsonnetFile, []diag.Finding) {
 	if err != nil {
 		return nil, []diag.Finding{jsonnetFinding(path, err)}
 	}
-	expr, err := cuejson.Extract(path, []byte(out))
-	if err != nil {
-		return nil, []diag.Finding{jsonnetFinding(path, err)}
-	}
-	v := l.ctx.BuildExpr(expr)
-	if err := v.Err(); err != nil {
-		return nil, []diag.Finding{jsonnetFinding(path, err)}
-	}
-	return &jsonnetFile{path: path, root: root, value: v}, nil
+	return &evaluatedJsonnet{path: path, root: root, json: []byte(out)}, nil
 }
 
 // jsonnetFinding turns a Jsonnet error into a finding at its position.

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
@@ -54,26 +56,27 @@ func (e *UnknownEnvError) Error() string {
 	return fmt.Sprintf("no environment %q in the profiles (known: %s)", e.Name, strings.Join(e.Known, ", "))
 }
 
-// Loader compiles the schema once and loads any number of folders.
-type Loader struct {
-	ctx    *cue.Context
-	schema cue.Value
-}
+// Check is run on every environment that unified and decoded, in the
+// worker that evaluated it (CUE values are not shared between workers).
+type Check func(*Env) []diag.Finding
 
-// New compiles the embedded schema.
-func New() (*Loader, error) {
-	ctx := cuecontext.New()
-	s := ctx.CompileBytes(schema.Source(), cue.Filename(schema.Filename))
-	if err := s.Err(); err != nil {
-		return nil, fmt.Errorf("compiling the embedded schema: %w", err)
-	}
-	return &Loader{ctx: ctx, schema: s}, nil
+// minPerWorker is how many environments make another worker worth it.
+const minPerWorker = 16
+
+// worker evaluates environments in a CUE context of its own.
+type worker struct {
+	ctx     *cue.Context
+	schema  cue.Value
+	raws    map[string]cue.Value
+	sources map[string]*jsonnetFile
 }
 
 // Load reads the profiles in dir and returns the environments named in
-// only (all when empty). Problems in the profiles are findings; the error
-// is for folders that cannot be read and unknown environment names.
-func (l *Loader) Load(dir string, only []string) (*Result, error) {
+// only (all when empty), unified with the schema and decoded, with the
+// findings of check. Problems in the profiles are findings; the error is
+// for folders that cannot be read and unknown environment names. Large
+// fleets are evaluated by parallel workers.
+func Load(dir string, only []string, check Check) (*Result, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("reading profiles: %w", err)
 	}
@@ -83,35 +86,24 @@ func (l *Loader) Load(dir string, only []string) (*Result, error) {
 		return nil, fmt.Errorf("reading profiles: no .cue or .jsonnet files in %s", dir)
 	}
 	res := &Result{}
-	raws := map[string]cue.Value{}
-	sources := map[string]*jsonnetFile{}
-	if len(cueFiles) > 0 {
-		insts := load.Instances([]string{"."}, &load.Config{Dir: dir})
-		if err := insts[0].Err; err != nil {
-			res.Findings = schemaFindings(err)
-			return res, nil
-		}
-		v := l.ctx.BuildInstance(insts[0])
-		if err := v.Err(); err != nil {
-			res.Findings = schemaFindings(err)
-			return res, nil
-		}
-		if fs := collect(v, raws, nil, len(jsonnetFiles) == 0); len(fs) > 0 {
-			res.Findings = fs
-			return res, nil
-		}
-	}
+	var evaluated []*evaluatedJsonnet
 	for _, path := range jsonnetFiles {
-		jf, fs := l.loadJsonnet(path)
-		if len(fs) == 0 {
-			fs = collect(jf.value, raws, func(name string) { sources[name] = jf }, true)
-		}
+		ej, fs := evalJsonnet(path)
 		res.Findings = append(res.Findings, fs...)
+		evaluated = append(evaluated, ej)
 	}
 	if len(res.Findings) > 0 {
 		return res, nil
 	}
-	for name := range raws {
+	first, fs, err := newWorker(dir, len(cueFiles) > 0, evaluated)
+	if err != nil {
+		return nil, err
+	}
+	if len(fs) > 0 {
+		res.Findings = fs
+		return res, nil
+	}
+	for name := range first.raws {
 		res.Names = append(res.Names, name)
 	}
 	sort.Strings(res.Names)
@@ -119,7 +111,7 @@ func (l *Loader) Load(dir string, only []string) (*Result, error) {
 	if len(only) > 0 {
 		names = nil
 		for _, n := range only {
-			if _, ok := raws[n]; !ok {
+			if _, ok := first.raws[n]; !ok {
 				return nil, &UnknownEnvError{Name: n, Known: res.Names}
 			}
 			names = append(names, n)
@@ -127,14 +119,79 @@ func (l *Loader) Load(dir string, only []string) (*Result, error) {
 		sort.Strings(names)
 		names = dedupe(names)
 	}
-	for _, name := range names {
-		env, fs := l.unify(name, raws[name], sources[name])
-		res.Findings = append(res.Findings, fs...)
-		if env != nil {
-			res.Envs = append(res.Envs, *env)
+
+	n := min(runtime.GOMAXPROCS(0), (len(names)+minPerWorker-1)/minPerWorker)
+	n = max(n, 1)
+	envs := make([]*Env, len(names))
+	findings := make([][]diag.Finding, len(names))
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for k := 0; k < n; k++ {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			w := first
+			if k > 0 {
+				var err error
+				if w, _, err = newWorker(dir, len(cueFiles) > 0, evaluated); err != nil {
+					errs[k] = err
+					return
+				}
+			}
+			for i := k; i < len(names); i += n {
+				env, fs := w.unify(names[i])
+				if env != nil && check != nil {
+					fs = append(fs, check(env)...)
+				}
+				envs[i], findings[i] = env, fs
+			}
+		}(k)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	for i := range names {
+		res.Findings = append(res.Findings, findings[i]...)
+		if envs[i] != nil {
+			res.Envs = append(res.Envs, *envs[i])
 		}
 	}
 	return res, nil
+}
+
+// newWorker compiles the schema and the profiles in a new CUE context.
+func newWorker(dir string, hasCUE bool, evaluated []*evaluatedJsonnet) (*worker, []diag.Finding, error) {
+	ctx := cuecontext.New()
+	s := ctx.CompileBytes(schema.Source(), cue.Filename(schema.Filename))
+	if err := s.Err(); err != nil {
+		return nil, nil, fmt.Errorf("compiling the embedded schema: %w", err)
+	}
+	w := &worker{ctx: ctx, schema: s, raws: map[string]cue.Value{}, sources: map[string]*jsonnetFile{}}
+	if hasCUE {
+		insts := load.Instances([]string{"."}, &load.Config{Dir: dir})
+		if err := insts[0].Err; err != nil {
+			return nil, schemaFindings(err), nil
+		}
+		v := ctx.BuildInstance(insts[0])
+		if err := v.Err(); err != nil {
+			return nil, schemaFindings(err), nil
+		}
+		if fs := collect(v, w.raws, nil, len(evaluated) == 0); len(fs) > 0 {
+			return nil, fs, nil
+		}
+	}
+	var out []diag.Finding
+	for _, ej := range evaluated {
+		jf, fs := ej.build(ctx)
+		if len(fs) == 0 {
+			fs = collect(jf.value, w.raws, func(name string) { w.sources[name] = jf }, true)
+		}
+		out = append(out, fs...)
+	}
+	return w, out, nil
 }
 
 // collect adds the environments of a profile value to raws; seen is told
@@ -174,10 +231,10 @@ func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required
 	return out
 }
 
-func (l *Loader) unify(name string, raw cue.Value, jf *jsonnetFile) (*Env, []diag.Finding) {
+func (w *worker) unify(name string) (*Env, []diag.Finding) {
 	path := cue.MakePath(cue.Str("environments"), cue.Str(name))
-	env := &Env{Name: name, raw: raw, jsonnet: jf}
-	u := l.schema.FillPath(path, raw).LookupPath(path)
+	env := &Env{Name: name, raw: w.raws[name], jsonnet: w.sources[name]}
+	u := w.schema.FillPath(path, env.raw).LookupPath(path)
 	if err := u.Validate(cue.Concrete(true)); err != nil {
 		return nil, env.suggest(u, env.placed(schemaFindings(err)))
 	}

@@ -25,11 +25,7 @@ func loadString(t testing.TB, src string) (*load.Result, error) {
 	if err := os.WriteFile(filepath.Join(dir, "p.cue"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l, err := load.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l.Load(dir, nil)
+	return load.Load(dir, nil, nil)
 }
 
 func TestLoadDefaults(t *testing.T) {

@@ -14,38 +14,27 @@ import (
 	"github.com/karpgen/karpgen/generators"
 )
 
-// Diff writes a unified diff, file by file, from what is under
-// outDir/<env>/ to what the bundles hold, and reports whether anything
-// differs. fleet, when not nil, are the files of outDir itself. outDir is
-// printed as given.
-func Diff(w io.Writer, outDir string, bundles []*generators.Bundle, fleet map[string][]byte) (bool, error) {
-	differs := false
-	if fleet != nil {
-		have := map[string][]byte{}
-		for _, name := range FleetFiles {
-			if data, err := os.ReadFile(filepath.Join(outDir, name)); err == nil {
-				have[name] = data
-			}
-		}
-		d, err := diffFiles(w, outDir, have, fleet)
-		if err != nil {
-			return d, err
-		}
-		differs = d
+// DiffBundle writes a unified diff, file by file, from what is under
+// outDir/<env>/ to what the bundle holds, and reports whether anything
+// differs. outDir is printed as given.
+func DiffBundle(w io.Writer, outDir string, b *generators.Bundle) (bool, error) {
+	dir := path.Join(outDir, b.Env)
+	have, err := ReadDir(dir)
+	if err != nil {
+		return false, err
 	}
-	for _, b := range bundles {
-		dir := path.Join(outDir, b.Env)
-		have, err := ReadDir(dir)
-		if err != nil {
-			return differs, err
+	return diffFiles(w, dir, have, b.Files)
+}
+
+// DiffFleet diffs the files of outDir itself.
+func DiffFleet(w io.Writer, outDir string, fleet map[string][]byte) (bool, error) {
+	have := map[string][]byte{}
+	for _, name := range FleetFiles {
+		if data, err := os.ReadFile(filepath.Join(outDir, name)); err == nil {
+			have[name] = data
 		}
-		d, err := diffFiles(w, dir, have, b.Files)
-		if err != nil {
-			return differs, err
-		}
-		differs = differs || d
 	}
-	return differs, nil
+	return diffFiles(w, outDir, have, fleet)
 }
 
 // diffFiles diffs two sets of files under dir, in path order.

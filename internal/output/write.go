@@ -20,33 +20,34 @@ const tmpPrefix = ".karpgen-"
 // FleetFiles are the names of the files karpgen owns in out/ itself.
 var FleetFiles = []string{generators.ApplicationSetFile}
 
-// Write puts every bundle under outDir/<env>/, replacing what was there.
-// A bundle equal to the folder on disk is left alone. fleet, when not nil,
-// are the files of outDir itself: those karpgen owns but no longer makes
-// are removed. It returns what changed: environments and fleet files.
-func Write(outDir string, bundles []*generators.Bundle, fleet map[string][]byte) ([]string, error) {
+// Prepare creates outDir and removes what an interrupted render left.
+func Prepare(outDir string) error {
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return nil, fmt.Errorf("creating %s: %w", outDir, err)
+		return fmt.Errorf("creating %s: %w", outDir, err)
 	}
 	removeLeftovers(outDir)
+	return nil
+}
+
+// WriteBundle puts a bundle under outDir/<env>/, replacing what was
+// there; a folder that already holds exactly the bundle is left alone.
+// It reports whether the folder changed.
+func WriteBundle(outDir string, b *generators.Bundle) (bool, error) {
+	target := filepath.Join(outDir, b.Env)
+	same, err := equalOnDisk(target, b)
+	if err != nil || same {
+		return false, err
+	}
+	if err := replace(outDir, target, b); err != nil {
+		return false, fmt.Errorf("writing %s: %w", target, err)
+	}
+	return true, nil
+}
+
+// WriteFleet writes the files of outDir itself and removes those karpgen
+// owns but no longer makes. It returns the names that changed.
+func WriteFleet(outDir string, fleet map[string][]byte) ([]string, error) {
 	var changed []string
-	for _, b := range bundles {
-		target := filepath.Join(outDir, b.Env)
-		same, err := equalOnDisk(target, b)
-		if err != nil {
-			return changed, err
-		}
-		if same {
-			continue
-		}
-		if err := replace(outDir, target, b); err != nil {
-			return changed, fmt.Errorf("writing %s: %w", target, err)
-		}
-		changed = append(changed, b.Env)
-	}
-	if fleet == nil {
-		return changed, nil
-	}
 	for _, name := range FleetFiles {
 		target := filepath.Join(outDir, name)
 		have, err := os.ReadFile(target)

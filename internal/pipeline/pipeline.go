@@ -4,6 +4,10 @@
 package pipeline
 
 import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/lint"
@@ -11,58 +15,97 @@ import (
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
-// Result is the outcome for the environments asked for.
+// Options say what to run.
+type Options struct {
+	Dir  string
+	Envs []string
+}
+
+// Result is the checked state of the environments asked for.
 type Result struct {
 	// Names are all environments of the profiles.
 	Names []string
 	// Findings are schema errors and lint findings, sorted by position.
 	Findings []diag.Finding
-	// Bundles are set only when no finding is an error, sorted by env.
-	Bundles []*generators.Bundle
-	// Fleet are the files of out/ itself; set when every environment was
-	// rendered (none named), since they span them all.
-	Fleet map[string][]byte
+	// Profiles are the environments asked for, sorted by name; nil when a
+	// finding is an error.
+	Profiles []*profile.Profile
+	// All says every environment was asked for.
+	All bool
 }
 
-// Options say what to run.
-type Options struct {
-	Dir  string
-	Envs []string
-	// LintOnly skips rendering.
-	LintOnly bool
-}
-
-// Run loads, checks and renders.
-func Run(opts Options) (*Result, error) {
-	l, err := load.New()
+// Check loads the profiles and applies the lint rules.
+func Check(opts Options) (*Result, error) {
+	loaded, err := load.Load(opts.Dir, opts.Envs, func(e *load.Env) []diag.Finding { return lint.Check(e) })
 	if err != nil {
 		return nil, err
 	}
-	loaded, err := l.Load(opts.Dir, opts.Envs)
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Names: loaded.Names, Findings: loaded.Findings}
-	for i := range loaded.Envs {
-		res.Findings = append(res.Findings, lint.Check(&loaded.Envs[i])...)
-	}
-	res.Findings = diag.Sort(res.Findings)
-	if opts.LintOnly || diag.HasErrors(res.Findings) {
+	res := &Result{Names: loaded.Names, Findings: diag.Sort(loaded.Findings), All: len(opts.Envs) == 0}
+	if diag.HasErrors(res.Findings) {
 		return res, nil
 	}
-	var profiles []*profile.Profile
-	for _, env := range loaded.Envs {
-		b, err := generators.Render(env.Profile)
-		if err != nil {
-			return nil, err
-		}
-		res.Bundles = append(res.Bundles, b)
-		profiles = append(profiles, env.Profile)
-	}
-	if len(opts.Envs) == 0 {
-		if res.Fleet, err = generators.FleetFiles(profiles); err != nil {
-			return nil, err
-		}
+	for _, e := range loaded.Envs {
+		res.Profiles = append(res.Profiles, e.Profile)
 	}
 	return res, nil
+}
+
+// Render renders every profile in parallel and hands each bundle to fn,
+// from the rendering goroutines (fn must be safe for concurrent use), with
+// its index in Profiles. Bundles are dropped once fn returns, so memory
+// stays flat over a fleet. The first error stops it.
+func (r *Result) Render(fn func(i int, b *generators.Bundle) error) error {
+	n := len(r.Profiles)
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var next atomic.Int64
+	errs := make([]error, workers)
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for k := 0; k < workers; k++ {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				b, err := generators.Render(r.Profiles[i])
+				if err == nil {
+					err = fn(i, b)
+				}
+				if err != nil {
+					errs[k] = err
+					failed.Store(true)
+					return
+				}
+			}
+		}(k)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Fleet returns the files of out/ itself, which span every environment;
+// nil unless every environment was asked for.
+func (r *Result) Fleet() (map[string][]byte, error) {
+	if !r.All {
+		return nil, nil
+	}
+	return generators.FleetFiles(r.Profiles)
+}
+
+// Bundles renders every profile and returns the bundles, in order.
+func (r *Result) Bundles() ([]*generators.Bundle, error) {
+	out := make([]*generators.Bundle, len(r.Profiles))
+	err := r.Render(func(i int, b *generators.Bundle) error {
+		out[i] = b
+		return nil
+	})
+	return out, err
 }

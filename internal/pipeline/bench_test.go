@@ -1,0 +1,73 @@
+package pipeline_test
+
+import (
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/fleet"
+	"github.com/karpgen/karpgen/internal/output"
+	"github.com/karpgen/karpgen/internal/pipeline"
+)
+
+func fleetDir(b *testing.B, n int) string {
+	dir := filepath.Join(b.TempDir(), "profiles")
+	if err := fleet.Write(dir, n); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+func check(b *testing.B, dir string, n int) *pipeline.Result {
+	res, err := pipeline.Check(pipeline.Options{Dir: dir})
+	if err != nil || len(res.Profiles) != n {
+		b.Fatalf("check: %v, %d environments", err, len(res.Profiles))
+	}
+	return res
+}
+
+func benchRender(b *testing.B, n int) {
+	dir := fleetDir(b, n)
+	b.ReportAllocs()
+	for b.Loop() {
+		res := check(b, dir, n)
+		var files int64
+		if err := res.Render(func(_ int, bd *generators.Bundle) error { atomic.AddInt64(&files, int64(len(bd.Files))); return nil }); err != nil || files < int64(14*n) {
+			b.Fatalf("render: %v, %d files", err, files)
+		}
+	}
+}
+
+// BenchmarkLoadAndVet1 loads, validates and lints one environment.
+func BenchmarkLoadAndVet1(b *testing.B) {
+	dir := fleetDir(b, 1)
+	b.ReportAllocs()
+	for b.Loop() {
+		check(b, dir, 1)
+	}
+}
+
+// BenchmarkRender1 is a whole render of one environment, in memory.
+func BenchmarkRender1(b *testing.B) { benchRender(b, 1) }
+
+// BenchmarkRender1000 is a whole render of a fleet, in memory.
+func BenchmarkRender1000(b *testing.B) { benchRender(b, 1000) }
+
+// BenchmarkWrite1 writes one bundle into a fresh out/.
+func BenchmarkWrite1(b *testing.B) {
+	bundles, err := check(b, fleetDir(b, 1), 1).Bundles()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		out := filepath.Join(b.TempDir(), "out")
+		if err := output.Prepare(out); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := output.WriteBundle(out, bundles[0]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
