@@ -3,7 +3,6 @@ package generators
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,9 +19,6 @@ import (
 // a string that is not plainly safe (quoted, or a literal block), caching
 // the answer. TestEmitterMatchesGoYAML holds the two together.
 
-// plainSafe are strings go-yaml writes as they are: a letter, then
-// characters that cannot start a comment, a flow collection or a mapping.
-var plainSafe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9._/:@=+*,-]*$`)
 
 // reserved are plain-safe looking words YAML 1.1 reads as something else.
 var reserved = map[string]bool{}
@@ -176,9 +172,23 @@ func emitScalar(b *bytes.Buffer, v any, quoted func(string) []byte) {
 	}
 }
 
+// isPlain reports strings go-yaml writes as they are: a letter, then
+// characters that cannot start a comment, a flow collection or a mapping,
+// not ending in ':' and not a word YAML 1.1 reads as a bool or null.
 func isPlain(s string) bool {
-	return plainSafe.MatchString(s) && !strings.HasSuffix(s, ":") && !reserved[strings.ToLower(s)]
+	if s == "" || !isASCIILetter(s[0]) || s[len(s)-1] == ':' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !isASCIILetter(c) && (c < '0' || c > '9') && !strings.ContainsRune("._/:@=+*,-", rune(c)) {
+			return false
+		}
+	}
+	return len(s) > 5 || !reserved[strings.ToLower(s)]
 }
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func emitKey(b *bytes.Buffer, k string) {
 	if strings.ContainsAny(k, "\n\r") || len(k) > 128 {
