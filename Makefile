@@ -6,7 +6,7 @@ IAMSIM   ?= ../shared/tools/iamsim
 # The simulator is copied here and installed with npm (../shared is read-only).
 SIMDIR   := $(CURDIR)/.cache/iamsim
 
-.PHONY: all build render test fmt-check vet unit iamsim out-check rules-check docs install clean
+.PHONY: all build render test fmt-check vet unit iamsim out-check rules-check docs install clean bench tools
 
 all: build
 
@@ -48,6 +48,20 @@ rules-check:
 
 docs:
 	$(GO) run ./internal/lint/gendocs docs/rules.md
+
+# Benchmarks: Go benchmarks of loading, each generator, whole renders and
+# writing; then karpgen side by side with helm template and cue export,
+# a fleet of 1,000 environments and karpgen build (docs/performance.md).
+bench: build tools
+	$(GO) test -run XXX -bench . -benchtime 20x ./generators/ ./internal/pipeline/
+	$(GO) run ./internal/bench/sidebyside -bin bin -reference $(REFERENCE)
+
+REFERENCE ?= ../shared/reference/karpenter
+
+# helm and cue, built from their Go modules in tools/ (a module of its own).
+tools: bin/helm bin/cue
+bin/helm bin/cue: tools/go.mod tools/tools.go
+	cd tools && $(GO) build -o ../bin/helm helm.sh/helm/v3/cmd/helm && $(GO) build -o ../bin/cue cuelang.org/go/cmd/cue
 
 clean:
 	rm -rf bin .cache

@@ -53,7 +53,14 @@ type UnknownEnvError struct {
 }
 
 func (e *UnknownEnvError) Error() string {
-	return fmt.Sprintf("no environment %q in the profiles (known: %s)", e.Name, strings.Join(e.Known, ", "))
+	known := strings.Join(e.Known, ", ")
+	if len(e.Known) > 10 {
+		known = strings.Join(e.Known[:10], ", ") + fmt.Sprintf(" and %d more", len(e.Known)-10)
+	}
+	if s := closest(e.Name, e.Known); s != "" {
+		return fmt.Sprintf("no environment %q in the profiles; did you mean %q? (known: %s)", e.Name, s, known)
+	}
+	return fmt.Sprintf("no environment %q in the profiles (known: %s)", e.Name, known)
 }
 
 // Check is run on every environment that unified and decoded, in the
@@ -95,7 +102,7 @@ func Load(dir string, only []string, check Check) (*Result, error) {
 	if len(res.Findings) > 0 {
 		return res, nil
 	}
-	first, fs, err := newWorker(dir, len(cueFiles) > 0, evaluated)
+	first, fs, err := newWorker(dir, len(cueFiles) > 0, evaluated, only)
 	if err != nil {
 		return nil, err
 	}
@@ -103,16 +110,17 @@ func Load(dir string, only []string, check Check) (*Result, error) {
 		res.Findings = fs
 		return res, nil
 	}
-	for name := range first.raws {
-		res.Names = append(res.Names, name)
-	}
-	sort.Strings(res.Names)
+	res.Names = sortedNames(first.raws)
 	names := res.Names
 	if len(only) > 0 {
 		names = nil
 		for _, n := range only {
 			if _, ok := first.raws[n]; !ok {
-				return nil, &UnknownEnvError{Name: n, Known: res.Names}
+				all, _, err := newWorker(dir, len(cueFiles) > 0, evaluated, nil)
+				if err != nil {
+					return nil, err
+				}
+				return nil, &UnknownEnvError{Name: n, Known: sortedNames(all.raws)}
 			}
 			names = append(names, n)
 		}
@@ -133,7 +141,7 @@ func Load(dir string, only []string, check Check) (*Result, error) {
 			w := first
 			if k > 0 {
 				var err error
-				if w, _, err = newWorker(dir, len(cueFiles) > 0, evaluated); err != nil {
+				if w, _, err = newWorker(dir, len(cueFiles) > 0, evaluated, only); err != nil {
 					errs[k] = err
 					return
 				}
@@ -162,8 +170,9 @@ func Load(dir string, only []string, check Check) (*Result, error) {
 	return res, nil
 }
 
-// newWorker compiles the schema and the profiles in a new CUE context.
-func newWorker(dir string, hasCUE bool, evaluated []*evaluatedJsonnet) (*worker, []diag.Finding, error) {
+// newWorker compiles the schema and the profiles in a new CUE context. It
+// takes in the environments named in only, or all of them.
+func newWorker(dir string, hasCUE bool, evaluated []*evaluatedJsonnet, only []string) (*worker, []diag.Finding, error) {
 	ctx := cuecontext.New()
 	s := ctx.CompileBytes(schema.Source(), cue.Filename(schema.Filename))
 	if err := s.Err(); err != nil {
@@ -179,7 +188,7 @@ func newWorker(dir string, hasCUE bool, evaluated []*evaluatedJsonnet) (*worker,
 		if err := v.Err(); err != nil {
 			return nil, schemaFindings(err), nil
 		}
-		if fs := collect(v, w.raws, nil, len(evaluated) == 0); len(fs) > 0 {
+		if fs := collect(v, w.raws, nil, len(evaluated) == 0, only); len(fs) > 0 {
 			return nil, fs, nil
 		}
 	}
@@ -187,16 +196,17 @@ func newWorker(dir string, hasCUE bool, evaluated []*evaluatedJsonnet) (*worker,
 	for _, ej := range evaluated {
 		jf, fs := ej.build(ctx)
 		if len(fs) == 0 {
-			fs = collect(jf.value, w.raws, func(name string) { w.sources[name] = jf }, true)
+			fs = collect(jf.value, w.raws, func(name string) { w.sources[name] = jf }, true, only)
 		}
 		out = append(out, fs...)
 	}
 	return w, out, nil
 }
 
-// collect adds the environments of a profile value to raws; seen is told
-// of each name. A value without environments is a finding when required.
-func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required bool) []diag.Finding {
+// collect adds the environments of a profile value to raws (those named
+// in only, when given: the others are not evaluated); seen is told of
+// each name. A value without environments is a finding when required.
+func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required bool, only []string) []diag.Finding {
 	envs := v.LookupPath(cue.ParsePath("environments"))
 	if !envs.Exists() {
 		if !required {
@@ -208,26 +218,45 @@ func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required
 			Pos:     posOf(v), Hint: "add `environments: <name>: {...}` with one profile per environment",
 		}}
 	}
-	iter, err := envs.Fields()
-	if err != nil {
-		return schemaFindings(err)
-	}
 	var out []diag.Finding
-	for iter.Next() {
-		name := iter.Selector().Unquoted()
+	add := func(name string, v cue.Value) {
 		if _, dup := raws[name]; dup {
 			out = append(out, diag.Finding{
 				Rule: "schema", Severity: diag.Error, Env: name, Path: "environments." + name,
-				Message: fmt.Sprintf("environment %q is defined twice", name), Pos: posOf(iter.Value()),
+				Message: fmt.Sprintf("environment %q is defined twice", name), Pos: posOf(v),
 				Hint: "each environment lives in one file: the CUE package or one Jsonnet file",
 			})
-			continue
+			return
 		}
-		raws[name] = iter.Value()
+		raws[name] = v
 		if seen != nil {
 			seen(name)
 		}
 	}
+	if len(only) > 0 {
+		for _, name := range only {
+			if v := envs.LookupPath(cue.MakePath(cue.Str(name))); v.Exists() {
+				add(name, v)
+			}
+		}
+		return out
+	}
+	iter, err := envs.Fields()
+	if err != nil {
+		return schemaFindings(err)
+	}
+	for iter.Next() {
+		add(iter.Selector().Unquoted(), iter.Value())
+	}
+	return out
+}
+
+func sortedNames(m map[string]cue.Value) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
 	return out
 }
 

@@ -1,0 +1,45 @@
+package generators
+
+import (
+	"testing"
+
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// One benchmark per generator, on a profile that uses every field.
+func BenchmarkGenerators(b *testing.B) {
+	m := facts.Newest()
+	p := generatorProfile(m, profile.AuthIRSA)
+	n := NamesOf(p)
+	for _, g := range []struct {
+		name string
+		run  func() any
+	}{
+		{"NodePools", func() any { return encodeYAMLStream(NodePools(p)) }},
+		{"NodeClasses", func() any { return encodeYAMLStream(NodeClasses(p, n)) }},
+		{"HelmValues", func() any { return encodeYAML(HelmValues(p, m, n)) }},
+		{"ControllerPolicies", func() any {
+			var out [][]byte
+			for _, cp := range ControllerPolicies(m, n) {
+				out = append(out, encodeJSON(cp.Document))
+			}
+			return out
+		}},
+		{"Interruption", func() any {
+			return [][]byte{encodeJSON(InterruptionQueuePolicy(n)), encodeJSON(InterruptionRules(m, n))}
+		}},
+		{"CloudFormation", func() any { return encodeYAML(CloudFormation(p, m, n)) }},
+		{"Application", func() any { return encodeYAML(Application(p, m, n)) }},
+		{"Bundle", func() any { b, _ := Render(p); return b }},
+	} {
+		b.Run(g.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if g.run() == nil {
+					b.Fatal("nothing generated")
+				}
+			}
+		})
+	}
+}

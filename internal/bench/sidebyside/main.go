@@ -1,0 +1,193 @@
+// Command sidebyside times karpgen against the tools a team would run
+// instead, in one run on one machine, interleaved, and prints medians and
+// ratios: `karpgen render` of one environment against `helm template` of
+// the Karpenter chart with the generated values and against a bare
+// `cue export` of the same profile; a fleet of environments (wall time
+// and peak memory); and `karpgen build`. `make bench` runs it.
+//
+//	sidebyside -bin bin -reference ../shared/reference/karpenter [-rounds 15] [-fleet 1000]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/karpgen/karpgen/internal/fleet"
+)
+
+func main() {
+	bin := flag.String("bin", "bin", "folder with the karpgen, helm and cue binaries")
+	ref := flag.String("reference", "../shared/reference/karpenter", "upstream reference data (for the chart)")
+	rounds := flag.Int("rounds", 15, "timed rounds of each single-environment command")
+	fleetSize := flag.Int("fleet", 1000, "environments in the fleet")
+	flag.Parse()
+	if err := run(*bin, *ref, *rounds, *fleetSize); err != nil {
+		fmt.Fprintln(os.Stderr, "sidebyside:", err)
+		os.Exit(1)
+	}
+}
+
+type sample struct {
+	wall   time.Duration
+	maxRSS int64 // KiB
+}
+
+// timeCmd runs a command and returns its wall time and peak memory.
+func timeCmd(dir string, name string, args ...string) (sample, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = nil, out
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return sample{}, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return sample{wall, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss}, nil
+}
+
+func median(s []sample) sample {
+	walls := make([]time.Duration, len(s))
+	rss := make([]int64, len(s))
+	for i, x := range s {
+		walls[i], rss[i] = x.wall, x.maxRSS
+	}
+	slices.Sort(walls)
+	slices.Sort(rss)
+	return sample{walls[len(walls)/2], rss[len(rss)/2]}
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func run(bin, ref string, rounds, fleetSize int) error {
+	bin, _ = filepath.Abs(bin)
+	ref, _ = filepath.Abs(ref)
+	karpgen, helm, cue := filepath.Join(bin, "karpgen"), filepath.Join(bin, "helm"), filepath.Join(bin, "cue")
+	work, err := os.MkdirTemp("", "karpgen-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+
+	// One environment: the fleet profile with a single environment.
+	one := filepath.Join(work, "one")
+	if err := fleet.Write(filepath.Join(one, "profiles"), 1); err != nil {
+		return err
+	}
+	if _, err := timeCmd(one, karpgen, "render", "--out", "out"); err != nil {
+		return err
+	}
+	values := filepath.Join(one, "out", "env-0000", "helm", "karpenter-values.yaml")
+	// helm and cue write to a pipe; karpgen's single render writes its
+	// files into memory too when the machine has a tmpfs, so that the disk
+	// is in none of the three.
+	scratch := filepath.Join(one, "out-bench")
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		shm, err := os.MkdirTemp("/dev/shm", "karpgen-bench-one-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(shm)
+		scratch = filepath.Join(shm, "out")
+	}
+	chart := filepath.Join(ref, "v1.2.8", "chart")
+	commands := []struct {
+		name string
+		args []string
+	}{
+		{"karpgen render (1 env)", []string{karpgen, "render", "--out", scratch}},
+		{"helm template", []string{helm, "template", "karpenter", chart, "--namespace", "karpenter", "-f", values}},
+		{"cue export (no schema)", []string{cue, "export", "./profiles", "-e", "environments"}},
+		{"karpgen build (1 env)", []string{karpgen, "build", "env-0000"}},
+	}
+	samples := make([][]sample, len(commands))
+	for r := 0; r < rounds; r++ {
+		for i, c := range commands {
+			if c.name == commands[0].name {
+				os.RemoveAll(scratch)
+			}
+			s, err := timeCmd(one, c.args[0], c.args[1:]...)
+			if err != nil {
+				return err
+			}
+			samples[i] = append(samples[i], s)
+		}
+	}
+	med := make([]sample, len(commands))
+	for i := range commands {
+		med[i] = median(samples[i])
+	}
+
+	// The fleet: rendered into a fresh out/ on this disk, into a fresh
+	// out/ in memory (tmpfs, when the machine has one: karpgen's own cost
+	// without the disk's), and once more onto an unchanged out/.
+	many := filepath.Join(work, "fleet")
+	if err := fleet.Write(filepath.Join(many, "profiles"), fleetSize); err != nil {
+		return err
+	}
+	outs := map[string]string{"disk": filepath.Join(many, "out")}
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		shm, err := os.MkdirTemp("/dev/shm", "karpgen-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(shm)
+		outs["tmpfs"] = shm
+	}
+	fleetMed := map[string]sample{}
+	for _, where := range []string{"disk", "tmpfs", "unchanged"} {
+		base, ok := outs[where]
+		if where == "unchanged" {
+			base, ok = outs["disk"], true
+		}
+		if !ok {
+			continue
+		}
+		var ss []sample
+		for r := 0; r < 3; r++ {
+			out := filepath.Join(base, fmt.Sprint(r))
+			if where == "unchanged" {
+				out = filepath.Join(base, "0")
+			}
+			s, err := timeCmd(many, karpgen, "render", "--out", out)
+			if err != nil {
+				return err
+			}
+			ss = append(ss, s)
+			if where == "tmpfs" {
+				os.RemoveAll(out)
+			}
+		}
+		fleetMed[where] = median(ss)
+	}
+
+	fmt.Printf("machine: %s/%s, %d CPUs; %d interleaved rounds, medians\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), rounds)
+	fmt.Printf("%-28s %12s %12s\n", "command", "wall", "peak RSS")
+	for i, c := range commands {
+		fmt.Printf("%-28s %12s %9d KiB\n", c.name, ms(med[i].wall), med[i].maxRSS)
+	}
+	for _, where := range []string{"disk", "tmpfs", "unchanged"} {
+		if fm, ok := fleetMed[where]; ok {
+			fmt.Printf("%-28s %12s %9d KiB\n", fmt.Sprintf("render %d envs (%s)", fleetSize, where), ms(fm.wall), fm.maxRSS)
+		}
+	}
+	ratio := func(a, b sample) float64 { return float64(a.wall) / float64(b.wall) }
+	fmt.Printf("\nkarpgen render / helm template:    %.2fx (target <= 0.50)\n", ratio(med[0], med[1]))
+	fmt.Printf("karpgen render / cue export:       %.2fx (target <= 1.25)\n", ratio(med[0], med[2]))
+	fmt.Printf("karpgen build median:              %s (target <= 50 ms)\n", ms(med[3].wall))
+	for _, where := range []string{"disk", "tmpfs", "unchanged"} {
+		if fm, ok := fleetMed[where]; ok {
+			fmt.Printf("fleet of %d (%s): %s wall, %.0f MiB peak (targets <= 3 s, <= 200 MiB)\n", fleetSize, where, ms(fm.wall), float64(fm.maxRSS)/1024)
+		}
+	}
+	return nil
+}
