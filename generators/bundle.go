@@ -55,6 +55,10 @@ func Render(p *profile.Profile) (*Bundle, error) {
 		b.Files["nodepools.yaml"] = append([]byte(Header), encodeYAMLStream(docs)...)
 		resources = append(resources, "nodepools.yaml")
 	}
+	if docs := Headroom(p, n); len(docs) > 0 {
+		b.Files["headroom.yaml"] = append([]byte(Header), encodeYAMLStream(docs)...)
+		resources = append(resources, "headroom.yaml")
+	}
 	yamlFile("kustomization.yaml", obj{
 		"apiVersion": "kustomize.config.k8s.io/v1beta1",
 		"kind":       "Kustomization",
@@ -85,6 +89,12 @@ func Render(p *profile.Profile) (*Bundle, error) {
 	if app := Application(p, m, n); app != nil {
 		yamlFile("argocd-application.yaml", app)
 	}
+	for path, data := range AddonFiles(p) {
+		b.Files[path] = data
+	}
+	files := append(b.Paths(), "SUMMARY.md")
+	sort.Strings(files)
+	b.Files["SUMMARY.md"] = Summary(p, m, n, files)
 	return b, nil
 }
 

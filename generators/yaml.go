@@ -19,7 +19,6 @@ import (
 // a string that is not plainly safe (quoted, or a literal block), caching
 // the answer. TestEmitterMatchesGoYAML holds the two together.
 
-
 // reserved are plain-safe looking words YAML 1.1 reads as something else.
 var reserved = map[string]bool{}
 

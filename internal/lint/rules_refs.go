@@ -63,6 +63,17 @@ var refRules = []*Rule{
 		},
 	},
 	{
+		ID: "ref/addon-group", Severity: diag.Error, Group: "References",
+		Summary: "addons.nodeGroup names a node group of the profile.",
+		check: func(c *Context) {
+			g := c.P.Addons.NodeGroup
+			if _, ok := c.P.NodeGroups[g]; g != "" && !ok {
+				msg, hint := unknownRef("node group", g, names(c.P.NodeGroups))
+				c.Report("addons.nodeGroup", hint, "%s", msg)
+			}
+		},
+	},
+	{
 		ID: "ref/node-role", Severity: diag.Error, Group: "References",
 		Summary: "A node class uses the environment's node role (the one iam:PassRole allows), or an instance profile, not both.",
 		check: func(c *Context) {

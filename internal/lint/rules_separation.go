@@ -4,19 +4,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
-// repels reports whether taints keep ordinary pods away.
-func repels(ts []profile.Taint) bool {
-	for _, t := range ts {
-		if t.Effect == "NoSchedule" || t.Effect == "NoExecute" {
-			return true
-		}
-	}
-	return false
-}
+var repels = generators.Repels
 
 var separationRules = []*Rule{
 	{

@@ -52,6 +52,17 @@ var valueRules = []*Rule{
 					}
 				}
 			}
+			for _, p := range names(c.P.NodePools) {
+				h := c.P.NodePools[p].Headroom
+				if h == nil {
+					continue
+				}
+				for r, v := range map[string]any{"cpu": h.CPU, "memory": h.Memory} {
+					if s, ok := quantityString(v); !ok || !quantityRE.MatchString(s) || !quantityPositive(s) {
+						c.Report(at("nodePools", field(p), "headroom", r), `use a positive quantity such as "1" or "2Gi"`, "headroom %s %q is not a positive resource quantity", r, fmt.Sprint(v))
+					}
+				}
+			}
 			res := c.P.Karpenter.Controller.Resources
 			for _, kind := range []string{"requests", "limits"} {
 				m := res.Requests

@@ -13,6 +13,21 @@ type Profile struct {
 	NodeClasses map[string]NodeClass `json:"nodeClasses"`
 	NodePools   map[string]NodePool  `json:"nodePools"`
 	ArgoCD      *ArgoCD              `json:"argocd,omitempty"`
+	Addons      Addons               `json:"addons"`
+}
+
+// Addons says where critical cluster add-ons run.
+type Addons struct {
+	NodeGroup string   `json:"nodeGroup,omitempty"`
+	EKS       []string `json:"eks"`
+	Helm      []string `json:"helm"`
+}
+
+// Headroom is spare capacity a pool keeps warm.
+type Headroom struct {
+	Replicas int `json:"replicas"`
+	CPU      any `json:"cpu"`
+	Memory   any `json:"memory"`
 }
 
 // ArgoCD is how Argo CD delivers the environment.
@@ -213,4 +228,5 @@ type NodePool struct {
 	Disruption              Disruption        `json:"disruption"`
 	ExpireAfter             string            `json:"expireAfter"`
 	TerminationGracePeriod  string            `json:"terminationGracePeriod,omitempty"`
+	Headroom                *Headroom         `json:"headroom,omitempty"`
 }

@@ -1,0 +1,157 @@
+package conformance
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/klog/v2"
+	"sigs.k8s.io/yaml"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// strict decodes YAML into a typed Kubernetes object, refusing fields the
+// type does not have.
+func strict(t *testing.T, data []byte, into any) {
+	t.Helper()
+	if err := yaml.UnmarshalStrict(data, into); err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+}
+
+// TestHeadroom: the headroom objects are valid Kubernetes objects whose
+// pods preempt nothing, land only on the pool's nodes and tolerate its
+// taints.
+func TestHeadroom(t *testing.T) {
+	v := matrix()[0]
+	p := richProfile(v)
+	app := p.NodePools["app"]
+	app.Headroom = &profile.Headroom{Replicas: 3, CPU: "2", Memory: "4Gi"}
+	p.NodePools["app"] = app
+	b, err := generators.Render(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := strings.Split(string(b.Files["headroom.yaml"]), "\n---\n")
+	if len(docs) != 2 {
+		t.Fatalf("headroom.yaml has %d objects, want a PriorityClass and a Deployment", len(docs))
+	}
+	var pc schedulingv1.PriorityClass
+	strict(t, []byte(docs[0]), &pc)
+	if pc.Value >= 0 || pc.GlobalDefault || pc.PreemptionPolicy == nil || *pc.PreemptionPolicy != corev1.PreemptNever {
+		t.Errorf("priority class %+v must be negative, not default, and never preempt", pc)
+	}
+	var d appsv1.Deployment
+	strict(t, []byte(docs[1]), &d)
+	if d.Namespace != p.Karpenter.Namespace || d.Spec.Replicas == nil || *d.Spec.Replicas != 3 {
+		t.Errorf("deployment %s/%s with %v replicas", d.Namespace, d.Name, d.Spec.Replicas)
+	}
+	sel, err := labels.ValidatedSelectorFromSet(d.Spec.Selector.MatchLabels)
+	if err != nil || !sel.Matches(labels.Set(d.Spec.Template.Labels)) {
+		t.Errorf("selector %v does not select the template labels %v", d.Spec.Selector, d.Spec.Template.Labels)
+	}
+	pod := d.Spec.Template.Spec
+	if pod.PriorityClassName != pc.Name {
+		t.Errorf("pods use priority class %q, want %q", pod.PriorityClassName, pc.Name)
+	}
+	// A node of the pool carries its labels and karpenter.sh/nodepool.
+	node := labels.Set{"karpenter.sh/nodepool": "app"}
+	for k, val := range app.Labels {
+		node[k] = val
+	}
+	if !labels.SelectorFromSet(pod.NodeSelector).Matches(node) || labels.SelectorFromSet(pod.NodeSelector).Matches(labels.Set{"nodegroup": "system"}) {
+		t.Errorf("node selector %v does not pin the pods to pool app", pod.NodeSelector)
+	}
+	for _, taint := range app.Taints {
+		if !tolerates(pod.Tolerations, taint) {
+			t.Errorf("pods do not tolerate the pool's taint %+v", taint)
+		}
+	}
+	c := pod.Containers[0]
+	if c.Resources.Requests.Cpu().Cmp(resource.MustParse("2")) != 0 || c.Resources.Requests.Memory().Cmp(resource.MustParse("4Gi")) != 0 {
+		t.Errorf("requests %v, want cpu 2 and memory 4Gi", c.Resources.Requests)
+	}
+}
+
+// TestAddonPlacement: every add-on file holds valid scheduling settings
+// that select the add-on group, tolerate its taints and exclude nodes
+// Karpenter manages.
+func TestAddonPlacement(t *testing.T) {
+	v := matrix()[0]
+	p := richProfile(v)
+	p.Addons = profile.Addons{NodeGroup: "addon", EKS: []string{"coredns", "metrics-server", "aws-ebs-csi-driver", "aws-efs-csi-driver"},
+		Helm: []string{"metrics-server", "aws-load-balancer-controller", "external-dns", "cert-manager"}}
+	b, err := generators.Render(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	group := p.NodeGroups["addon"]
+	n := 0
+	for path, data := range b.Files {
+		if !strings.HasPrefix(path, "addons/") {
+			continue
+		}
+		n++
+		var values map[string]any
+		if err := yaml.Unmarshal(data, &values); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		// The settings sit at the top, under a component's key, or both.
+		var placements []any
+		top := map[string]any{}
+		for k, sub := range values {
+			switch k {
+			case "nodeSelector", "tolerations", "affinity":
+				top[k] = sub
+			default:
+				placements = append(placements, sub)
+			}
+		}
+		if len(top) > 0 {
+			placements = append(placements, top)
+		}
+		for _, pl := range placements {
+			raw, _ := json.Marshal(pl)
+			var spec struct {
+				NodeSelector map[string]string   `json:"nodeSelector"`
+				Tolerations  []corev1.Toleration `json:"tolerations"`
+				Affinity     *corev1.Affinity    `json:"affinity"`
+			}
+			if err := yaml.UnmarshalStrict(raw, &spec); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if !labels.SelectorFromSet(spec.NodeSelector).Matches(labels.Set(group.Labels)) || len(spec.NodeSelector) == 0 {
+				t.Errorf("%s: node selector %v does not select the addon group", path, spec.NodeSelector)
+			}
+			for _, taint := range group.Taints {
+				if !tolerates(spec.Tolerations, taint) {
+					t.Errorf("%s: does not tolerate %+v", path, taint)
+				}
+			}
+			terms := spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms
+			if len(terms) != 1 || terms[0].MatchExpressions[0].Key != "karpenter.sh/nodepool" || terms[0].MatchExpressions[0].Operator != corev1.NodeSelectorOpDoesNotExist {
+				t.Errorf("%s: affinity does not keep it off Karpenter nodes: %+v", path, terms)
+			}
+		}
+	}
+	if n != 8 {
+		t.Errorf("%d add-on files, want 8", n)
+	}
+}
+
+func tolerates(ts []corev1.Toleration, taint profile.Taint) bool {
+	kt := &corev1.Taint{Key: taint.Key, Value: taint.Value, Effect: corev1.TaintEffect(taint.Effect)}
+	for _, tol := range ts {
+		if tol.ToleratesTaint(klog.Background(), kt, false) {
+			return true
+		}
+	}
+	return false
+}

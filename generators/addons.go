@@ -1,0 +1,93 @@
+package generators
+
+import (
+	"strings"
+
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// addonKeys says where each add-on's configuration takes its scheduling
+// settings: "" for the top level, else the key of the component that
+// runs as a Deployment (its DaemonSets belong on every node).
+var (
+	eksAddonKeys = map[string][]string{
+		"coredns":            {""},
+		"metrics-server":     {""},
+		"aws-ebs-csi-driver": {"controller"},
+		"aws-efs-csi-driver": {"controller"},
+	}
+	helmAddonKeys = map[string][]string{
+		"metrics-server":               {""},
+		"aws-load-balancer-controller": {""},
+		"external-dns":                 {""},
+		"cert-manager":                 {"", "webhook", "cainjector"},
+	}
+)
+
+// AddonNodeGroup is the node group critical add-ons are pinned to: the
+// profile's choice, else "system", else the first untainted group; ""
+// when there is none.
+func AddonNodeGroup(p *profile.Profile) string {
+	if g := p.Addons.NodeGroup; g != "" {
+		return g
+	}
+	if g, ok := p.NodeGroups["system"]; ok && !Repels(g.Taints) {
+		return "system"
+	}
+	for _, name := range sortedKeys(p.NodeGroups) {
+		if !Repels(p.NodeGroups[name].Taints) {
+			return name
+		}
+	}
+	return ""
+}
+
+// AddonFiles are the configuration values that pin critical add-ons to
+// their node group and keep them off nodes Karpenter manages, by file
+// name under addons/: eks-<addon>.json for `aws eks update-addon
+// --configuration-values`, helm-<chart>-values.yaml for Helm releases.
+func AddonFiles(p *profile.Profile) map[string][]byte {
+	name := AddonNodeGroup(p)
+	g, ok := p.NodeGroups[name]
+	if !ok {
+		return nil
+	}
+	files := map[string][]byte{}
+	for _, a := range p.Addons.EKS {
+		files["addons/eks-"+a+".json"] = encodeJSON(addonValues(g, eksAddonKeys[a]))
+	}
+	for _, a := range p.Addons.Helm {
+		files["addons/helm-"+a+"-values.yaml"] = append([]byte(Header), encodeYAML(addonValues(g, helmAddonKeys[a]))...)
+	}
+	return files
+}
+
+func addonValues(g profile.NodeGroup, keys []string) obj {
+	placement := func() obj {
+		o := obj{
+			"nodeSelector": g.Labels,
+			"affinity": obj{"nodeAffinity": obj{"requiredDuringSchedulingIgnoredDuringExecution": obj{
+				"nodeSelectorTerms": []any{obj{"matchExpressions": []any{obj{"key": keyNodePool, "operator": "DoesNotExist"}}}},
+			}}},
+		}
+		var tolerations []any
+		for _, t := range g.Taints {
+			tolerations = append(tolerations, toleration(t))
+		}
+		if len(tolerations) > 0 {
+			o["tolerations"] = tolerations
+		}
+		return o
+	}
+	out := obj{}
+	for _, k := range keys {
+		if k == "" {
+			for key, v := range placement() {
+				out[key] = v
+			}
+			continue
+		}
+		out[strings.TrimSpace(k)] = placement()
+	}
+	return out
+}

@@ -1,0 +1,77 @@
+package generators
+
+import (
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// Headroom facts.
+const (
+	// HeadroomPriorityClass is the priority of placeholder pods: below
+	// every workload, so any pending pod preempts them.
+	HeadroomPriorityClass = "karpgen-headroom"
+	headroomPriority      = -10
+	pauseImage            = "registry.k8s.io/pause:3.10"
+)
+
+// Headroom returns the objects that keep spare capacity warm in the
+// pools that ask for it: one PriorityClass of negative priority and, per
+// pool, a Deployment of pause pods that request the headroom, tolerate
+// the pool's taints and select its nodes. Nil when no pool asks.
+func Headroom(p *profile.Profile, n Names) []any {
+	var out []any
+	for _, name := range sortedKeys(p.NodePools) {
+		np := p.NodePools[name]
+		h := np.Headroom
+		if h == nil {
+			continue
+		}
+		if len(out) == 0 {
+			out = append(out, obj{
+				"apiVersion":       "scheduling.k8s.io/v1",
+				"kind":             "PriorityClass",
+				"metadata":         obj{"name": HeadroomPriorityClass},
+				"value":            headroomPriority,
+				"globalDefault":    false,
+				"preemptionPolicy": "Never",
+				"description":      "Placeholder pods that keep spare Karpenter capacity; any workload preempts them.",
+			})
+		}
+		labels := obj{"app.kubernetes.io/name": "headroom", "app.kubernetes.io/instance": name, "app.kubernetes.io/managed-by": "karpgen"}
+		selector := obj{keyNodePool: name}
+		for k, v := range np.Labels {
+			selector[k] = v
+		}
+		var tolerations []any
+		for _, t := range np.Taints {
+			tolerations = append(tolerations, toleration(t))
+		}
+		pod := obj{
+			"priorityClassName":             HeadroomPriorityClass,
+			"terminationGracePeriodSeconds": 0,
+			"nodeSelector":                  selector,
+			"containers": []any{obj{
+				"name":  "pause",
+				"image": pauseImage,
+				"resources": obj{
+					"requests": obj{"cpu": h.CPU, "memory": h.Memory},
+					"limits":   obj{"memory": h.Memory},
+				},
+				"securityContext": obj{"allowPrivilegeEscalation": false, "runAsNonRoot": true, "runAsUser": 65535, "readOnlyRootFilesystem": true, "capabilities": obj{"drop": strs("ALL")}},
+			}},
+		}
+		if len(tolerations) > 0 {
+			pod["tolerations"] = tolerations
+		}
+		out = append(out, obj{
+			"apiVersion": "apps/v1",
+			"kind":       "Deployment",
+			"metadata":   obj{"name": "headroom-" + name, "namespace": n.Namespace, "labels": labels},
+			"spec": obj{
+				"replicas": h.Replicas,
+				"selector": obj{"matchLabels": labels},
+				"template": obj{"metadata": obj{"labels": labels}, "spec": pod},
+			},
+		})
+	}
+	return out
+}
