@@ -71,6 +71,12 @@ func TestEmitterMatchesGoYAML(t *testing.T) {
 			sameAsGoYAML(t, mi.Minor+" application", Application(p, mi, n))
 			sameAsGoYAML(t, mi.Minor+" aws-auth", AWSAuthMapRoles(n))
 			sameAsGoYAML(t, mi.Minor+" applicationset", ApplicationSet([]obj{Application(p, mi, n)}))
+			for _, doc := range Headroom(p, n) {
+				sameAsGoYAML(t, mi.Minor+" headroom", doc)
+			}
+			for _, a := range []string{"metrics-server", "cert-manager"} {
+				sameAsGoYAML(t, mi.Minor+" addon "+a, addonValues(p.NodeGroups["addon"], helmAddonKeys[a]))
+			}
 		}
 	}
 }
@@ -104,7 +110,7 @@ func generatorProfile(m *facts.Minor, auth string) *profile.Profile {
 			Requirements: []profile.Requirement{{Key: "example.com/x", Operator: "Exists"}}, Limits: map[string]any{"cpu": 40, "memory": "160Gi"},
 			Weight: &one, Disruption: profile.Disruption{ConsolidationPolicy: "WhenEmpty", ConsolidateAfter: "90s",
 				Budgets: []profile.Budget{{Nodes: "10%"}, {Nodes: "0", Schedule: "0 9 * * mon-fri", Duration: "8h", Reasons: []string{"Drifted"}}}},
-			ExpireAfter: "720h",
+			ExpireAfter: "720h", Headroom: &profile.Headroom{Replicas: 2, CPU: "500m", Memory: "1Gi"},
 		}},
 		ArgoCD: &profile.ArgoCD{RepoURL: "https://git.example.com/x.git", TargetRevision: "main", Path: ".", Namespace: "argocd", Project: "default"},
 	}
