@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/karpgen/karpgen/internal/importer"
+)
+
+func runImport(args []string, stdout, stderr io.Writer) error {
+	var opts importer.Options
+	var valuesFile, out string
+	fs := newFlags("import", stderr)
+	fs.StringVar(&opts.Env, "env", "imported", "name of the environment to write")
+	fs.StringVar(&opts.Cluster, "cluster", "", "EKS cluster name (default: settings.clusterName of --values)")
+	fs.StringVar(&opts.Region, "region", "", "AWS region (default: the region of the pools' zones)")
+	fs.StringVar(&opts.Account, "account", "", "AWS account ID (default: from the IRSA role in --values)")
+	fs.StringVar(&opts.KarpenterVersion, "karpenter-version", "", "Karpenter version to move to (default: the newest karpgen knows)")
+	fs.StringVar(&opts.KubernetesVersion, "kubernetes-version", "", "Kubernetes version of the cluster (default: the newest that version supports)")
+	fs.StringVar(&opts.Namespace, "namespace", "kube-system", "namespace Karpenter is installed in")
+	fs.StringVar(&opts.OIDCIssuer, "oidc-issuer", "", "the cluster's OIDC issuer URL, for a controller that uses IRSA")
+	fs.StringVar(&opts.NodeGroup, "node-group", "system", "EKS managed node group the controller runs on")
+	fs.StringVar(&valuesFile, "values", "", "Helm values of the karpenter release")
+	fs.StringVarP(&out, "output", "o", "", "file to write the profile to (default: standard output); never overwritten")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usageErr("import: name the manifest files to import")
+	}
+	var inputs []importer.Input
+	for _, f := range fs.Args() {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		inputs = append(inputs, importer.Input{Name: f, Data: data})
+	}
+	var values *importer.Input
+	if valuesFile != "" {
+		data, err := os.ReadFile(valuesFile)
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		values = &importer.Input{Name: valuesFile, Data: data}
+	}
+	res, err := importer.Import(inputs, values, opts)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(stderr, "%s: note: %s\n", n.Pos, n.Message)
+	}
+	if out == "" {
+		_, err := stdout.Write(res.CUE)
+		return err
+	}
+	if _, err := os.Lstat(out); err == nil {
+		return fmt.Errorf("import: %s exists; karpgen import never overwrites files", out)
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, res.CUE, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", out)
+	return nil
+}

@@ -1,0 +1,268 @@
+package importer
+
+import (
+	"strings"
+)
+
+// aliasFamilies maps amiFamily to the v1 alias family.
+var aliasFamilies = map[string]string{
+	"AL2": "al2", "AL2023": "al2023", "Bottlerocket": "bottlerocket",
+	"Windows2019": "windows2019", "Windows2022": "windows2022", "Windows2025": "windows2025",
+}
+
+// restrictedTags are tags Karpenter sets itself (or no longer uses).
+var restrictedTags = []string{"karpenter.sh/managed-by", "karpenter.sh/nodepool", "karpenter.sh/nodeclaim",
+	"karpenter.sh/provisioner-name", "karpenter.k8s.aws/ec2nodeclass", "eks:eks-cluster-name"}
+
+// nodeTemplate reads a karpenter.k8s.aws/v1alpha1 AWSNodeTemplate.
+func (im *importer) nodeTemplate(d node, name string) {
+	spec := d.get("spec")
+	nc := map[string]any{}
+	nc["subnetSelectorTerms"] = legacySelector(spec.get("subnetSelector"), false)
+	nc["securityGroupSelectorTerms"] = legacySelector(spec.get("securityGroupSelector"), false)
+	family := spec.get("amiFamily").str()
+	if sel := spec.get("amiSelector"); sel.ok() {
+		ami := map[string]any{}
+		for _, k := range sel.keys() {
+			v := sel.get(k).str()
+			switch k {
+			case "aws-ids", "aws::ids":
+				ami["ids"] = splitList(v)
+			case "aws::name":
+				ami["names"] = splitList(v)
+			case "aws::owners":
+				im.note(sel.keyPos(k), "AMI owners cannot be selected in a karpgen profile; dropped")
+			default:
+				tags, _ := ami["tags"].(map[string]string)
+				if tags == nil {
+					tags = map[string]string{}
+				}
+				tags[k] = v
+				ami["tags"] = tags
+			}
+		}
+		ami["family"] = orString(family, "AL2")
+		nc["ami"] = ami
+	} else {
+		nc["ami"] = im.familyAlias(spec, family)
+	}
+	if ip := spec.get("instanceProfile").str(); ip != "" {
+		nc["instanceProfile"] = ip
+	}
+	im.classCommon(spec, nc, true)
+	if lt := spec.get("launchTemplate"); lt.ok() {
+		im.note(spec.keyPos("launchTemplate"), "launch templates are not supported in v1; dropped: move their settings to the node class")
+	}
+	im.classes[name] = nc
+}
+
+// nodeClass reads a karpenter.k8s.aws v1beta1 or v1 EC2NodeClass.
+func (im *importer) nodeClass(d node, name string, beta bool) {
+	spec := d.get("spec")
+	nc := map[string]any{}
+	nc["subnetSelectorTerms"] = im.terms(spec.get("subnetSelectorTerms"))
+	nc["securityGroupSelectorTerms"] = im.terms(spec.get("securityGroupSelectorTerms"))
+	family := spec.get("amiFamily").str()
+	terms := spec.get("amiSelectorTerms").list()
+	ami := map[string]any{}
+	for _, t := range terms {
+		switch {
+		case t.get("alias").ok():
+			ami["alias"] = t.get("alias").str()
+		case t.get("id").ok():
+			ami["ids"] = append(asStrings(ami["ids"]), t.get("id").str())
+		case t.get("name").ok():
+			ami["names"] = append(asStrings(ami["names"]), t.get("name").str())
+			if t.get("owner").ok() {
+				im.note(t.keyPos("owner"), "AMI owner %q cannot be selected in a karpgen profile; dropped", t.get("owner").str())
+			}
+		case t.get("tags").ok():
+			ami["tags"] = t.get("tags").stringMap()
+		case t.get("ssmParameter").ok():
+			ami["ssmParameter"] = t.get("ssmParameter").str()
+		}
+	}
+	switch {
+	case len(terms) == 0:
+		ami = im.familyAlias(spec, family)
+	case ami["alias"] == nil:
+		ami["family"] = orString(family, "Custom")
+	}
+	nc["ami"] = ami
+	if r := spec.get("role").str(); r != "" {
+		nc["role"] = r
+		if _, seen := im.nodeRoles[r]; !seen {
+			im.nodeRoles[r] = spec.get("role").pos()
+		}
+	}
+	if ip := spec.get("instanceProfile").str(); ip != "" {
+		nc["instanceProfile"] = ip
+	}
+	im.classCommon(spec, nc, beta)
+	if k := spec.get("kubelet"); k.ok() {
+		nc["kubelet"] = k.plain()
+	}
+	if v := spec.get("associatePublicIPAddress"); v.ok() {
+		b, _ := v.boolean()
+		nc["associatePublicIPAddress"] = b
+	}
+	if v := spec.get("instanceStorePolicy").str(); v != "" {
+		nc["instanceStorePolicy"] = v
+	}
+	im.classes[name] = nc
+}
+
+// familyAlias turns an amiFamily without AMI selectors into an alias.
+func (im *importer) familyAlias(spec node, family string) map[string]any {
+	if family == "" {
+		family = "AL2"
+		im.note(spec.pos(), "no amiFamily: AL2 was the default before v1; al2@latest selects the same AMIs")
+	}
+	if alias, ok := aliasFamilies[family]; ok {
+		return map[string]any{"alias": alias + "@latest"}
+	}
+	if family == "Ubuntu" {
+		im.note(spec.keyPos("amiFamily"), "amiFamily Ubuntu was removed in v1: switched to al2023@latest; to keep Ubuntu use amiFamily Custom with AMI ids and your own userData")
+	} else {
+		im.note(spec.keyPos("amiFamily"), "amiFamily %s has no v1 alias: switched to al2023@latest", family)
+	}
+	return map[string]any{"alias": "al2023@latest"}
+}
+
+// classCommon reads what the node class generations share.
+func (im *importer) classCommon(spec node, nc map[string]any, hopLimitWas2 bool) {
+	if bd := spec.get("blockDeviceMappings"); bd.ok() {
+		var out []any
+		for _, m := range bd.list() {
+			dev := map[string]any{"deviceName": m.get("deviceName").str()}
+			ebs := m.get("ebs")
+			for _, k := range []string{"volumeSize", "volumeType", "kmsKeyID", "snapshotID"} {
+				if v := ebs.get(k).str(); v != "" {
+					dev[k] = v
+				}
+			}
+			for _, k := range []string{"iops", "throughput"} {
+				if v, ok := ebs.get(k).integer(); ok {
+					dev[k] = v
+				}
+			}
+			for _, k := range []string{"encrypted", "deleteOnTermination"} {
+				if v, ok := ebs.get(k).boolean(); ok {
+					dev[k] = v
+				}
+			}
+			if v, ok := m.get("rootVolume").boolean(); ok {
+				dev["rootVolume"] = v
+			}
+			out = append(out, dev)
+		}
+		nc["blockDevices"] = out
+	}
+	meta := map[string]any{}
+	mo := spec.get("metadataOptions")
+	for _, k := range []string{"httpEndpoint", "httpProtocolIPv6", "httpTokens"} {
+		if v := mo.get(k).str(); v != "" {
+			meta[k] = v
+		}
+	}
+	if v, ok := mo.get("httpPutResponseHopLimit").integer(); ok {
+		meta["httpPutResponseHopLimit"] = v
+	} else if hopLimitWas2 {
+		meta["httpPutResponseHopLimit"] = 2
+		im.note(spec.pos(), "the IMDS hop limit defaulted to 2 before v1 and defaults to 1 in v1: kept 2 so that pods still reach instance metadata")
+	}
+	if len(meta) > 0 {
+		nc["metadataOptions"] = meta
+	}
+	if ud := spec.get("userData").str(); ud != "" {
+		nc["userData"] = ud
+	}
+	if v, ok := spec.get("detailedMonitoring").boolean(); ok {
+		nc["detailedMonitoring"] = v
+	}
+	if tags := spec.get("tags"); tags.ok() {
+		kept := map[string]string{}
+		for _, k := range tags.keys() {
+			if contains(restrictedTags, k) || strings.HasPrefix(k, "kubernetes.io/cluster") {
+				im.note(tags.keyPos(k), "tag %s is set by Karpenter in v1 (or no longer used); dropped", k)
+				continue
+			}
+			kept[k] = tags.get(k).str()
+		}
+		if len(kept) > 0 {
+			nc["tags"] = kept
+		}
+	}
+	if c := spec.get("context"); c.ok() {
+		im.note(spec.keyPos("context"), "context is not supported by karpgen profiles; dropped")
+	}
+}
+
+// terms reads v1beta1/v1 selector terms.
+func (im *importer) terms(list node) []any {
+	var out []any
+	for _, t := range list.list() {
+		o := map[string]any{}
+		if tags := t.get("tags"); tags.ok() {
+			o["tags"] = tags.stringMap()
+		}
+		for _, k := range []string{"id", "name"} {
+			if v := t.get(k).str(); v != "" {
+				o[k] = v
+			}
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// legacySelector reads a v1alpha1 selector map ("aws-ids" lists ids).
+func legacySelector(sel node, _ bool) []any {
+	var out []any
+	tags := map[string]string{}
+	for _, k := range sel.keys() {
+		v := sel.get(k).str()
+		if k == "aws-ids" || k == "aws::ids" {
+			for _, id := range splitList(v) {
+				out = append(out, map[string]any{"id": id})
+			}
+			continue
+		}
+		tags[k] = v
+	}
+	if len(tags) > 0 {
+		out = append(out, map[string]any{"tags": tags})
+	}
+	return out
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func asStrings(v any) []string {
+	s, _ := v.([]string)
+	return s
+}
+
+func orString(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func contains(s []string, x string) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

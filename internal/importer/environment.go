@@ -1,0 +1,193 @@
+package importer
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/karpgen/karpgen/generators/facts"
+)
+
+var roleARN = regexp.MustCompile(`^arn:(aws|aws-cn|aws-us-gov):iam::([0-9]{12}):role/(.+)$`)
+
+// environment assembles the profile: cluster and Karpenter settings from
+// the options and the Helm values, the node group the controller runs
+// on, and the node classes and pools read from the manifests.
+func (im *importer) environment() (map[string]any, error) {
+	o := im.opts
+	v := im.values
+	settings := v.get("settings")
+	legacy := settings.get("aws") // settings.aws.* before v1
+
+	cluster := orString(o.Cluster, orString(settings.get("clusterName").str(), legacy.get("clusterName").str()))
+	if cluster == "" {
+		return nil, fmt.Errorf("the cluster name is not in the Helm values: give --cluster")
+	}
+	region := o.Region
+	if region == "" {
+		region = im.regionFromZones()
+	}
+	if region == "" {
+		return nil, fmt.Errorf("no zone requirement says the region: give --region")
+	}
+	account := o.Account
+	irsaRole := v.get("serviceAccount", "annotations", "eks.amazonaws.com/role-arn").str()
+	if m := roleARN.FindStringSubmatch(irsaRole); m != nil && account == "" {
+		account = m[2]
+	}
+	if account == "" {
+		return nil, fmt.Errorf("the AWS account is not in the Helm values: give --account")
+	}
+	version := o.KarpenterVersion
+	if version == "" {
+		version = strings.TrimPrefix(facts.Newest().Reference, "v")
+	}
+	kube := o.KubernetesVersion
+	if kube == "" {
+		kube = facts.Newest().Kubernetes[1]
+		if ver, err := facts.ParseVersion(version); err == nil {
+			if m, ok := facts.Lookup(ver); ok {
+				kube = facts.KubernetesRange(ver, m)[1]
+			}
+		}
+	}
+
+	karpenter := map[string]any{"version": version, "namespace": orString(o.Namespace, "kube-system")}
+	if sa := v.get("serviceAccount", "name").str(); sa != "" {
+		karpenter["serviceAccount"] = sa
+	}
+	clusterFields := map[string]any{"name": cluster, "region": region, "accountID": account, "kubernetesVersion": kube}
+	if irsaRole != "" {
+		karpenter["auth"] = "irsa"
+		if o.OIDCIssuer != "" {
+			clusterFields["oidcIssuer"] = o.OIDCIssuer
+		} else {
+			im.note(v.get("serviceAccount", "annotations").pos(), "the controller uses IRSA: set cluster.oidcIssuer (or give --oidc-issuer)")
+		}
+		if m := roleARN.FindStringSubmatch(irsaRole); m != nil {
+			karpenter["controllerRole"] = m[3]
+		}
+	} else {
+		karpenter["auth"] = "podIdentity"
+	}
+	queue := orString(settings.get("interruptionQueue").str(), legacy.get("interruptionQueueName").str())
+	karpenter["interruptionQueue"] = queue != ""
+	if queue != "" && queue != cluster {
+		karpenter["queueName"] = queue
+	}
+	if len(im.nodeRoles) > 0 {
+		roles := make([]string, 0, len(im.nodeRoles))
+		for r := range im.nodeRoles {
+			roles = append(roles, r)
+		}
+		sort.Strings(roles)
+		if roles[0] != "KarpenterNodeRole-"+cluster {
+			karpenter["nodeRole"] = roles[0]
+		}
+		for _, r := range roles[1:] {
+			im.note(im.nodeRoles[r], "node role %s: a karpgen environment has one node role (%s); the node classes that used %s now use it", r, roles[0], r)
+		}
+		for _, nc := range im.classes {
+			if _, ok := nc["role"]; ok {
+				delete(nc, "role") // every class uses the environment's node role
+			}
+		}
+	}
+	im.readValues(karpenter, settings)
+
+	group := orString(o.NodeGroup, "system")
+	labels := map[string]string{"eks.amazonaws.com/nodegroup": group}
+	if sel := v.get("nodeSelector").stringMap(); len(sel) > 0 {
+		delete(sel, "kubernetes.io/os")
+		if len(sel) > 0 {
+			labels = sel
+		}
+	}
+	karpenter["controller"].(map[string]any)["nodeGroup"] = group
+	nodeGroups := map[string]any{group: map[string]any{"labels": labels}}
+	if t := taints(v.get("tolerations")); len(t) > 0 {
+		im.note(v.keyPos("tolerations"), "the controller's tolerations are taken as the taints of node group %s; check them", group)
+		nodeGroups[group].(map[string]any)["taints"] = onlyTaints(t)
+	}
+
+	return map[string]any{
+		"cluster":     clusterFields,
+		"karpenter":   karpenter,
+		"nodeGroups":  nodeGroups,
+		"nodeClasses": im.classes,
+		"nodePools":   im.pools,
+	}, nil
+}
+
+// readValues carries the chart settings a profile has.
+func (im *importer) readValues(karpenter map[string]any, settings node) {
+	v := im.values
+	controller := map[string]any{}
+	if r, ok := v.get("replicas").integer(); ok {
+		controller["replicas"] = r
+	}
+	if l := v.get("logLevel").str(); l != "" {
+		controller["logLevel"] = l
+	}
+	if res := v.get("controller", "resources"); res.ok() && len(res.keys()) > 0 {
+		controller["resources"] = res.plain()
+	}
+	karpenter["controller"] = controller
+	gates := map[string]any{}
+	fg := settings.get("featureGates")
+	for _, k := range fg.keys() {
+		if strings.EqualFold(k, "drift") {
+			im.note(fg.keyPos(k), "the drift feature gate is gone in v1 (drift is always on); dropped")
+			continue
+		}
+		if b, ok := fg.get(k).boolean(); ok {
+			gates[k] = b
+		}
+	}
+	if len(gates) > 0 {
+		karpenter["featureGates"] = gates
+	}
+	for _, k := range []string{"assumeRoleARN", "assumeRoleDuration"} {
+		if settings.get(k).ok() {
+			im.note(settings.keyPos(k), "settings.%s was removed in v1; dropped", k)
+		}
+	}
+	if v.get("logConfig").ok() {
+		im.note(v.keyPos("logConfig"), "logConfig was removed in v1 (use logLevel); dropped")
+	}
+}
+
+// regionFromZones takes the region from the pools' zone requirements.
+func (im *importer) regionFromZones() string {
+	for _, name := range sortedKeys(im.pools) {
+		zones, _ := im.pools[name]["zones"].([]string)
+		for _, z := range zones {
+			if r := facts.RegionOfZone(z); r != "" {
+				return r
+			}
+		}
+	}
+	return ""
+}
+
+// onlyTaints keeps the tolerations that name a key and an effect.
+func onlyTaints(ts []any) []any {
+	var out []any
+	for _, t := range ts {
+		m := t.(map[string]any)
+		if m["key"] != "" && m["effect"] != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

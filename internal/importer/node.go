@@ -1,0 +1,125 @@
+package importer
+
+import (
+	"fmt"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// node is a YAML node of an input file, so that every value keeps the
+// file:line it came from.
+type node struct {
+	file string
+	n    *yaml.Node
+}
+
+func (x node) ok() bool { return x.n != nil }
+
+func (x node) pos() string {
+	if x.n == nil {
+		return x.file
+	}
+	return fmt.Sprintf("%s:%d", x.file, x.n.Line)
+}
+
+// get follows map keys; a missing key gives a node that is not ok.
+func (x node) get(keys ...string) node {
+	for _, k := range keys {
+		if x.n == nil || x.n.Kind != yaml.MappingNode {
+			return node{file: x.file}
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(x.n.Content); i += 2 {
+			if x.n.Content[i].Value == k {
+				next = x.n.Content[i+1]
+			}
+		}
+		x = node{x.file, next}
+	}
+	return x
+}
+
+// keyPos is the position of key k in map x (the key itself, not its value).
+func (x node) keyPos(k string) string {
+	if x.n != nil && x.n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(x.n.Content); i += 2 {
+			if x.n.Content[i].Value == k {
+				return fmt.Sprintf("%s:%d", x.file, x.n.Content[i].Line)
+			}
+		}
+	}
+	return x.pos()
+}
+
+func (x node) str() string {
+	if x.n == nil || x.n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return x.n.Value
+}
+
+func (x node) integer() (int, bool) {
+	i, err := strconv.Atoi(x.str())
+	return i, err == nil
+}
+
+func (x node) boolean() (bool, bool) {
+	b, err := strconv.ParseBool(x.str())
+	return b, err == nil && x.ok()
+}
+
+func (x node) list() []node {
+	if x.n == nil || x.n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	out := make([]node, len(x.n.Content))
+	for i, c := range x.n.Content {
+		out[i] = node{x.file, c}
+	}
+	return out
+}
+
+// keys returns the map's keys in file order.
+func (x node) keys() []string {
+	if x.n == nil || x.n.Kind != yaml.MappingNode {
+		return nil
+	}
+	var out []string
+	for i := 0; i+1 < len(x.n.Content); i += 2 {
+		out = append(out, x.n.Content[i].Value)
+	}
+	return out
+}
+
+func (x node) strings() []string {
+	var out []string
+	for _, v := range x.list() {
+		out = append(out, v.str())
+	}
+	return out
+}
+
+func (x node) stringMap() map[string]string {
+	if x.n == nil || x.n.Kind != yaml.MappingNode {
+		return nil
+	}
+	out := map[string]string{}
+	for _, k := range x.keys() {
+		out[k] = x.get(k).str()
+	}
+	return out
+}
+
+// plain decodes the node into Go values: maps, lists, strings, ints and
+// bools (numbers stay numbers).
+func (x node) plain() any {
+	if x.n == nil {
+		return nil
+	}
+	var v any
+	if err := x.n.Decode(&v); err != nil {
+		return x.n.Value
+	}
+	return v
+}

@@ -1,0 +1,277 @@
+package importer
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// shorthand maps requirement keys to the profile fields that say them.
+var shorthand = map[string]string{
+	"kubernetes.io/arch":                    "arch",
+	"kubernetes.io/os":                      "os",
+	"karpenter.sh/capacity-type":            "capacityTypes",
+	"topology.kubernetes.io/zone":           "zones",
+	"karpenter.k8s.aws/instance-category":   "instanceCategories",
+	"karpenter.k8s.aws/instance-family":     "instanceFamilies",
+	"karpenter.k8s.aws/instance-generation": "instanceGenerations",
+	"karpenter.k8s.aws/instance-cpu":        "instanceCPU",
+	"karpenter.k8s.aws/instance-size":       "instanceSizes",
+	"node.kubernetes.io/instance-type":      "instanceTypes",
+}
+
+// requirements turns requirements into shorthand fields where one says
+// the same, and keeps the rest as they are.
+func (im *importer) requirements(list node, pool map[string]any) {
+	var rest []any
+	for _, r := range list.list() {
+		key, op, values := r.get("key").str(), r.get("operator").str(), r.get("values").strings()
+		field, short := shorthand[key]
+		_, taken := pool[field]
+		minValues, hasMin := r.get("minValues").integer()
+		switch {
+		case short && op == "In" && !taken && !hasMin:
+			if field == "instanceGenerations" || field == "instanceCPU" {
+				if ints, ok := toInts(values); ok {
+					pool[field] = ints
+					continue
+				}
+				break
+			}
+			pool[field] = values
+			continue
+		case key == "karpenter.k8s.aws/instance-generation" && op == "Gt" && len(values) == 1 && pool["instanceGenerationAbove"] == nil:
+			if g, err := strconv.Atoi(values[0]); err == nil {
+				pool["instanceGenerationAbove"] = g
+				continue
+			}
+		}
+		req := map[string]any{"key": key, "operator": op}
+		if len(values) > 0 {
+			req["values"] = values
+		}
+		if hasMin {
+			req["minValues"] = minValues
+		}
+		rest = append(rest, req)
+	}
+	if len(rest) > 0 {
+		pool["requirements"] = rest
+	}
+}
+
+// defaults states what the source left to Karpenter's defaults, so that
+// the profile's own defaults do not change the meaning.
+func (im *importer) defaults(pool map[string]any, src node, anyArch bool) {
+	if _, ok := pool["capacityTypes"]; !ok {
+		pool["capacityTypes"] = []string{"on-demand"}
+	}
+	if _, ok := pool["arch"]; !ok && anyArch {
+		pool["arch"] = []string{"amd64", "arm64"}
+		im.note(src.pos(), "no kubernetes.io/arch requirement: both amd64 and arm64 are allowed, as before")
+	}
+}
+
+func toInts(values []string) ([]int, bool) {
+	out := make([]int, len(values))
+	for i, v := range values {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, false
+		}
+		out[i] = n
+	}
+	return out, true
+}
+
+func taints(list node) []any {
+	var out []any
+	for _, t := range list.list() {
+		o := map[string]any{"key": t.get("key").str(), "effect": t.get("effect").str()}
+		if v := t.get("value"); v.ok() && v.str() != "" {
+			o["value"] = v.str()
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// seconds turns a count of seconds into a duration, in the largest whole unit.
+func seconds(n node) (string, bool) {
+	s, ok := n.integer()
+	switch {
+	case !ok:
+		return "", false
+	case s > 0 && s%3600 == 0:
+		return fmt.Sprintf("%dh", s/3600), true
+	case s > 0 && s%60 == 0:
+		return fmt.Sprintf("%dm", s/60), true
+	}
+	return fmt.Sprintf("%ds", s), true
+}
+
+// provisioner reads a karpenter.sh/v1alpha5 Provisioner.
+func (im *importer) provisioner(d node, name string) {
+	spec := d.get("spec")
+	pool := map[string]any{}
+	im.requirements(spec.get("requirements"), pool)
+	// The v1alpha5 webhook defaulted the architecture to amd64.
+	if _, ok := pool["arch"]; !ok {
+		pool["arch"] = []string{"amd64"}
+	}
+	im.defaults(pool, spec, false)
+	im.common(spec, pool)
+	if l := spec.get("limits", "resources"); l.ok() {
+		pool["limits"] = l.plain()
+	}
+
+	empty, hasEmpty := seconds(spec.get("ttlSecondsAfterEmpty"))
+	consolidate, _ := spec.get("consolidation", "enabled").boolean()
+	switch {
+	case consolidate:
+		pool["disruption"] = map[string]any{"consolidationPolicy": "WhenEmptyOrUnderutilized", "consolidateAfter": "0s"}
+		im.note(spec.keyPos("consolidation"), "consolidation.enabled became consolidationPolicy WhenEmptyOrUnderutilized with consolidateAfter 0s")
+	case hasEmpty:
+		pool["disruption"] = map[string]any{"consolidationPolicy": "WhenEmpty", "consolidateAfter": empty}
+		im.note(spec.keyPos("ttlSecondsAfterEmpty"), "ttlSecondsAfterEmpty became consolidationPolicy WhenEmpty with consolidateAfter %s", empty)
+	default:
+		pool["disruption"] = map[string]any{"consolidationPolicy": "WhenEmpty", "consolidateAfter": "Never"}
+		im.note(spec.pos(), "no consolidation and no ttlSecondsAfterEmpty: consolidateAfter Never keeps nodes as before")
+	}
+	if exp, ok := seconds(spec.get("ttlSecondsUntilExpired")); ok {
+		pool["expireAfter"] = exp
+		im.note(spec.keyPos("ttlSecondsUntilExpired"), "ttlSecondsUntilExpired became template.spec.expireAfter %s; v1 expiry no longer waits for replacement capacity or PDBs", exp)
+	} else {
+		pool["expireAfter"] = "Never"
+	}
+	switch {
+	case spec.get("providerRef", "name").ok():
+		pool["nodeClass"] = spec.get("providerRef", "name").str()
+	case spec.get("provider").ok():
+		im.note(spec.keyPos("provider"), "the inline provider block has no v1 form: move it to an EC2NodeClass (an AWSNodeTemplate) and reference it")
+	}
+	if k := spec.get("kubeletConfiguration"); k.ok() {
+		im.kubelet(pool, k, name)
+	}
+	im.pools[name] = pool
+}
+
+// common reads what all generations share at the same place.
+func (im *importer) common(spec node, pool map[string]any) {
+	if l := spec.get("labels"); l.ok() {
+		pool["labels"] = l.stringMap()
+	}
+	if a := spec.get("annotations"); a.ok() {
+		pool["annotations"] = a.stringMap()
+	}
+	if t := taints(spec.get("taints")); len(t) > 0 {
+		pool["taints"] = t
+	}
+	if t := taints(spec.get("startupTaints")); len(t) > 0 {
+		pool["startupTaints"] = t
+	}
+	if w, ok := spec.get("weight").integer(); ok {
+		pool["weight"] = w
+	}
+}
+
+// nodePool reads a karpenter.sh v1beta1 or v1 NodePool.
+func (im *importer) nodePool(d node, name string, beta bool) {
+	spec := d.get("spec")
+	tmpl := spec.get("template")
+	pool := map[string]any{}
+	im.requirements(tmpl.get("spec", "requirements"), pool)
+	im.defaults(pool, tmpl.get("spec", "requirements"), true)
+	im.common(tmpl.get("spec"), pool)
+	if l := tmpl.get("metadata", "labels"); l.ok() {
+		pool["labels"] = l.stringMap()
+	}
+	if a := tmpl.get("metadata", "annotations"); a.ok() {
+		pool["annotations"] = a.stringMap()
+	}
+	if w, ok := spec.get("weight").integer(); ok {
+		pool["weight"] = w
+	}
+	if l := spec.get("limits"); l.ok() {
+		pool["limits"] = l.plain()
+	}
+	pool["nodeClass"] = tmpl.get("spec", "nodeClassRef", "name").str()
+	if g := tmpl.get("spec", "nodeClassRef", "group").str(); g != "" && g != "karpenter.k8s.aws" {
+		im.note(tmpl.get("spec", "nodeClassRef").pos(), "nodeClassRef group %s is not karpenter.k8s.aws", g)
+	}
+
+	dis := spec.get("disruption")
+	policy := dis.get("consolidationPolicy").str()
+	after := dis.get("consolidateAfter").str()
+	switch {
+	case policy == "" && beta:
+		policy = "WhenUnderutilized"
+	case policy == "" && !beta:
+		policy = "WhenEmptyOrUnderutilized"
+	}
+	if policy == "WhenUnderutilized" {
+		policy = "WhenEmptyOrUnderutilized"
+		if after == "" {
+			after = "0s"
+		}
+		im.note(dis.keyPos("consolidationPolicy"), "WhenUnderutilized became WhenEmptyOrUnderutilized with consolidateAfter %s", after)
+	}
+	if after == "" {
+		after = "0s"
+	}
+	disruption := map[string]any{"consolidationPolicy": policy, "consolidateAfter": after}
+	if b := dis.get("budgets"); b.ok() {
+		disruption["budgets"] = b.plain()
+	}
+	pool["disruption"] = disruption
+
+	switch exp := tmpl.get("spec", "expireAfter").str(); {
+	case exp != "":
+		pool["expireAfter"] = exp
+	case beta && dis.get("expireAfter").ok():
+		pool["expireAfter"] = dis.get("expireAfter").str()
+		im.note(dis.keyPos("expireAfter"), "disruption.expireAfter moved to template.spec.expireAfter; v1 expiry no longer waits for replacement capacity or PDBs")
+	case beta:
+		pool["expireAfter"] = "720h"
+	}
+	if tg := tmpl.get("spec", "terminationGracePeriod").str(); tg != "" {
+		pool["terminationGracePeriod"] = tg
+	}
+	if k := tmpl.get("spec", "kubelet"); k.ok() {
+		im.kubelet(pool, k, name)
+	}
+	if r := tmpl.get("spec", "resources"); r.ok() {
+		im.note(tmpl.get("spec").keyPos("resources"), "template.spec.resources has no v1 form; dropped")
+	}
+	im.pools[name] = pool
+}
+
+// kubelet moves a pool's kubelet settings to its node class (v1).
+func (im *importer) kubelet(pool map[string]any, k node, poolName string) {
+	class, _ := pool["nodeClass"].(string)
+	v := k.plain()
+	if m, ok := v.(map[string]any); ok {
+		if _, has := m["containerRuntime"]; has {
+			delete(m, "containerRuntime")
+			im.note(k.keyPos("containerRuntime"), "kubelet containerRuntime is gone in v1 (containerd only); dropped")
+		}
+	}
+	if prev, ok := im.kubelets[class]; ok && fmt.Sprint(prev.value) != fmt.Sprint(v) {
+		im.note(k.pos(), "pools %s and %s share node class %s but not their kubelet settings; kept those of %s (%s)", prev.pool, poolName, class, prev.pool, prev.pos)
+		return
+	}
+	im.kubelets[class] = kubeletSource{v, k.pos(), poolName}
+	im.note(k.pos(), "kubelet settings moved from the pool to node class %s", class)
+}
+
+func (im *importer) applyKubelets() {
+	for class, k := range im.kubelets {
+		nc, ok := im.classes[class]
+		if !ok {
+			im.note(k.pos, "kubelet settings of pool %s name node class %s, which is not in the input; dropped", k.pool, class)
+			continue
+		}
+		if _, set := nc["kubelet"]; !set {
+			nc["kubelet"] = k.value
+		}
+	}
+}
