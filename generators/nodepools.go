@@ -1,7 +1,8 @@
 package generators
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/karpgen/karpgen/internal/profile"
@@ -149,11 +150,4 @@ func itoa(xs []int) []string {
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -2,6 +2,7 @@ package generators
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -173,7 +174,7 @@ func manualSteps(p *profile.Profile, n Names) []string {
 		steps = append(steps, "Tag the node subnets and security groups the node classes select: "+strings.Join(keys, ", ")+".")
 	}
 	for _, np := range p.NodePools {
-		if contains(np.CapacityTypes, "spot") {
+		if slices.Contains(np.CapacityTypes, "spot") {
 			steps = append(steps, "Make sure the account has the EC2 Spot service-linked role (`aws iam create-service-linked-role --aws-service-name spot.amazonaws.com`; an error that it exists is fine).")
 			break
 		}
@@ -251,15 +252,6 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-func contains(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // Repels reports whether taints keep ordinary pods away.

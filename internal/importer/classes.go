@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -183,7 +184,7 @@ func (im *importer) classCommon(spec node, nc map[string]any, hopLimitWas2 bool)
 	if tags := spec.get("tags"); tags.ok() {
 		kept := map[string]string{}
 		for _, k := range tags.keys() {
-			if contains(restrictedTags, k) || strings.HasPrefix(k, "kubernetes.io/cluster") {
+			if slices.Contains(restrictedTags, k) || strings.HasPrefix(k, "kubernetes.io/cluster") {
 				im.note(tags.keyPos(k), "tag %s is set by Karpenter in v1 (or no longer used); dropped", k)
 				continue
 			}
@@ -256,13 +257,4 @@ func orString(a, b string) string {
 		return a
 	}
 	return b
-}
-
-func contains(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }

@@ -6,6 +6,8 @@ package lint
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -86,8 +88,8 @@ func Check(env *load.Env) []diag.Finding {
 	return c.findings
 }
 
-// CheckEnvName reports an environment name that is not safe as a folder.
-func CheckEnvName(name string) string {
+// checkEnvName reports an environment name that is not safe as a folder.
+func checkEnvName(name string) string {
 	switch {
 	case name == "" || name == "." || name == "..":
 		return fmt.Sprintf("environment name %q cannot be a folder name", name)
@@ -100,14 +102,7 @@ func CheckEnvName(name string) string {
 }
 
 // names returns sorted map keys.
-func names[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func names[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // quoteList renders names for a message: "a", "b" and "c".
 func quoteList(s []string) string {
@@ -124,33 +119,5 @@ func quoteList(s []string) string {
 	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1]
 }
 
-// closest returns the candidate nearest to s by edit distance, if near.
-func closest(s string, candidates []string) string {
-	best, bestD := "", len(s)/2+2
-	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// closest names the known value nearest to s, if any is near.
+func closest(s string, candidates []string) string { return diag.Closest(s, candidates) }

@@ -37,7 +37,7 @@ var valueRules = []*Rule{
 	},
 	{
 		ID: "value/quantity", Severity: diag.Error, Group: "Values",
-		Summary: "Resource quantities (limits, controller resources, reserved resources, volume sizes) are valid and limits are greater than zero.",
+		Summary: "Resource quantities (limits, controller resources, reserved resources, volume sizes, headroom) are valid, and limits and headroom are greater than zero.",
 		check: func(c *Context) {
 			for _, p := range names(c.P.NodePools) {
 				limits := c.P.NodePools[p].Limits

@@ -5,9 +5,11 @@ package load
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -57,7 +59,7 @@ func (e *UnknownEnvError) Error() string {
 	if len(e.Known) > 10 {
 		known = strings.Join(e.Known[:10], ", ") + fmt.Sprintf(" and %d more", len(e.Known)-10)
 	}
-	if s := closest(e.Name, e.Known); s != "" {
+	if s := diag.Closest(e.Name, e.Known); s != "" {
 		return fmt.Sprintf("no environment %q in the profiles; did you mean %q? (known: %s)", e.Name, s, known)
 	}
 	return fmt.Sprintf("no environment %q in the profiles (known: %s)", e.Name, known)
@@ -251,14 +253,7 @@ func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required
 	return out
 }
 
-func sortedNames(m map[string]cue.Value) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func sortedNames(m map[string]cue.Value) []string { return slices.Sorted(maps.Keys(m)) }
 
 func (w *worker) unify(name string) (*Env, []diag.Finding) {
 	path := cue.MakePath(cue.Str("environments"), cue.Str(name))
@@ -302,42 +297,11 @@ func (e *Env) suggest(u cue.Value, fs []diag.Finding) []diag.Finding {
 				known = append(known, name)
 			}
 		}
-		if s := closest(bad, known); s != "" {
+		if s := diag.Closest(bad, known); s != "" {
 			fs[i].Hint = fmt.Sprintf("did you mean %q?", s)
 		}
 	}
 	return fs
-}
-
-// closest returns the candidate nearest to s, when it is near.
-func closest(s string, candidates []string) string {
-	best, bestD := "", len(s)/3+1
-	for _, c := range candidates {
-		if d := distance(strings.ToLower(s), strings.ToLower(c)); d <= bestD && (best == "" || d < distance(strings.ToLower(s), strings.ToLower(best))) {
-			best = c
-		}
-	}
-	return best
-}
-
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // placed gives findings that CUE left without a position (an incomplete
