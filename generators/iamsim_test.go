@@ -10,6 +10,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/profile"
 )
 
 // TestIAMSimulator runs the IAM policy simulator (../shared/tools/iamsim)
@@ -29,21 +30,23 @@ func TestIAMSimulator(t *testing.T) {
 	type variant struct {
 		region, cluster string
 		queue           bool
+		auth            string
 	}
 	var variants []variant
 	for _, region := range regions {
 		for _, queue := range []bool{true, false} {
-			variants = append(variants, variant{region, "ws-sim", queue})
+			variants = append(variants, variant{region, "ws-sim", queue, profile.AuthPodIdentity})
 		}
 	}
-	variants = append(variants, variant{"eu-west-1", strings.Repeat("k", 100), true})
+	variants = append(variants, variant{"ap-northeast-2", "ws-sim", true, profile.AuthIRSA},
+		variant{"eu-west-1", strings.Repeat("k", 100), true, profile.AuthIRSA})
 	for i := range facts.Minors {
 		m := &facts.Minors[i]
 		for _, v := range variants {
-			t.Run(fmt.Sprintf("%s/%s/queue=%v/cluster=%d", m.Minor, v.region, v.queue, len(v.cluster)), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%s/%s/queue=%v/cluster=%d", m.Minor, v.region, v.auth, v.queue, len(v.cluster)), func(t *testing.T) {
 				t.Parallel()
 				p := testProfile(strings.TrimPrefix(m.Reference, "v"), v.region, v.cluster)
-				p.Karpenter.InterruptionQueue = v.queue
+				p.Karpenter.InterruptionQueue, p.Karpenter.Auth = v.queue, v.auth
 				b, err := generators.Render(p)
 				if err != nil {
 					t.Fatal(err)
