@@ -1,8 +1,6 @@
 package generators
 
 import (
-	"strings"
-
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -87,7 +85,7 @@ func addonValues(g profile.NodeGroup, keys []string) obj {
 			}
 			continue
 		}
-		out[strings.TrimSpace(k)] = placement()
+		out[k] = placement()
 	}
 	return out
 }

@@ -124,10 +124,6 @@ func emitList(b *bytes.Buffer, n int, at func(int) any, indent int, inline bool)
 		item := at(i)
 		switch c := item.(type) {
 		case map[string]any, map[string]string, []any, []string:
-			if size(c) == 0 {
-				emitNode(b, c, indent+2, true)
-				continue
-			}
 			emitNode(b, c, indent+2, true)
 		default:
 			emitScalar(b, c, func(s string) []byte { return itemText(s, indent) })

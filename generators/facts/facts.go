@@ -8,6 +8,7 @@ package facts
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -151,16 +152,9 @@ func gates(names ...string) []Gate {
 
 func withRead(extra ...string) []string {
 	out := append(clone(ec2ReadBase), extra...)
-	sortStrings(out)
+	// Upstream lists the actions in case-insensitive order.
+	slices.SortFunc(out, func(a, b string) int { return strings.Compare(strings.ToLower(a), strings.ToLower(b)) })
 	return out
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && strings.ToLower(s[j]) < strings.ToLower(s[j-1]); j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 // Parsed version components.

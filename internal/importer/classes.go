@@ -19,8 +19,8 @@ var restrictedTags = []string{"karpenter.sh/managed-by", "karpenter.sh/nodepool"
 func (im *importer) nodeTemplate(d node, name string) {
 	spec := d.get("spec")
 	nc := map[string]any{}
-	nc["subnetSelectorTerms"] = legacySelector(spec.get("subnetSelector"), false)
-	nc["securityGroupSelectorTerms"] = legacySelector(spec.get("securityGroupSelector"), false)
+	nc["subnetSelectorTerms"] = legacySelector(spec.get("subnetSelector"))
+	nc["securityGroupSelectorTerms"] = legacySelector(spec.get("securityGroupSelector"))
 	family := spec.get("amiFamily").str()
 	if sel := spec.get("amiSelector"); sel.ok() {
 		ami := map[string]any{}
@@ -218,7 +218,7 @@ func (im *importer) terms(list node) []any {
 }
 
 // legacySelector reads a v1alpha1 selector map ("aws-ids" lists ids).
-func legacySelector(sel node, _ bool) []any {
+func legacySelector(sel node) []any {
 	var out []any
 	tags := map[string]string{}
 	for _, k := range sel.keys() {

@@ -46,22 +46,14 @@ func Build(b *generators.Bundle, overlayDir string) ([]byte, error) {
 // copyOverlay copies the overlay folder into memory and makes the bundle
 // its first resource.
 func copyOverlay(fs filesys.FileSystem, dir, to string) error {
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return fs.WriteFile(path.Join(to, filepath.ToSlash(rel)), data)
-	})
+	files, err := ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("reading overlay %s: %w", dir, err)
+	}
+	for rel, data := range files {
+		if err := fs.WriteFile(path.Join(to, rel), data); err != nil {
+			return err
+		}
 	}
 	kpath := path.Join(to, "kustomization.yaml")
 	data, err := fs.ReadFile(kpath)
