@@ -2,9 +2,8 @@
 # `make test` is the single gate (format, vet, tests, out/ current).
 GO       ?= go
 BIN      := bin/karpgen
-IAMSIM   ?= ../shared/tools/iamsim
-# The simulator is copied here and installed with npm (../shared is read-only).
-SIMDIR   := $(CURDIR)/.cache/iamsim
+# The IAM policy simulator; its packages are installed from its lockfile.
+SIMDIR   := test/iamsim
 
 .PHONY: all build render test fmt-check vet unit iamsim out-check rules-check docs install clean bench tools
 
@@ -29,14 +28,12 @@ vet:
 	$(GO) vet ./...
 
 unit: iamsim
-	KARPGEN_IAMSIM=$$([ -d $(SIMDIR)/node_modules ] && echo $(SIMDIR)) $(GO) test ./...
+	$(GO) test ./...
 
-# Prepare the IAM policy simulator when its sources are beside the repo.
-iamsim:
-	@if [ ! -d "$(IAMSIM)" ]; then echo "iamsim: $(IAMSIM) not found; the simulator test skips"; \
-	elif [ ! -d "$(SIMDIR)/node_modules" ]; then \
-		rm -rf "$(SIMDIR)" && mkdir -p "$(SIMDIR)" && cp -r "$(IAMSIM)/." "$(SIMDIR)" && chmod -R u+w "$(SIMDIR)" && \
-		(cd "$(SIMDIR)" && npm ci --no-audit --no-fund); fi
+# Install the IAM policy simulator's packages (once; the lockfile pins them).
+iamsim: $(SIMDIR)/node_modules/.package-lock.json
+$(SIMDIR)/node_modules/.package-lock.json: $(SIMDIR)/package-lock.json
+	cd $(SIMDIR) && npm ci --no-audit --no-fund
 
 # out/ must be exactly what the profiles render.
 out-check: build
@@ -56,7 +53,7 @@ bench: build tools
 	$(GO) test -run XXX -bench . -benchtime 20x ./generators/ ./internal/pipeline/
 	$(GO) run ./internal/bench/sidebyside -bin bin -reference $(REFERENCE)
 
-REFERENCE ?= ../shared/reference/karpenter
+REFERENCE ?= reference/karpenter
 
 # helm and cue, built from their Go modules in tools/ (a module of its own).
 tools: bin/helm bin/cue
@@ -64,4 +61,4 @@ bin/helm bin/cue: tools/go.mod tools/tools.go
 	cd tools && $(GO) build -o ../bin/helm helm.sh/helm/v3/cmd/helm && $(GO) build -o ../bin/cue cuelang.org/go/cmd/cue
 
 clean:
-	rm -rf bin .cache
+	rm -rf bin .cache $(SIMDIR)/node_modules

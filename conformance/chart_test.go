@@ -8,13 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpgen/karpgen/internal/model"
+
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
 	"sigs.k8s.io/yaml"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/reference"
 )
@@ -131,7 +132,7 @@ func TestChart(t *testing.T) {
 			}
 			b := render(t, v)
 			p := richProfile(v)
-			n := generators.NamesOf(p)
+			n := model.Resolve(p).Names
 			var values map[string]any
 			if err := yaml.Unmarshal(b.Files["helm/karpenter-values.yaml"], &values); err != nil {
 				t.Fatal(err)
@@ -159,7 +160,7 @@ func TestChart(t *testing.T) {
 	}
 }
 
-func checkDeployment(t *testing.T, v variant, n generators.Names, d map[string]any) {
+func checkDeployment(t *testing.T, v variant, n model.Names, d map[string]any) {
 	t.Helper()
 	p := richProfile(v)
 	pod := get(d, "spec", "template", "spec")

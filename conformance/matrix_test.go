@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpgen/karpgen/internal/model"
+
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
 
@@ -134,7 +136,7 @@ func ptr[T any](v T) *T { return &v }
 
 func render(t *testing.T, v variant) *generators.Bundle {
 	t.Helper()
-	b, err := generators.Render(richProfile(v))
+	b, err := generators.Render(model.Resolve(richProfile(v)))
 	if err != nil {
 		t.Fatal(err)
 	}

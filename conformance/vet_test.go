@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpgen/karpgen/internal/model"
+
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
@@ -76,12 +78,12 @@ func TestVetRefusesWhatTheCRDsRefuse(t *testing.T) {
 					t.Fatal(err)
 				}
 
-				loaded, err := load.Load(dir, nil, nil)
+				loaded, err := load.Load(load.Folder{FS: os.DirFS(dir), Path: dir}, nil, nil)
 				if err != nil || len(loaded.Findings) > 0 || len(loaded.Envs) != 1 {
 					t.Fatalf("load: %v %v", err, loaded.Findings)
 				}
 				var vetted []string
-				for _, f := range lint.Check(&loaded.Envs[0]) {
+				for _, f := range lint.Check(model.Resolve(loaded.Envs[0].Profile), &loaded.Envs[0]) {
 					if f.Severity == diag.Error {
 						vetted = append(vetted, f.Rule)
 					}
@@ -89,7 +91,7 @@ func TestVetRefusesWhatTheCRDsRefuse(t *testing.T) {
 				if !contains(vetted, c.rule) {
 					t.Errorf("vet did not refuse it with %s (errors: %v)", c.rule, vetted)
 				}
-				b, err := generators.Render(loaded.Envs[0].Profile)
+				b, err := generators.Render(model.Resolve(loaded.Envs[0].Profile))
 				if err != nil {
 					t.Fatal(err)
 				}

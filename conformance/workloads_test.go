@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpgen/karpgen/internal/model"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
@@ -35,7 +37,7 @@ func TestHeadroom(t *testing.T) {
 	app := p.NodePools["app"]
 	app.Headroom = &profile.Headroom{Replicas: 3, CPU: "2", Memory: "4Gi"}
 	p.NodePools["app"] = app
-	b, err := generators.Render(p)
+	b, err := generators.Render(model.Resolve(p))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +90,7 @@ func TestAddonPlacement(t *testing.T) {
 	p := richProfile(v)
 	p.Addons = profile.Addons{NodeGroup: "addon", EKS: []string{"coredns", "metrics-server", "aws-ebs-csi-driver", "aws-efs-csi-driver"},
 		Helm: []string{"metrics-server", "aws-load-balancer-controller", "external-dns", "cert-manager"}}
-	b, err := generators.Render(p)
+	b, err := generators.Render(model.Resolve(p))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package generators
 
 import (
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -22,30 +23,13 @@ var (
 	}
 )
 
-// AddonNodeGroup is the node group critical add-ons are pinned to: the
-// profile's choice, else "system", else the first untainted group; ""
-// when there is none.
-func AddonNodeGroup(p *profile.Profile) string {
-	if g := p.Addons.NodeGroup; g != "" {
-		return g
-	}
-	if g, ok := p.NodeGroups["system"]; ok && !Repels(g.Taints) {
-		return "system"
-	}
-	for _, name := range sortedKeys(p.NodeGroups) {
-		if !Repels(p.NodeGroups[name].Taints) {
-			return name
-		}
-	}
-	return ""
-}
-
 // AddonFiles are the configuration values that pin critical add-ons to
 // their node group and keep them off nodes Karpenter manages, by file
 // name under addons/: eks-<addon>.json for `aws eks update-addon
 // --configuration-values`, helm-<chart>-values.yaml for Helm releases.
-func AddonFiles(p *profile.Profile) map[string][]byte {
-	name := AddonNodeGroup(p)
+func AddonFiles(e *model.Env) map[string][]byte {
+	p := e.Profile
+	name := e.Placement.AddonGroup
 	g, ok := p.NodeGroups[name]
 	if !ok {
 		return nil
@@ -68,11 +52,7 @@ func addonValues(g profile.NodeGroup, keys []string) obj {
 				"nodeSelectorTerms": []any{obj{"matchExpressions": []any{obj{"key": keyNodePool, "operator": "DoesNotExist"}}}},
 			}}},
 		}
-		var tolerations []any
-		for _, t := range g.Taints {
-			tolerations = append(tolerations, toleration(t))
-		}
-		if len(tolerations) > 0 {
+		if tolerations := tolerationList(model.Tolerations(g.Taints)); len(tolerations) > 0 {
 			o["tolerations"] = tolerations
 		}
 		return o

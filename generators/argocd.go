@@ -1,11 +1,7 @@
 package generators
 
 import (
-	"path"
-	"strings"
-
-	"github.com/karpgen/karpgen/generators/facts"
-	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/model"
 )
 
 // Argo CD delivery facts.
@@ -15,58 +11,50 @@ const (
 	PluginName = "karpgen-v1"
 	// PluginEnv is the plugin env variable naming the environment
 	// (ARGOCD_ENV_KARPGEN_ENV inside the plugin).
-	PluginEnv    = "KARPGEN_ENV"
-	chartRepo    = "public.ecr.aws/karpenter"
-	valuesRef    = "values"
-	inClusterURL = "https://kubernetes.default.svc"
+	PluginEnv = "KARPGEN_ENV"
+	chartRepo = "public.ecr.aws/karpenter"
+	valuesRef = "values"
 )
 
-// Application is the Argo CD Application of an environment: the official
-// karpenter-crd and karpenter charts at the profile's version, with the
-// bundle's values from Git, and the NodePools and EC2NodeClasses through
-// the karpgen plugin. Nil when the profile has no argocd section.
-func Application(p *profile.Profile, m *facts.Minor, n Names) obj {
-	a := p.ArgoCD
+// Application is the Argo CD Application object of a resolved
+// Application: the official karpenter-crd and karpenter charts at the
+// profile's version, with the bundle's values from Git, and the NodePools
+// and EC2NodeClasses through the karpgen plugin. Nil for nil.
+func Application(a *model.Application) obj {
 	if a == nil {
 		return nil
 	}
-	version := strings.TrimPrefix(p.Karpenter.Version, "v")
-	dest := obj{"namespace": n.Namespace}
-	switch {
-	case a.Destination.Name != "":
-		dest["name"] = a.Destination.Name
-	case a.Destination.Server != "":
-		dest["server"] = a.Destination.Server
-	default:
-		dest["server"] = inClusterURL
+	dest := obj{"namespace": a.DestinationNamespace}
+	if a.DestinationName != "" {
+		dest["name"] = a.DestinationName
+	} else {
+		dest["server"] = a.DestinationServer
 	}
-	crds := obj{"repoURL": chartRepo, "chart": "karpenter-crd", "targetRevision": version}
-	if m.Minor == "1.0" {
-		// The v1.0 CRDs carry a conversion webhook that must point at the
-		// namespace the controller runs in.
-		crds["helm"] = obj{"valuesObject": obj{"webhook": obj{"enabled": true, "serviceName": "karpenter", "serviceNamespace": n.Namespace}}}
+	crds := obj{"repoURL": chartRepo, "chart": "karpenter-crd", "targetRevision": a.ChartVersion}
+	if a.CRDWebhook {
+		crds["helm"] = obj{"valuesObject": obj{"webhook": obj{"enabled": true, "serviceName": "karpenter", "serviceNamespace": a.DestinationNamespace}}}
 	}
 	return obj{
 		"apiVersion": "argoproj.io/v1alpha1",
 		"kind":       "Application",
-		"metadata":   obj{"name": "karpenter-" + p.Env, "namespace": a.Namespace},
+		"metadata":   obj{"name": a.Name, "namespace": a.Namespace},
 		"spec": obj{
 			"project":     a.Project,
 			"destination": dest,
 			"sources": []any{
 				crds,
 				obj{
-					"repoURL": chartRepo, "chart": "karpenter", "targetRevision": version,
+					"repoURL": chartRepo, "chart": "karpenter", "targetRevision": a.ChartVersion,
 					"helm": obj{
 						"releaseName": "karpenter",
 						"skipCrds":    true,
-						"valueFiles":  strs("$" + valuesRef + "/" + path.Join(a.Path, "out", p.Env, "helm", "karpenter-values.yaml")),
+						"valueFiles":  strs("$" + valuesRef + "/" + a.ValuesFile),
 					},
 				},
 				obj{"repoURL": a.RepoURL, "targetRevision": a.TargetRevision, "ref": valuesRef},
 				obj{
 					"repoURL": a.RepoURL, "targetRevision": a.TargetRevision, "path": a.Path,
-					"plugin": obj{"name": PluginName, "env": []any{obj{"name": PluginEnv, "value": p.Env}}},
+					"plugin": obj{"name": PluginName, "env": []any{obj{"name": PluginEnv, "value": a.Env}}},
 				},
 			},
 			"syncPolicy": obj{"syncOptions": strs("CreateNamespace=true", "ServerSideApply=true")},
@@ -76,19 +64,18 @@ func Application(p *profile.Profile, m *facts.Minor, n Names) obj {
 
 // ApplicationSet covers every environment that has an Application, with
 // a list generator holding each one's Application.
-func ApplicationSet(apps []obj) obj {
+func ApplicationSet(apps []*model.Application) obj {
 	if len(apps) == 0 {
 		return nil
 	}
 	var elements []any
 	for _, a := range apps {
-		meta := a["metadata"].(obj)
-		elements = append(elements, obj{"name": meta["name"], "spec": a["spec"]})
+		elements = append(elements, obj{"name": a.Name, "spec": Application(a)["spec"]})
 	}
 	return obj{
 		"apiVersion": "argoproj.io/v1alpha1",
 		"kind":       "ApplicationSet",
-		"metadata":   obj{"name": "karpenter", "namespace": apps[0]["metadata"].(obj)["namespace"]},
+		"metadata":   obj{"name": "karpenter", "namespace": apps[0].Namespace},
 		"spec": obj{
 			"goTemplate":        true,
 			"goTemplateOptions": strs("missingkey=error"),

@@ -3,6 +3,8 @@ package generators
 import (
 	"testing"
 
+	"github.com/karpgen/karpgen/internal/model"
+
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/profile"
 )
@@ -11,14 +13,15 @@ import (
 func BenchmarkGenerators(b *testing.B) {
 	m := facts.Newest()
 	p := generatorProfile(m, profile.AuthIRSA)
-	n := NamesOf(p)
+	e := model.Resolve(p)
+	n := e.Names
 	for _, g := range []struct {
 		name string
 		run  func() any
 	}{
 		{"NodePools", func() any { return encodeYAMLStream(NodePools(p)) }},
-		{"NodeClasses", func() any { return encodeYAMLStream(NodeClasses(p, n)) }},
-		{"HelmValues", func() any { return encodeYAML(HelmValues(p, m, n)) }},
+		{"NodeClasses", func() any { return encodeYAMLStream(NodeClasses(e)) }},
+		{"HelmValues", func() any { return encodeYAML(HelmValues(e)) }},
 		{"ControllerPolicies", func() any {
 			var out [][]byte
 			for _, cp := range ControllerPolicies(m, n) {
@@ -29,9 +32,9 @@ func BenchmarkGenerators(b *testing.B) {
 		{"Interruption", func() any {
 			return [][]byte{encodeJSON(InterruptionQueuePolicy(n)), encodeJSON(InterruptionRules(m, n))}
 		}},
-		{"CloudFormation", func() any { return encodeYAML(CloudFormation(p, m, n)) }},
-		{"Application", func() any { return encodeYAML(Application(p, m, n)) }},
-		{"Bundle", func() any { b, _ := Render(p); return b }},
+		{"CloudFormation", func() any { return encodeYAML(CloudFormation(e)) }},
+		{"Application", func() any { return encodeYAML(Application(e.Application)) }},
+		{"Bundle", func() any { b, _ := Render(e); return b }},
 	} {
 		b.Run(g.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -4,10 +4,9 @@
 package generators
 
 import (
-	"fmt"
 	"sort"
 
-	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -31,23 +30,19 @@ func (b *Bundle) Paths() []string {
 	return paths
 }
 
-// Render builds the bundle of a validated profile.
-func Render(p *profile.Profile) (*Bundle, error) {
-	v, err := facts.ParseVersion(p.Karpenter.Version)
-	if err != nil {
+// Render builds the bundle of a resolved environment, which must have
+// the facts of its version (lint refuses it otherwise).
+func Render(e *model.Env) (*Bundle, error) {
+	if err := e.Supported(); err != nil {
 		return nil, err
 	}
-	m, ok := facts.Lookup(v)
-	if !ok {
-		return nil, fmt.Errorf("karpenter version %s is not supported (supported: %s to %s)", v, facts.Oldest().Minor, facts.Newest().Minor)
-	}
-	n := NamesOf(p)
-	b := &Bundle{Env: p.Env, Files: map[string][]byte{}}
+	p, m, n := e.Profile, e.Facts, e.Names
+	b := &Bundle{Env: e.Name, Files: map[string][]byte{}}
 	yamlFile := func(path string, v any) { b.Files[path] = append([]byte(Header), encodeYAML(v)...) }
 	jsonFile := func(path string, v any) { b.Files[path] = encodeJSON(v) }
 
 	var resources []any
-	if docs := NodeClasses(p, n); len(docs) > 0 {
+	if docs := NodeClasses(e); len(docs) > 0 {
 		b.Files["ec2nodeclasses.yaml"] = append([]byte(Header), encodeYAMLStream(docs)...)
 		resources = append(resources, "ec2nodeclasses.yaml")
 	}
@@ -55,7 +50,7 @@ func Render(p *profile.Profile) (*Bundle, error) {
 		b.Files["nodepools.yaml"] = append([]byte(Header), encodeYAMLStream(docs)...)
 		resources = append(resources, "nodepools.yaml")
 	}
-	if docs := Headroom(p, n); len(docs) > 0 {
+	if docs := Headroom(e); len(docs) > 0 {
 		b.Files["headroom.yaml"] = append([]byte(Header), encodeYAMLStream(docs)...)
 		resources = append(resources, "headroom.yaml")
 	}
@@ -64,12 +59,12 @@ func Render(p *profile.Profile) (*Bundle, error) {
 		"kind":       "Kustomization",
 		"resources":  resources,
 	})
-	yamlFile("helm/karpenter-values.yaml", HelmValues(p, m, n))
+	yamlFile("helm/karpenter-values.yaml", HelmValues(e))
 
 	for _, cp := range ControllerPolicies(m, n) {
 		jsonFile("iam/"+cp.File, cp.Document)
 	}
-	jsonFile("iam/controller-trust-policy.json", ControllerTrustPolicy(p, n))
+	jsonFile("iam/controller-trust-policy.json", ControllerTrustPolicy(e))
 	jsonFile("iam/node-trust-policy.json", NodeTrustPolicy(n))
 	jsonFile("iam/node-managed-policies.json", NodeManagedPolicies(m, n))
 	if p.Karpenter.Auth == profile.AuthPodIdentity {
@@ -85,42 +80,34 @@ func Render(p *profile.Profile) (*Bundle, error) {
 		jsonFile("iam/interruption-queue-policy.json", InterruptionQueuePolicy(n))
 		jsonFile("iam/interruption-rules.json", InterruptionRules(m, n))
 	}
-	yamlFile("iam/cloudformation.yaml", CloudFormation(p, m, n))
-	if app := Application(p, m, n); app != nil {
-		yamlFile("argocd-application.yaml", app)
+	yamlFile("iam/cloudformation.yaml", CloudFormation(e))
+	if e.Application != nil {
+		yamlFile("argocd-application.yaml", Application(e.Application))
 	}
-	for path, data := range AddonFiles(p) {
+	for path, data := range AddonFiles(e) {
 		b.Files[path] = data
 	}
 	files := append(b.Paths(), "SUMMARY.md")
 	sort.Strings(files)
-	b.Files["SUMMARY.md"] = Summary(p, m, n, files)
+	b.Files["SUMMARY.md"] = Summary(e, files)
 	return b, nil
 }
 
 // FleetFiles are the files of out/ itself, which span every environment:
 // the Argo CD ApplicationSet when any environment is delivered by Argo CD.
 // Keys are file names under out/.
-func FleetFiles(ps []*profile.Profile) (map[string][]byte, error) {
-	var apps []obj
-	for _, p := range ps {
-		v, err := facts.ParseVersion(p.Karpenter.Version)
-		if err != nil {
-			return nil, err
-		}
-		m, ok := facts.Lookup(v)
-		if !ok {
-			return nil, fmt.Errorf("karpenter version %s is not supported", v)
-		}
-		if app := Application(p, m, NamesOf(p)); app != nil {
-			apps = append(apps, app)
+func FleetFiles(envs []*model.Env) map[string][]byte {
+	var apps []*model.Application
+	for _, e := range envs {
+		if e.Application != nil {
+			apps = append(apps, e.Application)
 		}
 	}
 	files := map[string][]byte{}
 	if set := ApplicationSet(apps); set != nil {
 		files[ApplicationSetFile] = append([]byte(Header), encodeYAML(set)...)
 	}
-	return files, nil
+	return files
 }
 
 // ApplicationSetFile is the ApplicationSet's file under out/.

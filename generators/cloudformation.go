@@ -1,7 +1,7 @@
 package generators
 
 import (
-	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -10,7 +10,8 @@ import (
 // queue with its policy and rules, and how nodes and the controller are
 // wired to the cluster. It is built from the same values as the files, so
 // `aws cloudformation deploy` creates exactly what the Helm values name.
-func CloudFormation(p *profile.Profile, m *facts.Minor, n Names) obj {
+func CloudFormation(e *model.Env) obj {
+	p, m, n := e.Profile, e.Facts, e.Names
 	res := obj{}
 	res["KarpenterNodeRole"] = obj{"Type": "AWS::IAM::Role", "Properties": obj{
 		"RoleName":                 n.NodeRole,
@@ -31,7 +32,7 @@ func CloudFormation(p *profile.Profile, m *facts.Minor, n Names) obj {
 	res["KarpenterControllerRole"] = obj{"Type": "AWS::IAM::Role", "Properties": obj{
 		"RoleName":                 n.ControllerRole,
 		"Path":                     "/",
-		"AssumeRolePolicyDocument": ControllerTrustPolicy(p, n),
+		"AssumeRolePolicyDocument": ControllerTrustPolicy(e),
 		"ManagedPolicyArns":        policyRefs,
 	}}
 	if n.Queue != "" {

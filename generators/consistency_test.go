@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpgen/karpgen/internal/model"
+
 	"sigs.k8s.io/yaml"
 
 	"github.com/karpgen/karpgen/generators"
@@ -31,7 +33,7 @@ func TestBundleConsistency(t *testing.T) {
 							p := testProfile(strings.TrimPrefix(m.Reference, "v")+"", region, "ws-"+strings.ReplaceAll(m.Minor, ".", "-"))
 							p.Karpenter.Auth, p.Karpenter.InterruptionQueue, p.Karpenter.NodeAccess = auth, queue, access
 							p.Karpenter.Namespace, p.Karpenter.ServiceAccount = "kube-system", "karpenter-controller"
-							b, err := generators.Render(p)
+							b, err := generators.Render(model.Resolve(p))
 							if err != nil {
 								t.Fatal(err)
 							}
@@ -135,7 +137,7 @@ func checkBundle(t *testing.T, b *generators.Bundle, p *profile.Profile) {
 	if sa != p.Karpenter.ServiceAccount || values.Settings.ClusterName != p.Cluster.Name {
 		t.Errorf("Helm service account %q / cluster %q", sa, values.Settings.ClusterName)
 	}
-	n := generators.NamesOf(p)
+	n := model.Resolve(p).Names
 	trust := string(b.Files["iam/controller-trust-policy.json"])
 	if p.Karpenter.Auth == profile.AuthIRSA {
 		if values.ServiceAccount.Annotations["eks.amazonaws.com/role-arn"] != n.ControllerRoleARN {

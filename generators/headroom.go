@@ -1,7 +1,7 @@
 package generators
 
 import (
-	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/model"
 )
 
 // Headroom facts.
@@ -17,7 +17,8 @@ const (
 // pools that ask for it: one PriorityClass of negative priority and, per
 // pool, a Deployment of pause pods that request the headroom, tolerate
 // the pool's taints and select its nodes. Nil when no pool asks.
-func Headroom(p *profile.Profile, n Names) []any {
+func Headroom(e *model.Env) []any {
+	p, n := e.Profile, e.Names
 	var out []any
 	for _, name := range sortedKeys(p.NodePools) {
 		np := p.NodePools[name]
@@ -41,10 +42,7 @@ func Headroom(p *profile.Profile, n Names) []any {
 		for k, v := range np.Labels {
 			selector[k] = v
 		}
-		var tolerations []any
-		for _, t := range np.Taints {
-			tolerations = append(tolerations, toleration(t))
-		}
+		tolerations := tolerationList(model.Tolerations(np.Taints))
 		pod := obj{
 			"priorityClassName":             HeadroomPriorityClass,
 			"terminationGracePeriodSeconds": 0,

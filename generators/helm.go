@@ -2,13 +2,15 @@ package generators
 
 import (
 	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
 // HelmValues are the values for the official karpenter chart of the
 // profile's version. Every key exists in that version's values.yaml.
-func HelmValues(p *profile.Profile, m *facts.Minor, n Names) obj {
-	k := p.Karpenter
+func HelmValues(e *model.Env) obj {
+	m, n, pl := e.Facts, e.Names, e.Placement
+	k := e.Profile.Karpenter
 	settings := obj{
 		"clusterName":       n.Cluster,
 		"interruptionQueue": n.Queue, // the queue name, not its ARN; empty turns handling off
@@ -21,24 +23,14 @@ func HelmValues(p *profile.Profile, m *facts.Minor, n Names) obj {
 	if k.Auth == profile.AuthIRSA {
 		sa["annotations"] = obj{"eks.amazonaws.com/role-arn": n.ControllerRoleARN}
 	}
-	nodeSelector := obj{"kubernetes.io/os": "linux"}
-	tolerations := []any{obj{"key": "CriticalAddonsOnly", "operator": "Exists"}}
-	if g, ok := p.NodeGroups[k.Controller.NodeGroup]; ok {
-		for key, v := range g.Labels {
-			nodeSelector[key] = v
-		}
-		for _, t := range g.Taints {
-			tolerations = append(tolerations, toleration(t))
-		}
-	}
 	return obj{
 		"settings":       settings,
 		"serviceAccount": sa,
 		"replicas":       k.Controller.Replicas,
 		"logLevel":       k.Controller.LogLevel,
 		"controller":     obj{"resources": obj{"requests": k.Controller.Resources.Requests, "limits": k.Controller.Resources.Limits}},
-		"nodeSelector":   nodeSelector,
-		"tolerations":    tolerations,
+		"nodeSelector":   pl.ControllerSelector,
+		"tolerations":    tolerationList(pl.ControllerTolerations),
 		// The chart's own affinity, restated: never on nodes Karpenter
 		// manages, one replica per node.
 		"affinity": obj{
@@ -68,13 +60,18 @@ func featureGates(m *facts.Minor, set map[string]bool) obj {
 	return out
 }
 
-func toleration(t profile.Taint) obj {
-	o := obj{"key": t.Key, "effect": t.Effect}
-	if t.Value != "" {
-		o["operator"] = "Equal"
-		o["value"] = t.Value
-	} else {
-		o["operator"] = "Exists"
+// tolerationList is the pod spec form of tolerations (nil when none).
+func tolerationList(ts []model.Toleration) []any {
+	var out []any
+	for _, t := range ts {
+		o := obj{"key": t.Key, "operator": t.Operator}
+		if t.Value != "" {
+			o["value"] = t.Value
+		}
+		if t.Effect != "" {
+			o["effect"] = t.Effect
+		}
+		out = append(out, o)
 	}
-	return o
+	return out
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpgen/karpgen/internal/model"
+
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/profile"
@@ -55,14 +57,16 @@ func TestControllerPolicyMatchesUpstream(t *testing.T) {
 		for _, region := range regions {
 			t.Run(m.Reference+"/"+region, func(t *testing.T) {
 				p := testProfile(strings.TrimPrefix(m.Reference, "v"), region, "ws-conformance")
-				n := generators.NamesOf(p)
-				tpl, err := reference.LoadTemplate(dir, m.Reference, reference.Vars{
+				n := model.Resolve(p).Names
+				vars := reference.Vars{
 					Partition: n.Partition, Region: n.Region, Account: n.Account, Cluster: n.Cluster,
 					URLSuffix: n.URLSuffix, NodeRoleARN: n.NodeRoleARN, QueueARN: n.QueueARN,
-				})
+				}
+				tpl, err := reference.LoadTemplate(dir, m.Reference, vars)
 				if err != nil {
 					t.Fatal(err)
 				}
+				applyErrata(t, dir, m, vars, tpl)
 				got := map[string]reference.Policy{}
 				for _, cp := range generators.ControllerPolicies(m, n) {
 					got[cp.Name] = reference.Policy{Document: reference.Normalize(cp.Document).(map[string]any)}
@@ -117,7 +121,7 @@ func TestControllerPolicyWithoutInterruption(t *testing.T) {
 		m := &facts.Minors[i]
 		p := testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws")
 		p.Karpenter.InterruptionQueue = false
-		for _, cp := range generators.ControllerPolicies(m, generators.NamesOf(p)) {
+		for _, cp := range generators.ControllerPolicies(m, model.Resolve(p).Names) {
 			if s := string(encode(t, cp.Document)); strings.Contains(s, "sqs:") || cp.Part == "Interruption" {
 				t.Errorf("%s %s: queue permissions without interruption handling", m.Minor, cp.File)
 			}
@@ -134,7 +138,7 @@ func TestPolicySizeLimit(t *testing.T) {
 		m := &facts.Minors[i]
 		for _, region := range []string{"ap-southeast-1", "us-gov-west-1"} {
 			p := testProfile(strings.TrimPrefix(m.Reference, "v"), region, long)
-			n := generators.NamesOf(p)
+			n := model.Resolve(p).Names
 			policies := generators.ControllerPolicies(m, n)
 			for _, cp := range policies {
 				if size := generators.CompactSize(cp.Document); size > generators.MaxPolicySize {
@@ -151,9 +155,47 @@ func TestPolicySizeLimit(t *testing.T) {
 				t.Errorf("names too long: %q %q %q", n.NodeRole, n.ControllerRole, n.Queue)
 			}
 		}
-		short := generators.ControllerPolicies(m, generators.NamesOf(testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws-prod")))
+		short := generators.ControllerPolicies(m, model.Resolve(testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws-prod")).Names)
 		if !m.IAM.Split && (len(short) != 1 || short[0].File != "controller-policy-all.json") {
 			t.Errorf("%s: a short cluster name keeps upstream's single policy, got %d files", m.Minor, len(short))
+		}
+	}
+}
+
+// applyErrata puts, in place of each statement an erratum of m names, the
+// statement as the template of the minor that fixed it has it: karpgen's
+// row must equal upstream everywhere else, and upstream's fix there.
+func applyErrata(t *testing.T, dir string, m *facts.Minor, vars reference.Vars, tpl *reference.Template) {
+	t.Helper()
+	for _, e := range m.Errata {
+		fixed, ok := facts.LookupMinor(e.FixedIn)
+		if !ok {
+			t.Fatalf("erratum %s: no row for %s", e.Issue, e.FixedIn)
+		}
+		ftpl, err := reference.LoadTemplate(dir, fixed.Reference, vars)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want any
+		for _, p := range ftpl.Policies {
+			if st, ok := p.Statements()[e.Statement]; ok {
+				want = st
+			}
+		}
+		replaced := false
+		for _, p := range tpl.Policies {
+			for i, st := range p.Document["Statement"].([]any) {
+				if st.(map[string]any)["Sid"] == e.Statement {
+					if reflect.DeepEqual(st, want) {
+						t.Errorf("erratum %s: %s of %s already equals %s's: drop the erratum", e.Issue, e.Statement, m.Minor, e.FixedIn)
+					}
+					p.Document["Statement"].([]any)[i] = want
+					replaced = true
+				}
+			}
+		}
+		if !replaced || want == nil {
+			t.Fatalf("erratum %s: statement %s not found in %s and %s", e.Issue, e.Statement, m.Reference, fixed.Reference)
 		}
 	}
 }
@@ -171,7 +213,7 @@ func keys[V any](m map[string]V) []string {
 // the same managed policies, node role, queue, queue policy and rules.
 func checkCloudFormation(t *testing.T, p *profile.Profile, tpl *reference.Template) {
 	t.Helper()
-	b, err := generators.Render(p)
+	b, err := generators.Render(model.Resolve(p))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package generators
 import (
 	"strings"
 
+	"github.com/karpgen/karpgen/internal/model"
+
 	"github.com/karpgen/karpgen/generators/facts"
 )
 
@@ -27,7 +29,7 @@ type ControllerPolicy struct {
 // controller policy into, in upstream order.
 type policyPart struct {
 	name, file string
-	statements func(m *facts.Minor, n Names) []obj
+	statements func(m *facts.Minor, n model.Names) []obj
 }
 
 var policyParts = []policyPart{
@@ -43,7 +45,7 @@ var policyParts = []policyPart{
 // minor: split as upstream splits them, and split in the same way where
 // upstream's single policy would exceed the IAM size limit (the file names
 // then say "split").
-func ControllerPolicies(m *facts.Minor, n Names) []ControllerPolicy {
+func ControllerPolicies(m *facts.Minor, n model.Names) []ControllerPolicy {
 	var split []ControllerPolicy
 	var all []any
 	for _, part := range policyParts {
@@ -84,7 +86,7 @@ func policyDocument(statements []obj) obj {
 
 // ec2ARNs builds ec2 ARNs for resource types; account is "" for AMIs and
 // snapshots (owned by others) and "*" otherwise, as upstream scopes them.
-func ec2ARNs(n Names, types []string) []any {
+func ec2ARNs(n model.Names, types []string) []any {
 	out := make([]any, len(types))
 	for i, t := range types {
 		account := "*"
@@ -104,9 +106,9 @@ func strs(s ...string) []any {
 	return out
 }
 
-func clusterTag(n Names) string { return "kubernetes.io/cluster/" + n.Cluster }
+func clusterTag(n model.Names) string { return "kubernetes.io/cluster/" + n.Cluster }
 
-func nodeLifecycleStatements(m *facts.Minor, n Names) []obj {
+func nodeLifecycleStatements(m *facts.Minor, n model.Names) []obj {
 	ownedRes := obj{
 		"StringEquals": obj{"aws:ResourceTag/" + clusterTag(n): "owned"},
 		"StringLike":   obj{"aws:ResourceTag/karpenter.sh/nodepool": "*"},
@@ -172,11 +174,11 @@ func nodeLifecycleStatements(m *facts.Minor, n Names) []obj {
 // created; spot-instances-request is the one hand-kept policies forget.
 var taggedAtCreation = []string{"fleet", "instance", "volume", "network-interface", "launch-template", "spot-instances-request"}
 
-func instanceProfileARN(n Names) string {
+func instanceProfileARN(n model.Names) string {
 	return "arn:" + n.Partition + ":iam::" + n.Account + ":instance-profile/*"
 }
 
-func iamIntegrationStatements(m *facts.Minor, n Names) []obj {
+func iamIntegrationStatements(m *facts.Minor, n model.Names) []obj {
 	var passedTo any = "ec2.amazonaws.com"
 	if m.IAM.PassedToServiceList {
 		passedTo = strs("ec2.amazonaws.com", "ec2.amazonaws.com.cn")
@@ -234,7 +236,7 @@ func iamIntegrationStatements(m *facts.Minor, n Names) []obj {
 	}
 }
 
-func eksIntegrationStatements(_ *facts.Minor, n Names) []obj {
+func eksIntegrationStatements(_ *facts.Minor, n model.Names) []obj {
 	return []obj{{
 		"Sid": "AllowAPIServerEndpointDiscovery", "Effect": "Allow",
 		"Resource": n.ClusterARN,
@@ -242,7 +244,7 @@ func eksIntegrationStatements(_ *facts.Minor, n Names) []obj {
 	}}
 }
 
-func interruptionStatements(_ *facts.Minor, n Names) []obj {
+func interruptionStatements(_ *facts.Minor, n model.Names) []obj {
 	if n.QueueARN == "" {
 		return nil
 	}
@@ -253,7 +255,7 @@ func interruptionStatements(_ *facts.Minor, n Names) []obj {
 	}}
 }
 
-func zonalShiftStatements(m *facts.Minor, n Names) []obj {
+func zonalShiftStatements(m *facts.Minor, n model.Names) []obj {
 	st := obj{"Sid": "AllowZonalShiftStatusReadOnly", "Effect": "Allow", "Action": strs("arc-zonal-shift:GetManagedResource")}
 	switch m.IAM.ZonalShift {
 	case "cluster":
@@ -267,7 +269,7 @@ func zonalShiftStatements(m *facts.Minor, n Names) []obj {
 	return []obj{st}
 }
 
-func resourceDiscoveryStatements(m *facts.Minor, n Names) []obj {
+func resourceDiscoveryStatements(m *facts.Minor, n model.Names) []obj {
 	out := []obj{
 		{
 			"Sid": "AllowRegionalReadActions", "Effect": "Allow",

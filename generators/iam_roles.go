@@ -2,11 +2,12 @@ package generators
 
 import (
 	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
 // NodeTrustPolicy lets EC2 instances assume the node role.
-func NodeTrustPolicy(n Names) obj {
+func NodeTrustPolicy(n model.Names) obj {
 	return policyDocument([]obj{{
 		"Effect":    "Allow",
 		"Principal": obj{"Service": "ec2." + n.URLSuffix},
@@ -15,7 +16,7 @@ func NodeTrustPolicy(n Names) obj {
 }
 
 // NodeManagedPolicies lists the managed policy ARNs of the node role.
-func NodeManagedPolicies(m *facts.Minor, n Names) obj {
+func NodeManagedPolicies(m *facts.Minor, n model.Names) obj {
 	arns := make([]any, len(m.NodeRolePolicies))
 	for i, p := range m.NodeRolePolicies {
 		arns[i] = n.ManagedPolicyARN(p)
@@ -25,8 +26,9 @@ func NodeManagedPolicies(m *facts.Minor, n Names) obj {
 
 // ControllerTrustPolicy lets the controller's service account assume the
 // controller role, through IRSA (OIDC) or EKS Pod Identity.
-func ControllerTrustPolicy(p *profile.Profile, n Names) obj {
-	if p.Karpenter.Auth == profile.AuthIRSA {
+func ControllerTrustPolicy(e *model.Env) obj {
+	n := e.Names
+	if e.Profile.Karpenter.Auth == profile.AuthIRSA {
 		return policyDocument([]obj{{
 			"Effect":    "Allow",
 			"Principal": obj{"Federated": n.OIDCProviderARN},
@@ -45,17 +47,17 @@ func ControllerTrustPolicy(p *profile.Profile, n Names) obj {
 }
 
 // PodIdentityAssociation is the input of `aws eks create-pod-identity-association`.
-func PodIdentityAssociation(n Names) obj {
+func PodIdentityAssociation(n model.Names) obj {
 	return obj{"clusterName": n.Cluster, "namespace": n.Namespace, "serviceAccount": n.ServiceAccount, "roleArn": n.ControllerRoleARN}
 }
 
 // AccessEntry is the input of `aws eks create-access-entry` for the nodes.
-func AccessEntry(n Names) obj {
+func AccessEntry(n model.Names) obj {
 	return obj{"clusterName": n.Cluster, "principalArn": n.NodeRoleARN, "type": "EC2_LINUX"}
 }
 
 // AWSAuthMapRoles is the aws-auth ConfigMap entry that lets the nodes join.
-func AWSAuthMapRoles(n Names) []any {
+func AWSAuthMapRoles(n model.Names) []any {
 	return []any{obj{
 		"rolearn":  n.NodeRoleARN,
 		"username": "system:node:{{EC2PrivateDNSName}}",
@@ -65,7 +67,7 @@ func AWSAuthMapRoles(n Names) []any {
 
 // InterruptionQueuePolicy lets EventBridge and SQS deliver to the queue and
 // refuses any access without TLS.
-func InterruptionQueuePolicy(n Names) obj {
+func InterruptionQueuePolicy(n model.Names) obj {
 	return obj{
 		"Version": policyVersion,
 		"Id":      "EC2InterruptionPolicy",
@@ -89,13 +91,13 @@ func InterruptionQueuePolicy(n Names) obj {
 }
 
 // Queue describes the interruption SQS queue.
-func Queue(n Names) obj {
+func Queue(n model.Names) obj {
 	return obj{"QueueName": n.Queue, "QueueArn": n.QueueARN, "MessageRetentionPeriod": 300, "SqsManagedSseEnabled": true}
 }
 
 // InterruptionRules are the EventBridge rules of the minor, each targeting
 // the queue.
-func InterruptionRules(m *facts.Minor, n Names) []any {
+func InterruptionRules(m *facts.Minor, n model.Names) []any {
 	out := make([]any, len(m.InterruptionRules))
 	for i, r := range m.InterruptionRules {
 		out[i] = obj{

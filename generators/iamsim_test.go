@@ -8,24 +8,24 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpgen/karpgen/internal/model"
+
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/reference"
 )
 
-// TestIAMSimulator runs the IAM policy simulator (../shared/tools/iamsim)
+// TestIAMSimulator runs the IAM policy simulator (test/iamsim)
 // on the controller policies of rendered bundles: every call Karpenter
 // makes must be allowed and every misuse refused, for every minor, every
 // partition, interruption on and off, and a 100-character cluster name.
-// `make test` prepares the simulator and sets KARPGEN_IAMSIM.
+// `make test` installs the simulator's packages.
 func TestIAMSimulator(t *testing.T) {
-	sim := os.Getenv("KARPGEN_IAMSIM")
-	if sim == "" {
-		t.Skip("KARPGEN_IAMSIM is not set: run `make test` (or `make iamsim`) to prepare the simulator")
-	}
+	sim := reference.Simulator(t)
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Fatalf("KARPGEN_IAMSIM is set but node is not installed: %v", err)
+		reference.Missing(t, "node is not installed: %v", err)
 	}
 	type variant struct {
 		region, cluster string
@@ -47,7 +47,7 @@ func TestIAMSimulator(t *testing.T) {
 				t.Parallel()
 				p := testProfile(strings.TrimPrefix(m.Reference, "v"), v.region, v.cluster)
 				p.Karpenter.InterruptionQueue, p.Karpenter.Auth = v.queue, v.auth
-				b, err := generators.Render(p)
+				b, err := generators.Render(model.Resolve(p))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -59,7 +59,7 @@ func TestIAMSimulator(t *testing.T) {
 						}
 					}
 				}
-				n := generators.NamesOf(p)
+				n := model.Resolve(p).Names
 				args := []string{filepath.Join(sim, "run.mjs"), "--policies", dir, "--cluster", n.Cluster, "--region", n.Region,
 					"--account", n.Account, "--partition", n.Partition, "--node-role-arn", n.NodeRoleARN,
 					"--minor", strings.TrimPrefix(m.Minor, "1.")}

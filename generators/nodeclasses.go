@@ -3,12 +3,15 @@ package generators
 import (
 	"strings"
 
+	"github.com/karpgen/karpgen/internal/model"
+
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
 // NodeClasses returns the EC2NodeClass objects, sorted by name. A class
 // without a role or instance profile of its own uses the node role.
-func NodeClasses(p *profile.Profile, n Names) []any {
+func NodeClasses(e *model.Env) []any {
+	p, n := e.Profile, e.Names
 	out := make([]any, 0, len(p.NodeClasses))
 	for _, name := range sortedKeys(p.NodeClasses) {
 		out = append(out, nodeClass(name, p.NodeClasses[name], n))
@@ -16,7 +19,7 @@ func NodeClasses(p *profile.Profile, n Names) []any {
 	return out
 }
 
-func nodeClass(name string, nc profile.NodeClass, n Names) obj {
+func nodeClass(name string, nc profile.NodeClass, n model.Names) obj {
 	spec := obj{
 		"amiSelectorTerms":           amiTerms(nc.AMI),
 		"subnetSelectorTerms":        selectorTerms(nc.SubnetSelectorTerms),
@@ -32,7 +35,10 @@ func nodeClass(name string, nc profile.NodeClass, n Names) obj {
 	case nc.InstanceProfile != "":
 		spec["instanceProfile"] = nc.InstanceProfile
 	default:
-		spec["role"] = or(nc.Role, n.NodeRole)
+		spec["role"] = n.NodeRole
+		if nc.Role != "" {
+			spec["role"] = nc.Role
+		}
 	}
 	if nc.AMI.Family != "" {
 		spec["amiFamily"] = nc.AMI.Family

@@ -6,13 +6,15 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/model"
+
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
 // Summary is out/<env>/SUMMARY.md: the environment on one page, for the
 // people who review the bundle and run the steps karpgen cannot.
-func Summary(p *profile.Profile, m *facts.Minor, n Names, files []string) []byte {
+func Summary(e *model.Env, files []string) []byte {
+	p, m, n, pl := e.Profile, e.Facts, e.Names, e.Placement
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	k := p.Karpenter
@@ -31,10 +33,9 @@ func Summary(p *profile.Profile, m *facts.Minor, n Names, files []string) []byte
 
 	w("\n## Node groups (EKS managed, not managed by Karpenter)\n\n")
 	w("| group | labels | taints | runs |\n|---|---|---|---|\n")
-	addonGroup := AddonNodeGroup(p)
 	for _, g := range sortedKeys(p.NodeGroups) {
 		ng := p.NodeGroups[g]
-		w("| %s | %s | %s | %s |\n", g, labelsText(ng.Labels), taintsText(ng.Taints), groupRuns(p, g, ng, addonGroup))
+		w("| %s | %s | %s | %s |\n", g, labelsText(ng.Labels), taintsText(ng.Taints), groupRuns(pl, g))
 	}
 
 	w("\n## Node pools (provisioned by Karpenter)\n\n")
@@ -51,7 +52,7 @@ func Summary(p *profile.Profile, m *facts.Minor, n Names, files []string) []byte
 	}
 
 	w("\n## Where workloads land\n\n")
-	for _, line := range placement(p, addonGroup) {
+	for _, line := range placement(p, pl) {
 		w("- %s\n", line)
 	}
 
@@ -64,8 +65,15 @@ func Summary(p *profile.Profile, m *facts.Minor, n Names, files []string) []byte
 		w("- Nodes join through the EKS access entry in `iam/access-entry.json` (type EC2_LINUX).\n")
 	}
 
+	if len(m.Errata) > 0 {
+		w("\n## Upstream errata applied\n\n")
+		for _, er := range m.Errata {
+			w("- `%s`: %s (%s, fixed in %s by %s).\n", er.Statement, er.Summary, er.Issue, er.FixedIn, er.Fix)
+		}
+	}
+
 	w("\n## Steps karpgen cannot take\n\n")
-	for i, step := range manualSteps(p, n) {
+	for i, step := range manualSteps(e) {
 		w("%d. %s\n", i+1, step)
 	}
 
@@ -83,15 +91,15 @@ func authText(p *profile.Profile) string {
 	return "EKS Pod Identity"
 }
 
-func groupRuns(p *profile.Profile, name string, g profile.NodeGroup, addonGroup string) string {
+func groupRuns(pl model.Placement, name string) string {
 	var runs []string
-	if !Repels(g.Taints) {
+	if !pl.GroupRepels(name) {
 		runs = append(runs, "system pods")
 	}
-	if name == addonGroup {
+	if name == pl.AddonGroup {
 		runs = append(runs, "critical add-ons")
 	}
-	if name == p.Karpenter.Controller.NodeGroup {
+	if name == pl.ControllerGroup {
 		runs = append(runs, "the Karpenter controller")
 	}
 	if len(runs) == 0 {
@@ -100,27 +108,25 @@ func groupRuns(p *profile.Profile, name string, g profile.NodeGroup, addonGroup 
 	return strings.Join(runs, ", ")
 }
 
-func placement(p *profile.Profile, addonGroup string) []string {
+func placement(p *profile.Profile, pl model.Placement) []string {
 	var out []string
-	var open []string
-	for _, g := range sortedKeys(p.NodeGroups) {
-		if !Repels(p.NodeGroups[g].Taints) {
-			open = append(open, g)
+	if len(pl.OpenGroups) > 0 {
+		pools := ""
+		if len(pl.OpenPools) > 0 {
+			pools = " and on Karpenter nodes of the untainted pools " + strings.Join(pl.OpenPools, ", ")
 		}
+		out = append(out, "Pods without tolerations (system pods included) run on the untainted node groups ("+strings.Join(pl.OpenGroups, ", ")+")"+
+			pools+".")
 	}
-	if len(open) > 0 {
-		out = append(out, "Pods without tolerations (system pods included) run on the untainted node groups ("+strings.Join(open, ", ")+")"+
-			poolsWithoutTaints(p)+".")
+	if pl.AddonGroup != "" {
+		out = append(out, fmt.Sprintf("Critical add-ons are pinned to the node group %s (`addons/`).", pl.AddonGroup))
 	}
-	if addonGroup != "" {
-		out = append(out, fmt.Sprintf("Critical add-ons are pinned to the node group %s (`addons/`).", addonGroup))
-	}
-	if g := p.Karpenter.Controller.NodeGroup; g != "" {
+	if g := pl.ControllerGroup; g != "" {
 		out = append(out, fmt.Sprintf("The Karpenter controller runs on the node group %s, tolerating its taints, never on nodes Karpenter manages.", g))
 	}
 	for _, name := range sortedKeys(p.NodePools) {
 		np := p.NodePools[name]
-		if Repels(np.Taints) {
+		if pl.PoolRepels(name) {
 			out = append(out, fmt.Sprintf("Pool %s takes pods that tolerate %s%s.", name, taintsText(np.Taints), selectorText(np.Labels)))
 		}
 		if np.Headroom != nil {
@@ -130,19 +136,6 @@ func placement(p *profile.Profile, addonGroup string) []string {
 	return out
 }
 
-func poolsWithoutTaints(p *profile.Profile) string {
-	var pools []string
-	for _, name := range sortedKeys(p.NodePools) {
-		if !Repels(p.NodePools[name].Taints) {
-			pools = append(pools, name)
-		}
-	}
-	if len(pools) == 0 {
-		return ""
-	}
-	return " and on Karpenter nodes of the untainted pools " + strings.Join(pools, ", ")
-}
-
 func selectorText(labels map[string]string) string {
 	if len(labels) == 0 {
 		return ""
@@ -150,7 +143,8 @@ func selectorText(labels map[string]string) string {
 	return " (select it with " + labelsText(labels) + ")"
 }
 
-func manualSteps(p *profile.Profile, n Names) []string {
+func manualSteps(e *model.Env) []string {
+	p, n := e.Profile, e.Names
 	steps := []string{
 		"Deploy `iam/cloudformation.yaml` (`aws cloudformation deploy --template-file iam/cloudformation.yaml --stack-name Karpenter-" +
 			n.Cluster + " --capabilities CAPABILITY_NAMED_IAM`), or create the same roles, policies, queue and rules otherwise.",
@@ -187,7 +181,7 @@ func manualSteps(p *profile.Profile, n Names) []string {
 	if p.Karpenter.NodeAccess == profile.AWSAuth {
 		steps = append(steps, "Add `iam/aws-auth-maproles.yaml` to the aws-auth ConfigMap in kube-system.")
 	}
-	if AddonNodeGroup(p) != "" {
+	if e.Placement.AddonGroup != "" {
 		steps = append(steps, "Apply the add-on placement in `addons/` (`aws eks update-addon --configuration-values file://addons/eks-<addon>.json`, and the Helm values snippets).")
 	}
 	return steps
@@ -252,14 +246,4 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// Repels reports whether taints keep ordinary pods away.
-func Repels(ts []profile.Taint) bool {
-	for _, t := range ts {
-		if t.Effect == "NoSchedule" || t.Effect == "NoExecute" {
-			return true
-		}
-	}
-	return false
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpgen/karpgen/internal/model"
+
 	yaml "go.yaml.in/yaml/v2"
 
 	"github.com/karpgen/karpgen/generators/facts"
@@ -62,16 +64,17 @@ func TestEmitterMatchesGoYAML(t *testing.T) {
 		mi := &facts.Minors[i]
 		for _, auth := range []string{profile.AuthIRSA, profile.AuthPodIdentity} {
 			p := generatorProfile(mi, auth)
-			n := NamesOf(p)
-			for _, doc := range append(NodePools(p), NodeClasses(p, n)...) {
+			e := model.Resolve(p)
+			n := e.Names
+			for _, doc := range append(NodePools(p), NodeClasses(e)...) {
 				sameAsGoYAML(t, mi.Minor+" manifest", doc)
 			}
-			sameAsGoYAML(t, mi.Minor+" values", HelmValues(p, mi, n))
-			sameAsGoYAML(t, mi.Minor+" cloudformation", CloudFormation(p, mi, n))
-			sameAsGoYAML(t, mi.Minor+" application", Application(p, mi, n))
+			sameAsGoYAML(t, mi.Minor+" values", HelmValues(e))
+			sameAsGoYAML(t, mi.Minor+" cloudformation", CloudFormation(e))
+			sameAsGoYAML(t, mi.Minor+" application", Application(e.Application))
 			sameAsGoYAML(t, mi.Minor+" aws-auth", AWSAuthMapRoles(n))
-			sameAsGoYAML(t, mi.Minor+" applicationset", ApplicationSet([]obj{Application(p, mi, n)}))
-			for _, doc := range Headroom(p, n) {
+			sameAsGoYAML(t, mi.Minor+" applicationset", ApplicationSet([]*model.Application{e.Application}))
+			for _, doc := range Headroom(e) {
 				sameAsGoYAML(t, mi.Minor+" headroom", doc)
 			}
 			for _, a := range []string{"metrics-server", "cert-manager"} {

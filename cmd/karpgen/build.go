@@ -12,7 +12,8 @@ import (
 // runBuild prints the Kubernetes objects of one environment as a single
 // YAML stream: what Argo CD applies. It is the bundle's kustomization,
 // with the overlay in <profiles>/overlays/<env>/ on top when there is one.
-// Warnings are not printed; any error and an empty result fail.
+// Only that environment is evaluated. Warnings are not printed; any error
+// and an empty result fail.
 func runBuild(args []string, stdout, stderr io.Writer) error {
 	var dir string
 	fs := newFlags("build", stderr)
@@ -30,15 +31,5 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if diag.HasErrors(res.Findings) {
 		return printFindings(stderr, res.Findings)
 	}
-	bundles, err := res.Bundles()
-	if err != nil {
-		return err
-	}
-	b := bundles[0]
-	stream, err := output.Build(b, filepath.Join(dir, "overlays", b.Env))
-	if err != nil {
-		return err
-	}
-	_, err = stdout.Write(stream)
-	return err
+	return res.Render(&output.Build{Overlays: filepath.Join(dir, "overlays"), Stdout: stdout})
 }

@@ -4,4 +4,7 @@ package main
 
 import "os"
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	tuneGC()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}

@@ -68,7 +68,6 @@ func commands() []command {
 // run is the whole CLI: it parses args, runs one command and returns the
 // exit code. It keeps no state between calls.
 func run(args []string, stdout, stderr io.Writer) int {
-	tuneGC()
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage

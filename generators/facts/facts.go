@@ -39,6 +39,35 @@ type Minor struct {
 	RequirementOperators []string
 	// CapacityTypes are the values of karpenter.sh/capacity-type.
 	CapacityTypes []string
+	// Errata are upstream bugs of this minor's published artifacts that a
+	// later release fixed; the row already carries the fix.
+	Errata []Erratum
+}
+
+// Erratum is an upstream bug in a minor's published artifacts, fixed in a
+// later minor, whose fix karpgen applies to the minors that shipped it.
+type Erratum struct {
+	// Issue is the upstream issue (and Fix the pull request) of the bug.
+	Issue, Fix string
+	// FixedIn is the first minor whose artifacts carry the fix.
+	FixedIn string
+	// Statement is the Sid of the controller policy statement the fix
+	// changes: karpgen emits it as FixedIn's template has it.
+	Statement string
+	// Summary says what was wrong and what karpgen emits instead.
+	Summary string
+}
+
+// errPassRoleChina: the 1.0 template lets the controller pass the node
+// role to ec2.amazonaws.com only, which aws-cn does not match
+// (aws/karpenter-provider-aws#6843, fixed by #6839 in 1.1).
+var errPassRoleChina = Erratum{
+	Issue:     "https://github.com/aws/karpenter-provider-aws/issues/6843",
+	Fix:       "https://github.com/aws/karpenter-provider-aws/pull/6839",
+	FixedIn:   "1.1",
+	Statement: "AllowPassingInstanceRole",
+	Summary: "upstream's 1.0 policy passes the node role to ec2.amazonaws.com only, so iam:PassRole is denied in aws-cn; " +
+		"karpgen lists ec2.amazonaws.com.cn too, as 1.1 does",
 }
 
 // Gate is one feature gate and its chart default.
@@ -185,9 +214,12 @@ func ParseVersion(s string) (Version, error) {
 }
 
 // Lookup returns the facts of the minor of version v.
-func Lookup(v Version) (*Minor, bool) {
+func Lookup(v Version) (*Minor, bool) { return LookupMinor(v.MinorString()) }
+
+// LookupMinor returns the row of a minor given as "1.4".
+func LookupMinor(minor string) (*Minor, bool) {
 	for i := range Minors {
-		if Minors[i].Minor == v.MinorString() {
+		if Minors[i].Minor == minor {
 			return &Minors[i], true
 		}
 	}

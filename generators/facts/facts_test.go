@@ -25,7 +25,7 @@ func TestTableMatchesUpstream(t *testing.T) {
 			MinK8sVersion string `yaml:"minK8sVersion"`
 			MaxK8sVersion string `yaml:"maxK8sVersion"`
 		} `yaml:"compatibility"`
-	}](t, filepath.Join(dir, "docs", "compatibility.yaml"))
+	}](t, filepath.Join(dir, "compatibility.yaml"))
 	for _, m := range facts.Minors {
 		t.Run(m.Reference, func(t *testing.T) {
 			// Kubernetes range: the row of the minor (latest patch).

@@ -20,10 +20,13 @@ var Minors = []Minor{
 		IAM: IAM{
 			InstanceAccessResources: instanceAccess10, TaggedCreateResources: taggedCreate10,
 			RegionalReadActions: withRead("ec2:DescribeAvailabilityZones"),
+			// Erratum: upstream's 1.0 lists ec2.amazonaws.com only.
+			PassedToServiceList: true,
 		},
 		NodeRolePolicies: ecrReadOnly, InterruptionRules: rulesBase,
 		Labels:      Labels{AWSKeys: awsKeys10, RestrictKubernetesDomains: true},
 		AMIFamilies: amiFamilies10, ConsolidationPolicies: policies10, RequirementOperators: operators10, CapacityTypes: capacity10,
+		Errata:      []Erratum{errPassRoleChina},
 	},
 	{
 		Minor: "1.1", Reference: "v1.1.10",

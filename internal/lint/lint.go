@@ -13,7 +13,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/load"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -30,12 +30,21 @@ type Rule struct {
 	check func(c *Context)
 }
 
+// Source gives the position of a profile field (a CUE path below the
+// environment) and says whether the profile sets it or leaves it to a
+// default. The loader provides it.
+type Source interface {
+	Pos(path string) diag.Pos
+	Has(path string) bool
+}
+
 // Context is what a rule sees of one environment.
 type Context struct {
-	Env *load.Env
+	E   *model.Env
+	Src Source
 	P   *profile.Profile
-	// Version and Minor are set when the Karpenter version is supported;
-	// rules that need version facts do nothing otherwise.
+	// Version and Minor are E's: Minor is nil when the Karpenter version
+	// is not supported, and rules that need version facts do nothing.
 	Version  facts.Version
 	Minor    *facts.Minor
 	rule     *Rule
@@ -51,10 +60,10 @@ func (c *Context) Report(path, hint, format string, args ...any) {
 	c.findings = append(c.findings, diag.Finding{
 		Rule:     c.rule.ID,
 		Severity: c.rule.Severity,
-		Env:      c.Env.Name,
-		Path:     "environments." + c.Env.Name + pathSuffix(path),
+		Env:      c.E.Name,
+		Path:     "environments." + c.E.Name + pathSuffix(path),
 		Message:  fmt.Sprintf(format, args...),
-		Pos:      c.Env.Pos(path),
+		Pos:      c.Src.Pos(path),
 		Hint:     hint,
 	})
 }
@@ -73,14 +82,9 @@ func Rules() []*Rule {
 	return out
 }
 
-// Check runs every rule on an environment.
-func Check(env *load.Env) []diag.Finding {
-	c := &Context{Env: env, P: env.Profile}
-	if v, err := facts.ParseVersion(env.Profile.Karpenter.Version); err == nil {
-		if m, ok := facts.Lookup(v); ok {
-			c.Version, c.Minor = v, m
-		}
-	}
+// Check runs every rule on a resolved environment; src places findings.
+func Check(e *model.Env, src Source) []diag.Finding {
+	c := &Context{E: e, Src: src, P: e.Profile, Version: e.Version, Minor: e.Facts}
 	for _, r := range catalog {
 		c.rule = r
 		r.check(c)

@@ -44,7 +44,7 @@ var nameRules = []*Rule{
 		Summary: "Environment names are safe as a folder name under out/ (no path separators, no \"..\").",
 		Hint:    "rename the environment, e.g. \"prod-eu\"",
 		check: func(c *Context) {
-			if msg := checkEnvName(c.Env.Name); msg != "" {
+			if msg := checkEnvName(c.E.Name); msg != "" {
 				c.Report("", "", "%s", msg)
 			}
 		},

@@ -51,7 +51,7 @@ var placeRules = []*Rule{
 		Summary: "cluster.partition, when set, is the partition of the region (aws, aws-cn, aws-us-gov).",
 		Hint:    "drop cluster.partition: it follows the region",
 		check: func(c *Context) {
-			if !c.Env.Has("cluster.partition") {
+			if !c.Src.Has("cluster.partition") {
 				return
 			}
 			want := facts.PartitionOf(c.P.Cluster.Region)

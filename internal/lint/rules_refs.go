@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/profile"
 )
@@ -77,7 +76,7 @@ var refRules = []*Rule{
 		ID: "ref/node-role", Severity: diag.Error, Group: "References",
 		Summary: "A node class uses the environment's node role (the one iam:PassRole allows), or an instance profile, not both.",
 		check: func(c *Context) {
-			n := generators.NamesOf(c.P)
+			n := c.E.Names
 			for _, name := range names(c.P.NodeClasses) {
 				nc := c.P.NodeClasses[name]
 				base := at("nodeClasses", field(name))

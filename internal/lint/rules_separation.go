@@ -4,12 +4,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
-var repels = generators.Repels
+var repels = model.Repels
 
 var separationRules = []*Rule{
 	{
@@ -116,12 +116,12 @@ var opsRules = []*Rule{
 		Summary: "A production environment (name starting with \"prod\") pins its AMI alias instead of @latest.",
 		Hint:    "pin a release, e.g. \"al2023@v20250116\", and roll it forward on purpose",
 		check: func(c *Context) {
-			if !strings.HasPrefix(c.Env.Name, "prod") {
+			if !strings.HasPrefix(c.E.Name, "prod") {
 				return
 			}
 			for _, n := range names(c.P.NodeClasses) {
 				if a := c.P.NodeClasses[n].AMI.Alias; strings.HasSuffix(a, "@latest") && !strings.HasPrefix(a, "windows") {
-					c.Report(at("nodeClasses", field(n), "ami", "alias"), "", "AMI alias %q in %s: every AMI release drifts and replaces all nodes", a, c.Env.Name)
+					c.Report(at("nodeClasses", field(n), "ami", "alias"), "", "AMI alias %q in %s: every AMI release drifts and replaces all nodes", a, c.E.Name)
 				}
 			}
 		},
@@ -135,7 +135,7 @@ var opsRules = []*Rule{
 				nc := c.P.NodeClasses[n]
 				if nc.PodsUseIMDS && nc.MetadataOptions.HTTPPutResponseHopLimit < 2 {
 					path := at("nodeClasses", field(n), "metadataOptions", "httpPutResponseHopLimit")
-					if !c.Env.Has(path) {
+					if !c.Src.Has(path) {
 						path = at("nodeClasses", field(n), "podsUseIMDS")
 					}
 					c.Report(path, "",

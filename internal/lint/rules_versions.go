@@ -15,7 +15,7 @@ var versionRules = []*Rule{
 		Summary: "karpenter.version is a release version MAJOR.MINOR.PATCH.",
 		Hint:    "name an exact release, e.g. \"1.2.3\"",
 		check: func(c *Context) {
-			if _, err := facts.ParseVersion(c.P.Karpenter.Version); err != nil {
+			if c.E.VersionErr != nil {
 				c.Report("karpenter.version", "", "karpenter.version %q is not a release version (MAJOR.MINOR.PATCH)", c.P.Karpenter.Version)
 			}
 		},
@@ -24,8 +24,8 @@ var versionRules = []*Rule{
 		ID: "version/supported", Severity: diag.Error, Group: "Versions",
 		Summary: "The Karpenter version is a v1 minor karpgen has facts for (1.0 to the newest); older versions get the migration path.",
 		check: func(c *Context) {
-			v, err := facts.ParseVersion(c.P.Karpenter.Version)
-			if err != nil || c.Minor != nil {
+			v := c.Version
+			if c.E.VersionErr != nil || c.Minor != nil {
 				return
 			}
 			oldest, newest := facts.Oldest().Minor, facts.Newest().Minor
@@ -43,11 +43,11 @@ var versionRules = []*Rule{
 		ID: "version/kubernetes", Severity: diag.Error, Group: "Versions",
 		Summary: "The Karpenter version supports the cluster's Kubernetes version (compatibility matrix).",
 		check: func(c *Context) {
-			if c.Minor == nil {
+			rng, ok := c.E.KubernetesRange()
+			if !ok {
 				return
 			}
 			k := c.P.Cluster.KubernetesVersion
-			rng := facts.KubernetesRange(c.Version, c.Minor)
 			if minorLess(k, rng[0]) || minorLess(rng[1], k) {
 				hint := fmt.Sprintf("use Kubernetes %s to %s with this version", rng[0], rng[1])
 				if need := minKarpenterFor(k); need != "" && minorLess(rng[1], k) {

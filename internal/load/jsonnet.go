@@ -2,7 +2,9 @@ package load
 
 import (
 	"errors"
-	"os"
+	"fmt"
+	"io/fs"
+	"path"
 	"path/filepath"
 
 	"cuelang.org/go/cue"
@@ -42,10 +44,11 @@ func (ej *evaluatedJsonnet) build(ctx *cue.Context) (*jsonnetFile, []diag.Findin
 	return &jsonnetFile{path: ej.path, root: ej.root, value: v}, nil
 }
 
-// evalJsonnet evaluates a Jsonnet profile. Problems are findings at
-// their Jsonnet positions.
-func evalJsonnet(path string) (*evaluatedJsonnet, []diag.Finding) {
-	src, err := os.ReadFile(path)
+// evalJsonnet evaluates a Jsonnet profile of the folder. Problems are
+// findings at their Jsonnet positions. Imports are read from the folder.
+func evalJsonnet(dir Folder, name string) (*evaluatedJsonnet, []diag.Finding) {
+	path := dir.show(name)
+	src, err := fs.ReadFile(dir.FS, name)
 	if err != nil {
 		return nil, []diag.Finding{{Rule: "jsonnet", Severity: diag.Error, Message: err.Error(), Pos: diag.Pos{File: path}}}
 	}
@@ -54,7 +57,7 @@ func evalJsonnet(path string) (*evaluatedJsonnet, []diag.Finding) {
 		return nil, []diag.Finding{jsonnetFinding(path, err)}
 	}
 	vm := jsonnet.MakeVM()
-	vm.Importer(&jsonnet.FileImporter{JPaths: []string{filepath.Dir(path)}})
+	vm.Importer(&folderImporter{dir: dir})
 	out, err := vm.Evaluate(root)
 	if err != nil {
 		return nil, []diag.Finding{jsonnetFinding(path, err)}
@@ -201,4 +204,44 @@ func fieldName(f ast.ObjectField) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// folderImporter serves Jsonnet imports from the profiles folder only:
+// a path is resolved against the importing file's folder and must stay
+// inside the profiles folder.
+type folderImporter struct {
+	dir   Folder
+	cache map[string]jsonnet.Contents
+}
+
+func (im *folderImporter) Import(importedFrom, importedPath string) (jsonnet.Contents, string, error) {
+	if path.IsAbs(importedPath) || filepath.IsAbs(importedPath) {
+		return jsonnet.Contents{}, "", fmt.Errorf("import %q: imports are paths inside the profiles folder, not absolute paths", importedPath)
+	}
+	from := "."
+	if importedFrom != "" {
+		rel, err := filepath.Rel(im.dir.Path, filepath.Dir(importedFrom))
+		if err != nil {
+			return jsonnet.Contents{}, "", fmt.Errorf("import %q: %w", importedPath, err)
+		}
+		from = filepath.ToSlash(rel)
+	}
+	name := path.Join(from, importedPath)
+	if !fs.ValidPath(name) {
+		return jsonnet.Contents{}, "", fmt.Errorf("import %q: the path leaves the profiles folder", importedPath)
+	}
+	shown := im.dir.show(name)
+	if c, ok := im.cache[name]; ok {
+		return c, shown, nil
+	}
+	data, err := fs.ReadFile(im.dir.FS, name)
+	if err != nil {
+		return jsonnet.Contents{}, "", fmt.Errorf("import %q: %w", importedPath, err)
+	}
+	if im.cache == nil {
+		im.cache = map[string]jsonnet.Contents{}
+	}
+	c := jsonnet.MakeContents(string(data))
+	im.cache[name] = c
+	return c, shown, nil
 }

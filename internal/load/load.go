@@ -1,24 +1,27 @@
 // Package load reads a profiles folder (one CUE package with an
-// `environments` map), unifies every environment with the embedded schema
-// in memory, and decodes the result. The user's folder is only read.
+// `environments` map, and Jsonnet files) through an fs.FS, unifies every
+// environment with the embedded schema in memory, and decodes the result.
+// The user's folder is only read.
 package load
 
 import (
+	stderrors "errors"
 	"fmt"
-	"maps"
+	"io/fs"
 	"os"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/load"
 	"cuelang.org/go/cue/token"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
@@ -80,24 +83,36 @@ type worker struct {
 	sources map[string]*jsonnetFile
 }
 
-// Load reads the profiles in dir and returns the environments named in
-// only (all when empty), unified with the schema and decoded, with the
+// Folder is a profiles folder: its files, read only through FS, and the
+// path its files are shown under in findings.
+type Folder struct {
+	FS   fs.FS
+	Path string
+}
+
+// show is the name a file of the folder is shown under.
+func (f Folder) show(name string) string {
+	return filepath.Join(f.Path, filepath.FromSlash(strings.TrimPrefix(name, "/")))
+}
+
+// Load reads the profiles of a folder and returns the environments named
+// in only (all when empty), unified with the schema and decoded, with the
 // findings of check. Problems in the profiles are findings; the error is
 // for folders that cannot be read and unknown environment names. Large
-// fleets are evaluated by parallel workers.
-func Load(dir string, only []string, check Check) (*Result, error) {
-	if _, err := os.Stat(dir); err != nil {
+// fleets are evaluated by parallel workers, one CUE context each.
+func Load(dir Folder, only []string, check Check) (*Result, error) {
+	cueFiles, err := fs.Glob(dir.FS, "*.cue")
+	if err != nil {
 		return nil, fmt.Errorf("reading profiles: %w", err)
 	}
-	cueFiles, _ := filepath.Glob(filepath.Join(dir, "*.cue"))
-	jsonnetFiles, _ := filepath.Glob(filepath.Join(dir, "*.jsonnet"))
+	jsonnetFiles, _ := fs.Glob(dir.FS, "*.jsonnet")
 	if len(cueFiles)+len(jsonnetFiles) == 0 {
-		return nil, fmt.Errorf("reading profiles: no .cue or .jsonnet files in %s", dir)
+		return nil, fmt.Errorf("reading profiles: no .cue or .jsonnet files in %s", dir.Path)
 	}
 	res := &Result{}
 	var evaluated []*evaluatedJsonnet
-	for _, path := range jsonnetFiles {
-		ej, fs := evalJsonnet(path)
+	for _, name := range jsonnetFiles {
+		ej, fs := evalJsonnet(dir, name)
 		res.Findings = append(res.Findings, fs...)
 		evaluated = append(evaluated, ej)
 	}
@@ -127,25 +142,20 @@ func Load(dir string, only []string, check Check) (*Result, error) {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		names = dedupe(names)
+		names = slices.Compact(names)
 	}
 
-	n := min(runtime.GOMAXPROCS(0), (len(names)+minPerWorker-1)/minPerWorker)
-	n = max(n, 1)
+	n := max(1, min(runtime.GOMAXPROCS(0), (len(names)+minPerWorker-1)/minPerWorker))
 	envs := make([]*Env, len(names))
 	findings := make([][]diag.Finding, len(names))
-	var wg sync.WaitGroup
-	errs := make([]error, n)
-	for k := 0; k < n; k++ {
-		wg.Add(1)
-		go func(k int) {
-			defer wg.Done()
+	var g errgroup.Group
+	for k := range n {
+		g.Go(func() error {
 			w := first
 			if k > 0 {
 				var err error
 				if w, _, err = newWorker(dir, len(cueFiles) > 0, evaluated, only); err != nil {
-					errs[k] = err
-					return
+					return err
 				}
 			}
 			for i := k; i < len(names); i += n {
@@ -155,13 +165,11 @@ func Load(dir string, only []string, check Check) (*Result, error) {
 				}
 				envs[i], findings[i] = env, fs
 			}
-		}(k)
+			return nil
+		})
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	for i := range names {
 		res.Findings = append(res.Findings, findings[i]...)
@@ -174,7 +182,7 @@ func Load(dir string, only []string, check Check) (*Result, error) {
 
 // newWorker compiles the schema and the profiles in a new CUE context. It
 // takes in the environments named in only, or all of them.
-func newWorker(dir string, hasCUE bool, evaluated []*evaluatedJsonnet, only []string) (*worker, []diag.Finding, error) {
+func newWorker(dir Folder, hasCUE bool, evaluated []*evaluatedJsonnet, only []string) (*worker, []diag.Finding, error) {
 	ctx := cuecontext.New()
 	s := ctx.CompileBytes(schema.Source(), cue.Filename(schema.Filename))
 	if err := s.Err(); err != nil {
@@ -182,7 +190,11 @@ func newWorker(dir string, hasCUE bool, evaluated []*evaluatedJsonnet, only []st
 	}
 	w := &worker{ctx: ctx, schema: s, raws: map[string]cue.Value{}, sources: map[string]*jsonnetFile{}}
 	if hasCUE {
-		insts := load.Instances([]string{"."}, &load.Config{Dir: dir})
+		insts := load.Instances([]string{"."}, &load.Config{
+			FS: dir.FS, Dir: "/", FromFSPath: dir.show,
+			// No module registry: dependencies cannot be fetched.
+			Env: []string{},
+		})
 		if err := insts[0].Err; err != nil {
 			return nil, schemaFindings(err), nil
 		}
@@ -420,12 +432,16 @@ func isWrapper(e errors.Error, rest []errors.Error) bool {
 	return strings.Join(rest[0].Path(), ".") == strings.Join(e.Path(), ".")
 }
 
-func dedupe(s []string) []string {
-	out := s[:0]
-	for i, x := range s {
-		if i == 0 || x != s[i-1] {
-			out = append(out, x)
-		}
+// Open opens a profiles folder on disk. Every read goes through an
+// os.Root, so no path or symlink reaches outside the folder. The caller
+// closes it.
+func Open(dir string) (Folder, func() error, error) {
+	root, err := os.OpenRoot(dir)
+	if stderrors.Is(err, fs.ErrNotExist) {
+		return Folder{}, nil, fmt.Errorf("reading profiles: there is no folder %s: start one with `karpgen init`, or name yours with --profiles", dir)
 	}
-	return out
+	if err != nil {
+		return Folder{}, nil, fmt.Errorf("reading profiles: %w", err)
+	}
+	return Folder{FS: root.FS(), Path: dir}, root.Close, nil
 }

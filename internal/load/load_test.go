@@ -25,7 +25,7 @@ func loadString(t testing.TB, src string) (*load.Result, error) {
 	if err := os.WriteFile(filepath.Join(dir, "p.cue"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return load.Load(dir, nil, nil)
+	return load.Load(load.Folder{FS: os.DirFS(dir), Path: dir}, nil, nil)
 }
 
 func TestLoadDefaults(t *testing.T) {

@@ -13,11 +13,11 @@ import (
 	"github.com/karpgen/karpgen/generators"
 )
 
-// Build runs kustomize over a bundle, in memory, and returns the objects
+// BuildBundle runs kustomize over a bundle, in memory, and returns the objects
 // as one YAML stream. When overlayDir holds a kustomization.yaml, it is
 // built on top of the bundle: the bundle becomes its first resource, so
 // the overlay's patches, labels and annotations apply to it.
-func Build(b *generators.Bundle, overlayDir string) ([]byte, error) {
+func BuildBundle(b *generators.Bundle, overlayDir string) ([]byte, error) {
 	fs := filesys.MakeFsInMemory()
 	for p, data := range b.Files {
 		if err := fs.WriteFile(path.Join("/karpgen/bundle", p), data); err != nil {

@@ -21,8 +21,8 @@ func fleetDir(b *testing.B, n int) string {
 
 func check(b *testing.B, dir string, n int) *pipeline.Result {
 	res, err := pipeline.Check(pipeline.Options{Dir: dir})
-	if err != nil || len(res.Profiles) != n {
-		b.Fatalf("check: %v, %d environments", err, len(res.Profiles))
+	if err != nil || len(res.Envs) != n {
+		b.Fatalf("check: %v, %d environments", err, len(res.Envs))
 	}
 	return res
 }
@@ -32,12 +32,18 @@ func benchRender(b *testing.B, n int) {
 	b.ReportAllocs()
 	for b.Loop() {
 		res := check(b, dir, n)
-		var files int64
-		if err := res.Render(func(_ int, bd *generators.Bundle) error { atomic.AddInt64(&files, int64(len(bd.Files))); return nil }); err != nil || files < int64(14*n) {
-			b.Fatalf("render: %v, %d files", err, files)
+		var sink countFiles
+		if err := res.Render(&sink); err != nil || sink.files.Load() < int64(14*n) {
+			b.Fatalf("render: %v, %d files", err, sink.files.Load())
 		}
 	}
 }
+
+// countFiles is a sink that only counts.
+type countFiles struct{ files atomic.Int64 }
+
+func (c *countFiles) Put(b *generators.Bundle) error { c.files.Add(int64(len(b.Files))); return nil }
+func (c *countFiles) Finish(map[string][]byte) error { return nil }
 
 // BenchmarkLoadAndVet1 loads, validates and lints one environment.
 func BenchmarkLoadAndVet1(b *testing.B) {
@@ -56,8 +62,8 @@ func BenchmarkRender1000(b *testing.B) { benchRender(b, 1000) }
 
 // BenchmarkWrite1 writes one bundle into a fresh out/.
 func BenchmarkWrite1(b *testing.B) {
-	bundles, err := check(b, fleetDir(b, 1), 1).Bundles()
-	if err != nil {
+	var bundles pipeline.Collect
+	if err := check(b, fleetDir(b, 1), 1).Render(&bundles); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
@@ -66,7 +72,7 @@ func BenchmarkWrite1(b *testing.B) {
 		if err := output.Prepare(out); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := output.WriteBundle(out, bundles[0]); err != nil {
+		if _, err := output.WriteBundle(out, bundles.Bundles["env-0000"]); err != nil {
 			b.Fatal(err)
 		}
 	}

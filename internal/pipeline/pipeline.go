@@ -1,23 +1,30 @@
 // Package pipeline runs karpgen's main job in memory: load the profiles,
-// apply the lint rules, and render a bundle per environment. It writes
-// nothing; the commands decide what to do with the result.
+// resolve each environment once, apply the lint rules, and render a bundle
+// per environment into a sink. It writes nothing itself; the sink decides
+// what a bundle becomes (files on disk, a diff, a kustomize build).
 package pipeline
 
 import (
+	"context"
 	"runtime"
 	"sync"
-	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/load"
-	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/model"
 )
 
 // Options say what to run.
 type Options struct {
-	Dir  string
+	// Dir is the profiles folder on disk, read through load.Open; Folder,
+	// when set, is used instead.
+	Dir    string
+	Folder *load.Folder
+	// Envs are the environments asked for; all when empty.
 	Envs []string
 }
 
@@ -27,16 +34,34 @@ type Result struct {
 	Names []string
 	// Findings are schema errors and lint findings, sorted by position.
 	Findings []diag.Finding
-	// Profiles are the environments asked for, sorted by name; nil when a
-	// finding is an error.
-	Profiles []*profile.Profile
+	// Envs are the environments asked for, resolved and sorted by name;
+	// nil when a finding is an error.
+	Envs []*model.Env
 	// All says every environment was asked for.
 	All bool
 }
 
-// Check loads the profiles and applies the lint rules.
+// Check loads the profiles, resolves every environment asked for and
+// applies the lint rules to it.
 func Check(opts Options) (*Result, error) {
-	loaded, err := load.Load(opts.Dir, opts.Envs, func(e *load.Env) []diag.Finding { return lint.Check(e) })
+	folder := opts.Folder
+	if folder == nil {
+		f, closeFn, err := load.Open(opts.Dir)
+		if err != nil {
+			return nil, err
+		}
+		defer closeFn()
+		folder = &f
+	}
+	var mu sync.Mutex
+	resolved := map[string]*model.Env{}
+	loaded, err := load.Load(*folder, opts.Envs, func(src *load.Env) []diag.Finding {
+		e := model.Resolve(src.Profile)
+		mu.Lock()
+		resolved[e.Name] = e
+		mu.Unlock()
+		return lint.Check(e, src)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -44,68 +69,66 @@ func Check(opts Options) (*Result, error) {
 	if diag.HasErrors(res.Findings) {
 		return res, nil
 	}
-	for _, e := range loaded.Envs {
-		res.Profiles = append(res.Profiles, e.Profile)
+	for _, src := range loaded.Envs {
+		res.Envs = append(res.Envs, resolved[src.Name])
 	}
 	return res, nil
 }
 
-// Render renders every profile in parallel and hands each bundle to fn,
-// from the rendering goroutines (fn must be safe for concurrent use), with
-// its index in Profiles. Bundles are dropped once fn returns, so memory
-// stays flat over a fleet. The first error stops it.
-func (r *Result) Render(fn func(i int, b *generators.Bundle) error) error {
-	n := len(r.Profiles)
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var next atomic.Int64
-	errs := make([]error, workers)
-	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for k := 0; k < workers; k++ {
-		wg.Add(1)
-		go func(k int) {
-			defer wg.Done()
-			for !failed.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				b, err := generators.Render(r.Profiles[i])
-				if err == nil {
-					err = fn(i, b)
-				}
-				if err != nil {
-					errs[k] = err
-					failed.Store(true)
-					return
-				}
+// Sink takes what a render makes. Put is called from parallel workers,
+// once per environment; Finish once at the end, with the files of out/
+// itself (nil unless every environment was rendered).
+type Sink interface {
+	Put(b *generators.Bundle) error
+	Finish(fleet map[string][]byte) error
+}
+
+// Render renders every environment in parallel into the sink. Bundles are
+// dropped once the sink has them, so memory stays flat over a fleet. The
+// first error stops it; Finish is called only when every bundle is in.
+func (r *Result) Render(sink Sink) error {
+	g, ctx := errgroup.WithContext(context.Background())
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, e := range r.Envs {
+		g.Go(func() error {
+			if ctx.Err() != nil {
+				return nil // another environment failed
 			}
-		}(k)
+			b, err := generators.Render(e)
+			if err != nil {
+				return err
+			}
+			return sink.Put(b)
+		})
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	if err := g.Wait(); err != nil {
+		return err
 	}
+	var fleet map[string][]byte
+	if r.All {
+		fleet = generators.FleetFiles(r.Envs)
+	}
+	return sink.Finish(fleet)
+}
+
+// Collect is a sink that keeps the bundles in memory, by environment.
+type Collect struct {
+	mu      sync.Mutex
+	Bundles map[string]*generators.Bundle
+	Fleet   map[string][]byte
+}
+
+func (c *Collect) Put(b *generators.Bundle) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.Bundles == nil {
+		c.Bundles = map[string]*generators.Bundle{}
+	}
+	c.Bundles[b.Env] = b
 	return nil
 }
 
-// Fleet returns the files of out/ itself, which span every environment;
-// nil unless every environment was asked for.
-func (r *Result) Fleet() (map[string][]byte, error) {
-	if !r.All {
-		return nil, nil
-	}
-	return generators.FleetFiles(r.Profiles)
-}
-
-// Bundles renders every profile and returns the bundles, in order.
-func (r *Result) Bundles() ([]*generators.Bundle, error) {
-	out := make([]*generators.Bundle, len(r.Profiles))
-	err := r.Render(func(i int, b *generators.Bundle) error {
-		out[i] = b
-		return nil
-	})
-	return out, err
+func (c *Collect) Finish(fleet map[string][]byte) error {
+	c.Fleet = fleet
+	return nil
 }

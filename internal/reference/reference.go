@@ -1,6 +1,7 @@
-// Package reference reads the upstream Karpenter artifacts kept beside the
-// project (../shared/reference/karpenter, or $KARPGEN_REFERENCE) for the
-// conformance tests. Only tests import it.
+// Package reference reads the upstream Karpenter release artifacts the
+// repository carries in reference/karpenter (see its SOURCE file and
+// hack/refresh-reference.sh) for the conformance tests, and finds the IAM
+// policy simulator in test/iamsim. Only tests import it.
 package reference
 
 import (
@@ -15,18 +16,42 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Dir returns the reference folder, or skips the test when it is absent.
+// Root is the repository's top folder.
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// Dir returns the reference folder. When it is missing the test is
+// skipped, or fails under CI=true: an oracle that is absent proves nothing.
 func Dir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("KARPGEN_REFERENCE")
-	if dir == "" {
-		_, file, _, _ := runtime.Caller(0)
-		dir = filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "reference", "karpenter")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "FACTS.md")); err != nil {
-		t.Skipf("upstream reference data not found at %s (set KARPGEN_REFERENCE): %v", dir, err)
+	dir := filepath.Join(Root(), "reference", "karpenter")
+	if _, err := os.Stat(filepath.Join(dir, "SOURCE")); err != nil {
+		Missing(t, "upstream reference data not found at %s: %v", dir, err)
 	}
 	return dir
+}
+
+// Simulator returns the folder of the IAM policy simulator with its
+// packages installed (`make iamsim`), with the same rule as Dir when it is
+// not ready.
+func Simulator(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(Root(), "test", "iamsim")
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@cloud-copilot", "iam-simulate")); err != nil {
+		Missing(t, "the IAM policy simulator is not installed in %s (run `make iamsim`): %v", dir, err)
+	}
+	return dir
+}
+
+// Missing skips the test for an absent oracle, or fails it under CI=true.
+func Missing(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf(format, args...)
+	}
+	t.Skipf(format+" (under CI=true this fails)", args...)
 }
 
 // Template is a getting-started CloudFormation template with its

@@ -5,7 +5,7 @@
 // `cue export` of the same profile; a fleet of environments (wall time
 // and peak memory); and `karpgen build`. `make bench` runs it.
 //
-//	sidebyside -bin bin -reference ../shared/reference/karpenter [-rounds 15] [-fleet 1000]
+//	sidebyside -bin bin -reference reference/karpenter [-rounds 15] [-fleet 1000]
 package main
 
 import (
@@ -25,7 +25,7 @@ import (
 
 func main() {
 	bin := flag.String("bin", "bin", "folder with the karpgen, helm and cue binaries")
-	ref := flag.String("reference", "../shared/reference/karpenter", "upstream reference data (for the chart)")
+	ref := flag.String("reference", "reference/karpenter", "upstream reference data (for the chart)")
 	rounds := flag.Int("rounds", 15, "timed rounds of each single-environment command")
 	fleetSize := flag.Int("fleet", 1000, "environments in the fleet")
 	flag.Parse()

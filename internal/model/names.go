@@ -1,4 +1,4 @@
-package generators
+package model
 
 import (
 	"crypto/sha256"
@@ -35,8 +35,8 @@ type Names struct {
 	OIDCProviderARN, OIDCIssuerHost string
 }
 
-// NamesOf derives the names of a profile.
-func NamesOf(p *profile.Profile) Names {
+// namesOf derives the names of a profile.
+func namesOf(p *profile.Profile) Names {
 	c, k := p.Cluster, p.Karpenter
 	n := Names{
 		Cluster: c.Name, Region: c.Region, Partition: c.Partition, Account: c.AccountID,
@@ -44,23 +44,24 @@ func NamesOf(p *profile.Profile) Names {
 		Namespace:      k.Namespace,
 		ServiceAccount: k.ServiceAccount,
 	}
-	n.ClusterARN = n.arn("eks", c.Region, c.AccountID, "cluster/"+c.Name)
+	n.ClusterARN = n.ARN("eks", c.Region, c.AccountID, "cluster/"+c.Name)
 	n.NodeRole = or(k.NodeRole, FitName("KarpenterNodeRole-"+c.Name, maxRoleName))
-	n.NodeRoleARN = n.arn("iam", "", c.AccountID, "role/"+n.NodeRole)
+	n.NodeRoleARN = n.ARN("iam", "", c.AccountID, "role/"+n.NodeRole)
 	n.ControllerRole = or(k.ControllerRole, FitName("KarpenterController-"+c.Name, maxRoleName))
-	n.ControllerRoleARN = n.arn("iam", "", c.AccountID, "role/"+n.ControllerRole)
+	n.ControllerRoleARN = n.ARN("iam", "", c.AccountID, "role/"+n.ControllerRole)
 	if k.InterruptionQueue {
 		n.Queue = or(k.QueueName, FitName(c.Name, maxQueueName))
-		n.QueueARN = n.arn("sqs", c.Region, c.AccountID, n.Queue)
+		n.QueueARN = n.ARN("sqs", c.Region, c.AccountID, n.Queue)
 	}
 	if c.OIDCIssuer != "" {
 		n.OIDCIssuerHost = strings.TrimSuffix(strings.TrimPrefix(c.OIDCIssuer, "https://"), "/")
-		n.OIDCProviderARN = n.arn("iam", "", c.AccountID, "oidc-provider/"+n.OIDCIssuerHost)
+		n.OIDCProviderARN = n.ARN("iam", "", c.AccountID, "oidc-provider/"+n.OIDCIssuerHost)
 	}
 	return n
 }
 
-func (n Names) arn(service, region, account, resource string) string {
+// ARN builds an ARN in the partition of the names.
+func (n Names) ARN(service, region, account, resource string) string {
 	return "arn:" + n.Partition + ":" + service + ":" + region + ":" + account + ":" + resource
 }
 

@@ -1,0 +1,57 @@
+package model
+
+import (
+	"path"
+	"strings"
+
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// InClusterURL is Argo CD's name for the cluster it runs in.
+const InClusterURL = "https://kubernetes.default.svc"
+
+// Application is the resolved Argo CD Application of an environment: the
+// official charts at the profile's version with the bundle's values, and
+// the NodePools and EC2NodeClasses through the karpgen plugin.
+type Application struct {
+	Name, Namespace, Project string
+	// DestinationServer or DestinationName (one is set) and the namespace
+	// Karpenter runs in.
+	DestinationServer, DestinationName, DestinationNamespace string
+	// ChartVersion is the karpenter and karpenter-crd chart version.
+	ChartVersion string
+	// CRDWebhook: the CRD chart's conversion webhook must point at the
+	// controller's namespace (Karpenter 1.0).
+	CRDWebhook bool
+	// RepoURL, TargetRevision and Path locate this repository; ValuesFile
+	// is the Helm values file within it.
+	RepoURL, TargetRevision, Path, ValuesFile string
+	// Env is the environment the plugin renders.
+	Env string
+}
+
+func applicationOf(p *profile.Profile, m *facts.Minor, n Names) *Application {
+	a := p.ArgoCD
+	if a == nil {
+		return nil
+	}
+	app := &Application{
+		Name: "karpenter-" + p.Env, Namespace: a.Namespace, Project: a.Project,
+		DestinationNamespace: n.Namespace,
+		ChartVersion:         strings.TrimPrefix(p.Karpenter.Version, "v"),
+		CRDWebhook:           m.Minor == "1.0",
+		RepoURL:              a.RepoURL, TargetRevision: a.TargetRevision, Path: a.Path,
+		ValuesFile: path.Join(a.Path, "out", p.Env, "helm", "karpenter-values.yaml"),
+		Env:        p.Env,
+	}
+	switch {
+	case a.Destination.Name != "":
+		app.DestinationName = a.Destination.Name
+	case a.Destination.Server != "":
+		app.DestinationServer = a.Destination.Server
+	default:
+		app.DestinationServer = InClusterURL
+	}
+	return app
+}

@@ -1,0 +1,65 @@
+// Package model resolves each environment once. After loading, a profile
+// becomes an Env: the validated profile, the facts row of its Karpenter
+// minor, every derived name and ARN, where workloads land, and its Argo CD
+// Application. The lint rules, the generators and the summary read an Env
+// and never derive these again, so every artifact of a bundle agrees.
+package model
+
+import (
+	"fmt"
+
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// Env is one resolved environment.
+type Env struct {
+	// Name is the environment's key under `environments`.
+	Name    string
+	Profile *profile.Profile
+	// Version is the profile's Karpenter version (VersionErr says why it
+	// is malformed) and Facts the row of its minor: nil when the version is
+	// malformed or not supported. Lint reports both; nothing is rendered.
+	Version    facts.Version
+	VersionErr error
+	Facts      *facts.Minor
+	Names      Names
+	Placement  Placement
+	// Application is how Argo CD delivers the environment; nil without an
+	// argocd section (or without facts).
+	Application *Application
+}
+
+// Resolve derives everything an environment's artifacts share.
+func Resolve(p *profile.Profile) *Env {
+	e := &Env{Name: p.Env, Profile: p, Names: namesOf(p), Placement: placementOf(p)}
+	e.Version, e.VersionErr = facts.ParseVersion(p.Karpenter.Version)
+	if e.VersionErr == nil {
+		e.Facts, _ = facts.Lookup(e.Version)
+	}
+	if e.Facts != nil {
+		e.Application = applicationOf(p, e.Facts, e.Names)
+	}
+	return e
+}
+
+// Supported says why the environment has no facts row, or nil.
+func (e *Env) Supported() error {
+	switch {
+	case e.VersionErr != nil:
+		return e.VersionErr
+	case e.Facts == nil:
+		return fmt.Errorf("karpenter version %s is not supported (supported: %s to %s)",
+			e.Version, facts.Oldest().Minor, facts.Newest().Minor)
+	}
+	return nil
+}
+
+// KubernetesRange is the Kubernetes range the exact Karpenter version
+// supports; ok is false without facts.
+func (e *Env) KubernetesRange() (rng [2]string, ok bool) {
+	if e.Facts == nil {
+		return rng, false
+	}
+	return facts.KubernetesRange(e.Version, e.Facts), true
+}
