@@ -26,7 +26,7 @@ var Minors = []Minor{
 		NodeRolePolicies: ecrReadOnly, InterruptionRules: rulesBase,
 		Labels:      Labels{AWSKeys: awsKeys10, RestrictKubernetesDomains: true},
 		AMIFamilies: amiFamilies10, ConsolidationPolicies: policies10, RequirementOperators: operators10, CapacityTypes: capacity10,
-		Errata:      []Erratum{errPassRoleChina},
+		Errata: []Erratum{errPassRoleChina},
 	},
 	{
 		Minor: "1.1", Reference: "v1.1.10",
