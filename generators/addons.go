@@ -27,19 +27,19 @@ var (
 // their node group and keep them off nodes Karpenter manages, by file
 // name under addons/: eks-<addon>.json for `aws eks update-addon
 // --configuration-values`, helm-<chart>-values.yaml for Helm releases.
-func AddonFiles(e *model.Env) map[string][]byte {
+func AddonFiles(e *model.Env) map[string]any {
 	p := e.Profile
 	name := e.Placement.AddonGroup
 	g, ok := p.NodeGroups[name]
 	if !ok {
 		return nil
 	}
-	files := map[string][]byte{}
+	files := map[string]any{}
 	for _, a := range p.Addons.EKS {
-		files["addons/eks-"+a+".json"] = encodeJSON(addonValues(g, eksAddonKeys[a]))
+		files["addons/eks-"+a+".json"] = addonValues(g, eksAddonKeys[a])
 	}
 	for _, a := range p.Addons.Helm {
-		files["addons/helm-"+a+"-values.yaml"] = append([]byte(Header), encodeYAML(addonValues(g, helmAddonKeys[a]))...)
+		files["addons/helm-"+a+"-values.yaml"] = addonValues(g, helmAddonKeys[a])
 	}
 	return files
 }

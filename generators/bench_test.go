@@ -15,13 +15,14 @@ func BenchmarkGenerators(b *testing.B) {
 	p := generatorProfile(m, profile.AuthIRSA)
 	e := model.Resolve(p)
 	n := e.Names
+	enc := NewEncoder()
 	for _, g := range []struct {
 		name string
 		run  func() any
 	}{
-		{"NodePools", func() any { return encodeYAMLStream(NodePools(p)) }},
-		{"NodeClasses", func() any { return encodeYAMLStream(NodeClasses(e)) }},
-		{"HelmValues", func() any { return encodeYAML(HelmValues(e)) }},
+		{"NodePools", func() any { return enc.YAMLStream(NodePools(p)) }},
+		{"NodeClasses", func() any { return enc.YAMLStream(NodeClasses(e)) }},
+		{"HelmValues", func() any { return enc.YAML(HelmValues(e)) }},
 		{"ControllerPolicies", func() any {
 			var out [][]byte
 			for _, cp := range ControllerPolicies(m, n) {
@@ -32,8 +33,8 @@ func BenchmarkGenerators(b *testing.B) {
 		{"Interruption", func() any {
 			return [][]byte{encodeJSON(InterruptionQueuePolicy(n)), encodeJSON(InterruptionRules(m, n))}
 		}},
-		{"CloudFormation", func() any { return encodeYAML(CloudFormation(e)) }},
-		{"Application", func() any { return encodeYAML(Application(e.Application)) }},
+		{"CloudFormation", func() any { return enc.YAML(CloudFormation(e)) }},
+		{"Application", func() any { return enc.YAML(Application(e.Application)) }},
 		{"Bundle", func() any { b, _ := Render(e); return b }},
 	} {
 		b.Run(g.name, func(b *testing.B) {

@@ -5,6 +5,7 @@ package generators
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
@@ -30,29 +31,42 @@ func (b *Bundle) Paths() []string {
 	return paths
 }
 
-// Render builds the bundle of a resolved environment, which must have
-// the facts of its version (lint refuses it otherwise).
-func Render(e *model.Env) (*Bundle, error) {
+// Renderer renders bundles with one encoder; it is safe for concurrent
+// use, and one renderer serves a whole fleet.
+type Renderer struct {
+	enc *Encoder
+}
+
+// NewRenderer returns a renderer with an encoder of its own.
+func NewRenderer() *Renderer { return &Renderer{enc: NewEncoder()} }
+
+// Render builds the bundle of one environment with a renderer of its own.
+func Render(e *model.Env) (*Bundle, error) { return NewRenderer().Render(e) }
+
+// Render builds the bundle of a resolved environment, which must have the
+// facts of its version (lint refuses it otherwise).
+func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 	if err := e.Supported(); err != nil {
 		return nil, err
 	}
-	p, m, n := e.Profile, e.Facts, e.Names
+	p, m, n, enc := e.Profile, e.Facts, e.Names, r.enc
 	b := &Bundle{Env: e.Name, Files: map[string][]byte{}}
-	yamlFile := func(path string, v any) { b.Files[path] = append([]byte(Header), encodeYAML(v)...) }
-	jsonFile := func(path string, v any) { b.Files[path] = encodeJSON(v) }
+	yamlFile := func(path string, docs ...any) { b.Files[path] = enc.YAMLFile(docs...) }
+	jsonFile := func(path string, v any) { b.Files[path] = enc.JSON(v) }
 
 	var resources []any
-	if docs := NodeClasses(e); len(docs) > 0 {
-		b.Files["ec2nodeclasses.yaml"] = append([]byte(Header), encodeYAMLStream(docs)...)
-		resources = append(resources, "ec2nodeclasses.yaml")
-	}
-	if docs := NodePools(p); len(docs) > 0 {
-		b.Files["nodepools.yaml"] = append([]byte(Header), encodeYAMLStream(docs)...)
-		resources = append(resources, "nodepools.yaml")
-	}
-	if docs := Headroom(e); len(docs) > 0 {
-		b.Files["headroom.yaml"] = append([]byte(Header), encodeYAMLStream(docs)...)
-		resources = append(resources, "headroom.yaml")
+	for _, f := range []struct {
+		path string
+		docs []any
+	}{
+		{"ec2nodeclasses.yaml", NodeClasses(e)},
+		{"nodepools.yaml", NodePools(p)},
+		{"headroom.yaml", Headroom(e)},
+	} {
+		if len(f.docs) > 0 {
+			yamlFile(f.path, f.docs...)
+			resources = append(resources, f.path)
+		}
 	}
 	yamlFile("kustomization.yaml", obj{
 		"apiVersion": "kustomize.config.k8s.io/v1beta1",
@@ -84,8 +98,12 @@ func Render(e *model.Env) (*Bundle, error) {
 	if e.Application != nil {
 		yamlFile("argocd-application.yaml", Application(e.Application))
 	}
-	for path, data := range AddonFiles(e) {
-		b.Files[path] = data
+	for path, v := range AddonFiles(e) {
+		if strings.HasSuffix(path, ".json") {
+			jsonFile(path, v)
+		} else {
+			yamlFile(path, v)
+		}
 	}
 	files := append(b.Paths(), "SUMMARY.md")
 	sort.Strings(files)
@@ -96,7 +114,7 @@ func Render(e *model.Env) (*Bundle, error) {
 // FleetFiles are the files of out/ itself, which span every environment:
 // the Argo CD ApplicationSet when any environment is delivered by Argo CD.
 // Keys are file names under out/.
-func FleetFiles(envs []*model.Env) map[string][]byte {
+func (r *Renderer) FleetFiles(envs []*model.Env) map[string][]byte {
 	var apps []*model.Application
 	for _, e := range envs {
 		if e.Application != nil {
@@ -105,7 +123,7 @@ func FleetFiles(envs []*model.Env) map[string][]byte {
 	}
 	files := map[string][]byte{}
 	if set := ApplicationSet(apps); set != nil {
-		files[ApplicationSetFile] = append([]byte(Header), encodeYAML(set)...)
+		files[ApplicationSetFile] = r.enc.YAMLFile(set)
 	}
 	return files
 }

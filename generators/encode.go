@@ -31,19 +31,37 @@ func CompactSize(v any) int {
 	return b.Len() - 1 // the encoder's newline
 }
 
-// encodeYAML renders v as YAML with sorted keys (see emitYAML).
-func encodeYAML(v any) []byte {
-	return emitYAML(v)
+// Encoder writes generated objects: JSON with sorted keys, and YAML with
+// sorted keys byte for byte as go-yaml v2 writes it. Every generated file
+// goes through one. It is safe for concurrent use, and one encoder serves
+// a whole render so that the strings environments share are worked out
+// once.
+type Encoder struct {
+	yaml yamlCache
 }
 
-// encodeYAMLStream renders each document, separated by "---".
-func encodeYAMLStream(docs []any) []byte {
+// NewEncoder returns an encoder with an empty cache.
+func NewEncoder() *Encoder { return &Encoder{} }
+
+// JSON renders v as indented JSON with a final newline.
+func (e *Encoder) JSON(v any) []byte { return encodeJSON(v) }
+
+// YAML renders v as one YAML document.
+func (e *Encoder) YAML(v any) []byte { return e.yaml.emitYAML(v) }
+
+// YAMLStream renders each document, separated by "---".
+func (e *Encoder) YAMLStream(docs []any) []byte {
 	var b bytes.Buffer
 	for i, d := range docs {
 		if i > 0 {
 			b.WriteString("---\n")
 		}
-		b.Write(encodeYAML(d))
+		b.Write(e.YAML(d))
 	}
 	return b.Bytes()
+}
+
+// YAMLFile is a generated YAML file: the header, then the documents.
+func (e *Encoder) YAMLFile(docs ...any) []byte {
+	return append([]byte(Header), e.YAMLStream(docs)...)
 }

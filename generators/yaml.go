@@ -13,11 +13,12 @@ import (
 )
 
 // The generated objects are trees of maps with string keys, slices and
-// a few scalar types. emitYAML writes them in block style with sorted
-// keys, byte for byte as go-yaml v2 does, at a fraction of its cost: the
-// emitter writes the structure itself and asks go-yaml only how to write
-// a string that is not plainly safe (quoted, or a literal block), caching
-// the answer. TestEmitterMatchesGoYAML holds the two together.
+// a few scalar types. The encoder writes them in block style with sorted
+// keys, byte for byte as go-yaml v2 does, at a fraction of its cost: it
+// writes the structure itself and asks go-yaml only how to write a string
+// that is not plainly safe (quoted, or a literal block), keeping the
+// answer in a bounded cache. TestEmitterMatchesGoYAML and
+// FuzzEmitterMatchesGoYAML hold the two together.
 
 // reserved are plain-safe looking words YAML 1.1 reads as something else.
 var reserved = map[string]bool{}
@@ -28,54 +29,103 @@ func init() {
 	}
 }
 
-var scalarCache sync.Map // string -> []byte: go-yaml's rendering of a string
+// maxCached bounds the strings an encoder remembers; past it the cache
+// starts over. A fleet's strings repeat, so it rarely fills.
+const maxCached = 8192
 
-// complexKey is raised for a key go-yaml writes as a complex key (one
-// with a line break, or longer than a simple key may be): such documents
-// are left to go-yaml whole.
-type complexKey struct{}
+// yamlCache holds go-yaml's rendering of strings by their context.
+type yamlCache struct {
+	mu      sync.Mutex
+	entries map[string][]byte
+}
 
-func emitYAML(v any) (out []byte) {
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(complexKey); !ok {
-				panic(r)
-			}
-			out = marshal(v)
-		}
-	}()
+func (c *yamlCache) get(key string, render func() []byte) []byte {
+	c.mu.Lock()
+	text, ok := c.entries[key]
+	c.mu.Unlock()
+	if ok {
+		return text
+	}
+	text = render()
+	c.mu.Lock()
+	if c.entries == nil || len(c.entries) >= maxCached {
+		c.entries = make(map[string][]byte, 256)
+	}
+	c.entries[key] = text
+	c.mu.Unlock()
+	return text
+}
+
+// emitYAML writes v as go-yaml v2 would. A document with a key go-yaml
+// writes as a complex key (one with a line break, or longer than a simple
+// key may be) is left to go-yaml whole.
+func (c *yamlCache) emitYAML(v any) []byte {
+	if needsGoYAML(v) {
+		return marshal(v)
+	}
 	var b bytes.Buffer
-	emitNode(&b, v, 0, false)
+	c.emitNode(&b, v, 0, false)
 	return b.Bytes()
 }
 
-// emitNode writes v at indent; inline says the first line is already
-// started (after "- " or "key: ").
-func emitNode(b *bytes.Buffer, v any, indent int, inline bool) {
+// needsGoYAML reports a document the emitter leaves to go-yaml: one with
+// a complex key, or a value of a type the emitter does not write.
+func needsGoYAML(v any) bool {
 	switch v := v.(type) {
 	case map[string]any:
-		emitMap(b, len(v), func(yield func(string, any)) {
+		for k, x := range v {
+			if isComplexKey(k) || needsGoYAML(x) {
+				return true
+			}
+		}
+	case map[string]string:
+		for k := range v {
+			if isComplexKey(k) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if needsGoYAML(x) {
+				return true
+			}
+		}
+	case []string, string, int, int64, bool:
+	default:
+		return true
+	}
+	return false
+}
+
+func isComplexKey(k string) bool { return strings.ContainsAny(k, "\n\r") || len(k) > 128 }
+
+// emitNode writes v at indent; inline says the first line is already
+// started (after "- " or "key: ").
+func (c *yamlCache) emitNode(b *bytes.Buffer, v any, indent int, inline bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		c.emitMap(b, len(v), func(yield func(string, any)) {
 			for _, k := range yamlKeys(v) {
 				yield(k, v[k])
 			}
 		}, indent, inline)
 	case map[string]string:
-		emitMap(b, len(v), func(yield func(string, any)) {
+		c.emitMap(b, len(v), func(yield func(string, any)) {
 			for _, k := range yamlKeys(v) {
 				yield(k, v[k])
 			}
 		}, indent, inline)
 	case []any:
-		emitList(b, len(v), func(i int) any { return v[i] }, indent, inline)
+		c.emitList(b, len(v), func(i int) any { return v[i] }, indent, inline)
 	case []string:
-		emitList(b, len(v), func(i int) any { return v[i] }, indent, inline)
+		c.emitList(b, len(v), func(i int) any { return v[i] }, indent, inline)
 	default:
-		emitScalar(b, v, func(s string) []byte { return itemText(s, -1) })
+		emitScalar(b, v, func(s string) []byte { return c.itemText(s, -1) })
 		b.WriteByte('\n')
 	}
 }
 
-func emitMap(b *bytes.Buffer, n int, each func(func(string, any)), indent int, inline bool) {
+func (c *yamlCache) emitMap(b *bytes.Buffer, n int, each func(func(string, any)), indent int, inline bool) {
 	if n == 0 {
 		b.WriteString("{}\n")
 		return
@@ -86,32 +136,32 @@ func emitMap(b *bytes.Buffer, n int, each func(func(string, any)), indent int, i
 			b.WriteString(strings.Repeat(" ", indent))
 		}
 		first = false
-		emitKey(b, k)
+		c.emitKey(b, k)
 		b.WriteByte(':')
-		switch c := val.(type) {
+		switch x := val.(type) {
 		case map[string]any, map[string]string:
-			if size(c) == 0 {
+			if size(x) == 0 {
 				b.WriteString(" {}\n")
 				return
 			}
 			b.WriteByte('\n')
-			emitNode(b, c, indent+2, false)
+			c.emitNode(b, x, indent+2, false)
 		case []any, []string:
-			if size(c) == 0 {
+			if size(x) == 0 {
 				b.WriteString(" []\n")
 				return
 			}
 			b.WriteByte('\n')
-			emitNode(b, c, indent, false) // sequences in mappings are not indented
+			c.emitNode(b, x, indent, false) // sequences in mappings are not indented
 		default:
 			b.WriteByte(' ')
-			emitScalar(b, c, func(s string) []byte { return valueText(s, indent, k, inline) })
+			emitScalar(b, x, func(s string) []byte { return c.valueText(s, indent, k, inline) })
 			b.WriteByte('\n')
 		}
 	})
 }
 
-func emitList(b *bytes.Buffer, n int, at func(int) any, indent int, inline bool) {
+func (c *yamlCache) emitList(b *bytes.Buffer, n int, at func(int) any, indent int, inline bool) {
 	if n == 0 {
 		b.WriteString("[]\n")
 		return
@@ -122,11 +172,11 @@ func emitList(b *bytes.Buffer, n int, at func(int) any, indent int, inline bool)
 		}
 		b.WriteString("- ")
 		item := at(i)
-		switch c := item.(type) {
+		switch x := item.(type) {
 		case map[string]any, map[string]string, []any, []string:
-			emitNode(b, c, indent+2, true)
+			c.emitNode(b, x, indent+2, true)
 		default:
-			emitScalar(b, c, func(s string) []byte { return itemText(s, indent) })
+			emitScalar(b, x, func(s string) []byte { return c.itemText(s, indent) })
 			b.WriteByte('\n')
 		}
 	}
@@ -163,7 +213,7 @@ func emitScalar(b *bytes.Buffer, v any, quoted func(string) []byte) {
 	case bool:
 		b.WriteString(strconv.FormatBool(v))
 	default:
-		panic(fmt.Sprintf("emitYAML: unexpected %T", v))
+		panic(fmt.Sprintf("emitYAML: unexpected %T (needsGoYAML lets no other type through)", v))
 	}
 }
 
@@ -185,15 +235,12 @@ func isPlain(s string) bool {
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-func emitKey(b *bytes.Buffer, k string) {
-	if strings.ContainsAny(k, "\n\r") || len(k) > 128 {
-		panic(complexKey{})
-	}
+func (c *yamlCache) emitKey(b *bytes.Buffer, k string) {
 	if isPlain(k) {
 		b.WriteString(k)
 		return
 	}
-	b.Write(cached("key\x00"+k, func() []byte {
+	b.Write(c.get("key\x00"+k, func() []byte {
 		out := marshal(map[string]int{k: 0})
 		return bytes.TrimSuffix(out, []byte(": 0\n"))
 	}))
@@ -203,11 +250,11 @@ func emitKey(b *bytes.Buffer, k string) {
 // in a mapping that is a sequence item when inList: where the value starts
 // decides where go-yaml folds long lines and indents blocks, so it is
 // rendered in a document that puts it in the same place.
-func valueText(s string, indent int, k string, inList bool) []byte {
+func (c *yamlCache) valueText(s string, indent int, k string, inList bool) []byte {
 	ctx := fmt.Sprintf("value\x00%d\x00%v\x00%s\x00%s", indent, inList, k, s)
-	return cached(ctx, func() []byte {
+	return c.get(ctx, func() []byte {
 		var key bytes.Buffer
-		emitKey(&key, k)
+		c.emitKey(&key, k)
 		doc := nest(indent, map[string]any{k: s})
 		prefix := strings.Repeat(" ", indent) + key.String() + ": "
 		if inList {
@@ -225,9 +272,9 @@ func valueText(s string, indent int, k string, inList bool) []byte {
 
 // itemText is go-yaml's rendering of s as a sequence item whose dash is
 // at indent (-1: a document that is a bare scalar).
-func itemText(s string, indent int) []byte {
+func (c *yamlCache) itemText(s string, indent int) []byte {
 	ctx := fmt.Sprintf("item\x00%d\x00%s", indent, s)
-	return cached(ctx, func() []byte {
+	return c.get(ctx, func() []byte {
 		if indent < 0 {
 			return bytes.TrimSuffix(marshal(s), []byte("\n"))
 		}
@@ -245,15 +292,6 @@ func nest(indent int, m map[string]any) map[string]any {
 		m = map[string]any{"n": m}
 	}
 	return m
-}
-
-func cached(key string, render func() []byte) []byte {
-	if v, ok := scalarCache.Load(key); ok {
-		return v.([]byte)
-	}
-	text := render()
-	scalarCache.Store(key, text)
-	return text
 }
 
 func marshal(v any) []byte {

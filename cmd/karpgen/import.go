@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/karpgen/karpgen/internal/importer"
+	"github.com/karpgen/karpgen/internal/output"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {
@@ -57,15 +58,10 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		_, err := stdout.Write(res.CUE)
 		return err
 	}
-	if _, err := os.Lstat(out); err == nil {
-		return fmt.Errorf("import: %s exists; karpgen import never overwrites files", out)
+	written, err := output.WriteNew(filepath.Dir(out), map[string][]byte{filepath.Base(out): res.CUE})
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(out, res.CUE, 0o644); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %s\n", out)
+	fmt.Fprintf(stdout, "wrote %s\n", filepath.ToSlash(written[0]))
 	return nil
 }

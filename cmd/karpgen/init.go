@@ -3,12 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/templates"
 )
 
@@ -35,25 +34,12 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageErr("init: %v", err)
 	}
-	names := make([]string, 0, len(files))
-	for f := range files {
-		names = append(names, f)
-	}
-	sort.Strings(names)
-	for _, f := range names {
-		if _, err := os.Lstat(filepath.Join(dir, f)); err == nil {
-			return fmt.Errorf("init: %s exists; karpgen init never overwrites files", filepath.Join(dir, f))
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, f := range names {
-		path := filepath.Join(dir, f)
-		if err := os.WriteFile(path, files[f], 0o644); err != nil {
-			return err
-		}
+	written, err := output.WriteNew(dir, files)
+	for _, path := range written {
 		fmt.Fprintf(stdout, "wrote %s\n", filepath.ToSlash(path))
+	}
+	if err != nil {
+		return fmt.Errorf("init: %w", err)
 	}
 	fmt.Fprintf(stdout, "next: edit the profiles, then run karpgen vet and karpgen render\n")
 	return nil

@@ -59,7 +59,8 @@ func diffFiles(w io.Writer, dir string, have, want map[string][]byte) (bool, err
 			continue
 		}
 		differs = true
-		from, to := "a/"+path.Join(dir, p), "b/"+path.Join(dir, p)
+		shown := strings.TrimPrefix(path.Join(dir, p), "/")
+		from, to := "a/"+shown, "b/"+shown
 		if !inOld {
 			from = "/dev/null"
 		}
@@ -74,18 +75,22 @@ func diffFiles(w io.Writer, dir string, have, want map[string][]byte) (bool, err
 			return differs, err
 		}
 		fmt.Fprintf(w, "diff %s\n%s", path.Join(dir, p), text)
-		if len(cur) > 0 && cur[len(cur)-1] != '\n' || len(old) > 0 && old[len(old)-1] != '\n' {
-			fmt.Fprintln(w, `\ No newline at end of file`)
-		}
 	}
 	return differs, nil
 }
 
-// lines splits text into lines that keep their newline; empty text has none.
+// noNewline follows a last line that has no newline, as diff and git
+// print it.
+const noNewline = "\n\\ No newline at end of file\n"
+
+// lines splits text into lines that keep their newline; empty text has
+// none. A last line without a newline carries the marker, so that it
+// differs from the same line with one and the diff says why.
 func lines(b []byte) []string {
 	out := strings.SplitAfter(string(b), "\n")
 	if out[len(out)-1] == "" {
-		out = out[:len(out)-1]
+		return out[:len(out)-1]
 	}
+	out[len(out)-1] += noNewline
 	return out
 }

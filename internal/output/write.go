@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
@@ -197,4 +198,34 @@ func Strays(outDir string, envs []string) []string {
 		}
 	}
 	return out
+}
+
+// WriteNew writes files (slash paths under dir) that must not exist yet,
+// as `init` and `import` do: when any of them exists nothing is written.
+// Each file is written to a temporary file and renamed into place. It
+// returns the paths written, in order.
+func WriteNew(dir string, files map[string][]byte) ([]string, error) {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if _, err := os.Lstat(full); err == nil {
+			return nil, fmt.Errorf("%s exists; karpgen never overwrites it", full)
+		}
+	}
+	var written []string
+	for _, p := range paths {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return written, err
+		}
+		if err := writeFileAtomic(filepath.Dir(full), full, files[p]); err != nil {
+			return written, fmt.Errorf("writing %s: %w", full, err)
+		}
+		written = append(written, full)
+	}
+	return written, nil
 }

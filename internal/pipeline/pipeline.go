@@ -87,6 +87,7 @@ type Sink interface {
 // dropped once the sink has them, so memory stays flat over a fleet. The
 // first error stops it; Finish is called only when every bundle is in.
 func (r *Result) Render(sink Sink) error {
+	rd := generators.NewRenderer()
 	g, ctx := errgroup.WithContext(context.Background())
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, e := range r.Envs {
@@ -94,7 +95,7 @@ func (r *Result) Render(sink Sink) error {
 			if ctx.Err() != nil {
 				return nil // another environment failed
 			}
-			b, err := generators.Render(e)
+			b, err := rd.Render(e)
 			if err != nil {
 				return err
 			}
@@ -106,7 +107,7 @@ func (r *Result) Render(sink Sink) error {
 	}
 	var fleet map[string][]byte
 	if r.All {
-		fleet = generators.FleetFiles(r.Envs)
+		fleet = rd.FleetFiles(r.Envs)
 	}
 	return sink.Finish(fleet)
 }
