@@ -6,13 +6,14 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/importer"
 	"github.com/karpgen/karpgen/internal/output"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {
 	var opts importer.Options
-	var valuesFile, out string
+	var valuesFile, out, format string
 	fs := newFlags("import", stderr)
 	fs.StringVar(&opts.Env, "env", "imported", "name of the environment to write")
 	fs.StringVar(&opts.Cluster, "cluster", "", "EKS cluster name (default: settings.clusterName of --values)")
@@ -25,8 +26,12 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&opts.NodeGroup, "node-group", "system", "EKS managed node group the controller runs on")
 	fs.StringVar(&valuesFile, "values", "", "Helm values of the karpenter release")
 	fs.StringVarP(&out, "output", "o", "", "file to write the profile to (default: standard output); never overwritten")
+	fs.StringVar(&format, "format", "text", "how to print what the import changed or dropped, on standard error: text or json")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if format != "text" && format != "json" {
+		return usageErr("import: --format must be text or json, not %q", format)
 	}
 	if fs.NArg() == 0 {
 		return usageErr("import: name the manifest files to import")
@@ -51,8 +56,12 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
-	for _, n := range res.Notes {
-		fmt.Fprintf(stderr, "%s: note: %s\n", n.Pos, n.Message)
+	if format == "json" {
+		if err := diag.PrintJSON(stderr, relative(res.Findings)); err != nil {
+			return err
+		}
+	} else {
+		diag.PrintText(stderr, relative(res.Findings))
 	}
 	if out == "" {
 		_, err := stdout.Write(res.CUE)

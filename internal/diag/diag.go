@@ -18,6 +18,9 @@ type Severity string
 const (
 	Error   Severity = "error"
 	Warning Severity = "warning"
+	// Note is for what a command did on the user's behalf (import's
+	// changes on the way to v1): worth reading, never a problem.
+	Note Severity = "note"
 )
 
 // Pos is a position in a profile file.

@@ -32,7 +32,7 @@ func (im *importer) nodeTemplate(d node, name string) {
 			case "aws::name":
 				ami["names"] = splitList(v)
 			case "aws::owners":
-				im.note(sel.keyPos(k), "AMI owners cannot be selected in a karpgen profile; dropped")
+				im.note("ami-owner", sel.keyPos(k), "AMI owners cannot be selected in a karpgen profile; dropped")
 			default:
 				tags, _ := ami["tags"].(map[string]string)
 				if tags == nil {
@@ -52,7 +52,7 @@ func (im *importer) nodeTemplate(d node, name string) {
 	}
 	im.classCommon(spec, nc, true)
 	if lt := spec.get("launchTemplate"); lt.ok() {
-		im.note(spec.keyPos("launchTemplate"), "launch templates are not supported in v1; dropped: move their settings to the node class")
+		im.note("launch-template", spec.keyPos("launchTemplate"), "launch templates are not supported in v1; dropped: move their settings to the node class")
 	}
 	im.classes[name] = nc
 }
@@ -75,7 +75,7 @@ func (im *importer) nodeClass(d node, name string, beta bool) {
 		case t.get("name").ok():
 			ami["names"] = append(asStrings(ami["names"]), t.get("name").str())
 			if t.get("owner").ok() {
-				im.note(t.keyPos("owner"), "AMI owner %q cannot be selected in a karpgen profile; dropped", t.get("owner").str())
+				im.note("ami-owner", t.keyPos("owner"), "AMI owner %q cannot be selected in a karpgen profile; dropped", t.get("owner").str())
 			}
 		case t.get("tags").ok():
 			ami["tags"] = t.get("tags").stringMap()
@@ -117,15 +117,15 @@ func (im *importer) nodeClass(d node, name string, beta bool) {
 func (im *importer) familyAlias(spec node, family string) map[string]any {
 	if family == "" {
 		family = "AL2"
-		im.note(spec.pos(), "no amiFamily: AL2 was the default before v1; al2@latest selects the same AMIs")
+		im.note("ami-family", spec.pos(), "no amiFamily: AL2 was the default before v1; al2@latest selects the same AMIs")
 	}
 	if alias, ok := aliasFamilies[family]; ok {
 		return map[string]any{"alias": alias + "@latest"}
 	}
 	if family == "Ubuntu" {
-		im.note(spec.keyPos("amiFamily"), "amiFamily Ubuntu was removed in v1: switched to al2023@latest; to keep Ubuntu use amiFamily Custom with AMI ids and your own userData")
+		im.note("ami-family", spec.keyPos("amiFamily"), "amiFamily Ubuntu was removed in v1: switched to al2023@latest; to keep Ubuntu use amiFamily Custom with AMI ids and your own userData")
 	} else {
-		im.note(spec.keyPos("amiFamily"), "amiFamily %s has no v1 alias: switched to al2023@latest", family)
+		im.note("ami-family", spec.keyPos("amiFamily"), "amiFamily %s has no v1 alias: switched to al2023@latest", family)
 	}
 	return map[string]any{"alias": "al2023@latest"}
 }
@@ -170,7 +170,7 @@ func (im *importer) classCommon(spec node, nc map[string]any, hopLimitWas2 bool)
 		meta["httpPutResponseHopLimit"] = v
 	} else if hopLimitWas2 {
 		meta["httpPutResponseHopLimit"] = 2
-		im.note(spec.pos(), "the IMDS hop limit defaulted to 2 before v1 and defaults to 1 in v1: kept 2 so that pods still reach instance metadata")
+		im.note("hop-limit", spec.pos(), "the IMDS hop limit defaulted to 2 before v1 and defaults to 1 in v1: kept 2 so that pods still reach instance metadata")
 	}
 	if len(meta) > 0 {
 		nc["metadataOptions"] = meta
@@ -185,7 +185,7 @@ func (im *importer) classCommon(spec node, nc map[string]any, hopLimitWas2 bool)
 		kept := map[string]string{}
 		for _, k := range tags.keys() {
 			if slices.Contains(restrictedTags, k) || strings.HasPrefix(k, "kubernetes.io/cluster") {
-				im.note(tags.keyPos(k), "tag %s is set by Karpenter in v1 (or no longer used); dropped", k)
+				im.note("tag", tags.keyPos(k), "tag %s is set by Karpenter in v1 (or no longer used); dropped", k)
 				continue
 			}
 			kept[k] = tags.get(k).str()
@@ -195,7 +195,7 @@ func (im *importer) classCommon(spec node, nc map[string]any, hopLimitWas2 bool)
 		}
 	}
 	if c := spec.get("context"); c.ok() {
-		im.note(spec.keyPos("context"), "context is not supported by karpgen profiles; dropped")
+		im.note("context", spec.keyPos("context"), "context is not supported by karpgen profiles; dropped")
 	}
 }
 

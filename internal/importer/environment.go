@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/model"
 )
 
 var roleARN = regexp.MustCompile(`^arn:(aws|aws-cn|aws-us-gov):iam::([0-9]{12}):role/(.+)$`)
@@ -48,10 +49,8 @@ func (im *importer) environment() (map[string]any, error) {
 	kube := o.KubernetesVersion
 	if kube == "" {
 		kube = facts.Newest().Kubernetes[1]
-		if ver, err := facts.ParseVersion(version); err == nil {
-			if m, ok := facts.Lookup(ver); ok {
-				kube = facts.KubernetesRange(ver, m)[1]
-			}
+		if rng, ok := model.KubernetesRangeOf(version); ok {
+			kube = rng[1]
 		}
 	}
 
@@ -65,7 +64,7 @@ func (im *importer) environment() (map[string]any, error) {
 		if o.OIDCIssuer != "" {
 			clusterFields["oidcIssuer"] = o.OIDCIssuer
 		} else {
-			im.note(v.get("serviceAccount", "annotations").pos(), "the controller uses IRSA: set cluster.oidcIssuer (or give --oidc-issuer)")
+			im.note("oidc-issuer", v.get("serviceAccount", "annotations").pos(), "the controller uses IRSA: set cluster.oidcIssuer (or give --oidc-issuer)")
 		}
 		if m := roleARN.FindStringSubmatch(irsaRole); m != nil {
 			karpenter["controllerRole"] = m[3]
@@ -88,7 +87,7 @@ func (im *importer) environment() (map[string]any, error) {
 			karpenter["nodeRole"] = roles[0]
 		}
 		for _, r := range roles[1:] {
-			im.note(im.nodeRoles[r], "node role %s: a karpgen environment has one node role (%s); the node classes that used %s now use it", r, roles[0], r)
+			im.note("node-role", im.nodeRoles[r], "node role %s: a karpgen environment has one node role (%s); the node classes that used %s now use it", r, roles[0], r)
 		}
 		for _, nc := range im.classes {
 			if _, ok := nc["role"]; ok {
@@ -109,7 +108,7 @@ func (im *importer) environment() (map[string]any, error) {
 	karpenter["controller"].(map[string]any)["nodeGroup"] = group
 	nodeGroups := map[string]any{group: map[string]any{"labels": labels}}
 	if t := taints(v.get("tolerations")); len(t) > 0 {
-		im.note(v.keyPos("tolerations"), "the controller's tolerations are taken as the taints of node group %s; check them", group)
+		im.note("controller-tolerations", v.keyPos("tolerations"), "the controller's tolerations are taken as the taints of node group %s; check them", group)
 		nodeGroups[group].(map[string]any)["taints"] = onlyTaints(t)
 	}
 
@@ -140,7 +139,7 @@ func (im *importer) readValues(karpenter map[string]any, settings node) {
 	fg := settings.get("featureGates")
 	for _, k := range fg.keys() {
 		if strings.EqualFold(k, "drift") {
-			im.note(fg.keyPos(k), "the drift feature gate is gone in v1 (drift is always on); dropped")
+			im.note("drift-gate", fg.keyPos(k), "the drift feature gate is gone in v1 (drift is always on); dropped")
 			continue
 		}
 		if b, ok := fg.get(k).boolean(); ok {
@@ -152,11 +151,11 @@ func (im *importer) readValues(karpenter map[string]any, settings node) {
 	}
 	for _, k := range []string{"assumeRoleARN", "assumeRoleDuration"} {
 		if settings.get(k).ok() {
-			im.note(settings.keyPos(k), "settings.%s was removed in v1; dropped", k)
+			im.note("setting-removed", settings.keyPos(k), "settings.%s was removed in v1; dropped", k)
 		}
 	}
 	if v.get("logConfig").ok() {
-		im.note(v.keyPos("logConfig"), "logConfig was removed in v1 (use logLevel); dropped")
+		im.note("setting-removed", v.keyPos("logConfig"), "logConfig was removed in v1 (use logLevel); dropped")
 	}
 }
 

@@ -14,12 +14,13 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
 
 	"cuelang.org/go/cue/format"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/karpgen/karpgen/internal/diag"
 )
 
 // Options name what the manifests do not say.
@@ -36,52 +37,48 @@ type Options struct {
 	NodeGroup string
 }
 
-// Note is something the import could not carry over, or changed.
-type Note struct {
-	Pos     string `json:"pos"`
-	Message string `json:"message"`
-}
-
-func (n Note) String() string { return n.Pos + ": " + n.Message }
-
 // Input is one file to read.
 type Input struct {
 	Name string
 	Data []byte
 }
 
-// Result is the profile and the notes.
+// Result is the profile and the findings: what the import changed on the
+// way to v1 or could not carry over, each a note at its input position
+// with a rule ID (import/...).
 type Result struct {
-	CUE   []byte
-	Notes []Note
+	CUE      []byte
+	Findings []diag.Finding
 }
 
 // importer collects the profile as plain values while it reads.
 type importer struct {
 	opts    Options
-	notes   []Note
+	notes   []diag.Finding
 	pools   map[string]map[string]any
 	classes map[string]map[string]any
 	// kubelets are the kubelet settings pools carried, by node class.
 	kubelets  map[string]kubeletSource
 	values    node
-	nodeRoles map[string]string // role -> where
+	nodeRoles map[string]diag.Pos // role -> where
 }
 
 type kubeletSource struct {
 	value any
-	pos   string
+	pos   diag.Pos
 	pool  string
 }
 
-func (im *importer) note(pos, format string, args ...any) {
-	im.notes = append(im.notes, Note{Pos: pos, Message: fmt.Sprintf(format, args...)})
+// note reports what the import changed or dropped, as a finding of rule
+// import/<rule> at pos.
+func (im *importer) note(rule string, pos diag.Pos, format string, args ...any) {
+	im.notes = append(im.notes, diag.Finding{Rule: "import/" + rule, Severity: diag.Note, Pos: pos, Message: fmt.Sprintf(format, args...)})
 }
 
 // Import reads manifests and, when values is not nil, the Helm values.
 func Import(manifests []Input, values *Input, opts Options) (*Result, error) {
 	im := &importer{opts: opts, pools: map[string]map[string]any{}, classes: map[string]map[string]any{},
-		kubelets: map[string]kubeletSource{}, nodeRoles: map[string]string{}}
+		kubelets: map[string]kubeletSource{}, nodeRoles: map[string]diag.Pos{}}
 	for _, in := range manifests {
 		if err := im.readManifests(in); err != nil {
 			return nil, err
@@ -108,33 +105,7 @@ func Import(manifests []Input, values *Input, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{CUE: src, Notes: im.sortedNotes()}, nil
-}
-
-// sortedNotes orders notes by file, then line.
-func (im *importer) sortedNotes() []Note {
-	notes := append([]Note(nil), im.notes...)
-	sort.SliceStable(notes, func(i, j int) bool {
-		fi, li := splitPos(notes[i].Pos)
-		fj, lj := splitPos(notes[j].Pos)
-		if fi != fj {
-			return fi < fj
-		}
-		return li < lj
-	})
-	return notes
-}
-
-func splitPos(pos string) (string, int) {
-	i := strings.LastIndex(pos, ":")
-	if i < 0 {
-		return pos, 0
-	}
-	n, err := strconv.Atoi(pos[i+1:])
-	if err != nil {
-		return pos, 0
-	}
-	return pos[:i], n
+	return &Result{CUE: src, Findings: diag.Sort(slices.Clone(im.notes))}, nil
 }
 
 // writeCUE writes plain values as CUE: structs with sorted fields, lists
@@ -254,7 +225,7 @@ func (im *importer) readManifests(in Input) error {
 		case kind == "" && apiVersion == "":
 			continue
 		default:
-			im.note(d.pos(), "%s %s (%s) is not a Karpenter object karpgen imports; skipped", kind, name, apiVersion)
+			im.note("skipped-document", d.pos(), "%s %s (%s) is not a Karpenter object karpgen imports; skipped", kind, name, apiVersion)
 		}
 	}
 }
@@ -265,8 +236,8 @@ func (im *importer) cue(env map[string]any) ([]byte, error) {
 	b.WriteString("// Imported by karpgen from existing Karpenter manifests.\n")
 	if len(im.notes) > 0 {
 		b.WriteString("//\n// Not carried over, or changed on the way to Karpenter v1:\n")
-		for _, n := range im.sortedNotes() {
-			b.WriteString("//   - " + strings.ReplaceAll(n.String(), "\n", " ") + "\n")
+		for _, n := range diag.Sort(slices.Clone(im.notes)) {
+			b.WriteString("//   - " + n.Pos.String() + ": " + strings.ReplaceAll(n.Message, "\n", " ") + " [" + n.Rule + "]\n")
 		}
 	}
 	b.WriteString("package profiles\n\nenvironments: ")

@@ -1,10 +1,11 @@
 package importer
 
 import (
-	"fmt"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/karpgen/karpgen/internal/diag"
 )
 
 // node is a YAML node of an input file, so that every value keeps the
@@ -16,11 +17,11 @@ type node struct {
 
 func (x node) ok() bool { return x.n != nil }
 
-func (x node) pos() string {
+func (x node) pos() diag.Pos {
 	if x.n == nil {
-		return x.file
+		return diag.Pos{File: x.file}
 	}
-	return fmt.Sprintf("%s:%d", x.file, x.n.Line)
+	return diag.Pos{File: x.file, Line: x.n.Line, Col: x.n.Column}
 }
 
 // get follows map keys; a missing key gives a node that is not ok.
@@ -41,11 +42,11 @@ func (x node) get(keys ...string) node {
 }
 
 // keyPos is the position of key k in map x (the key itself, not its value).
-func (x node) keyPos(k string) string {
+func (x node) keyPos(k string) diag.Pos {
 	if x.n != nil && x.n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(x.n.Content); i += 2 {
-			if x.n.Content[i].Value == k {
-				return fmt.Sprintf("%s:%d", x.file, x.n.Content[i].Line)
+			if key := x.n.Content[i]; key.Value == k {
+				return diag.Pos{File: x.file, Line: key.Line, Col: key.Column}
 			}
 		}
 	}

@@ -67,7 +67,7 @@ func (im *importer) defaults(pool map[string]any, src node, anyArch bool) {
 	}
 	if _, ok := pool["arch"]; !ok && anyArch {
 		pool["arch"] = []string{"amd64", "arm64"}
-		im.note(src.pos(), "no kubernetes.io/arch requirement: both amd64 and arm64 are allowed, as before")
+		im.note("arch", src.pos(), "no kubernetes.io/arch requirement: both amd64 and arm64 are allowed, as before")
 	}
 }
 
@@ -129,17 +129,17 @@ func (im *importer) provisioner(d node, name string) {
 	switch {
 	case consolidate:
 		pool["disruption"] = map[string]any{"consolidationPolicy": "WhenEmptyOrUnderutilized", "consolidateAfter": "0s"}
-		im.note(spec.keyPos("consolidation"), "consolidation.enabled became consolidationPolicy WhenEmptyOrUnderutilized with consolidateAfter 0s")
+		im.note("consolidation", spec.keyPos("consolidation"), "consolidation.enabled became consolidationPolicy WhenEmptyOrUnderutilized with consolidateAfter 0s")
 	case hasEmpty:
 		pool["disruption"] = map[string]any{"consolidationPolicy": "WhenEmpty", "consolidateAfter": empty}
-		im.note(spec.keyPos("ttlSecondsAfterEmpty"), "ttlSecondsAfterEmpty became consolidationPolicy WhenEmpty with consolidateAfter %s", empty)
+		im.note("consolidation", spec.keyPos("ttlSecondsAfterEmpty"), "ttlSecondsAfterEmpty became consolidationPolicy WhenEmpty with consolidateAfter %s", empty)
 	default:
 		pool["disruption"] = map[string]any{"consolidationPolicy": "WhenEmpty", "consolidateAfter": "Never"}
-		im.note(spec.pos(), "no consolidation and no ttlSecondsAfterEmpty: consolidateAfter Never keeps nodes as before")
+		im.note("consolidation", spec.pos(), "no consolidation and no ttlSecondsAfterEmpty: consolidateAfter Never keeps nodes as before")
 	}
 	if exp, ok := seconds(spec.get("ttlSecondsUntilExpired")); ok {
 		pool["expireAfter"] = exp
-		im.note(spec.keyPos("ttlSecondsUntilExpired"), "ttlSecondsUntilExpired became template.spec.expireAfter %s; v1 expiry no longer waits for replacement capacity or PDBs", exp)
+		im.note("expiry", spec.keyPos("ttlSecondsUntilExpired"), "ttlSecondsUntilExpired became template.spec.expireAfter %s; v1 expiry no longer waits for replacement capacity or PDBs", exp)
 	} else {
 		pool["expireAfter"] = "Never"
 	}
@@ -147,7 +147,7 @@ func (im *importer) provisioner(d node, name string) {
 	case spec.get("providerRef", "name").ok():
 		pool["nodeClass"] = spec.get("providerRef", "name").str()
 	case spec.get("provider").ok():
-		im.note(spec.keyPos("provider"), "the inline provider block has no v1 form: move it to an EC2NodeClass (an AWSNodeTemplate) and reference it")
+		im.note("inline-provider", spec.keyPos("provider"), "the inline provider block has no v1 form: move it to an EC2NodeClass (an AWSNodeTemplate) and reference it")
 	}
 	if k := spec.get("kubeletConfiguration"); k.ok() {
 		im.kubelet(pool, k, name)
@@ -196,7 +196,7 @@ func (im *importer) nodePool(d node, name string, beta bool) {
 	}
 	pool["nodeClass"] = tmpl.get("spec", "nodeClassRef", "name").str()
 	if g := tmpl.get("spec", "nodeClassRef", "group").str(); g != "" && g != "karpenter.k8s.aws" {
-		im.note(tmpl.get("spec", "nodeClassRef").pos(), "nodeClassRef group %s is not karpenter.k8s.aws", g)
+		im.note("node-class-ref", tmpl.get("spec", "nodeClassRef").pos(), "nodeClassRef group %s is not karpenter.k8s.aws", g)
 	}
 
 	dis := spec.get("disruption")
@@ -213,7 +213,7 @@ func (im *importer) nodePool(d node, name string, beta bool) {
 		if after == "" {
 			after = "0s"
 		}
-		im.note(dis.keyPos("consolidationPolicy"), "WhenUnderutilized became WhenEmptyOrUnderutilized with consolidateAfter %s", after)
+		im.note("consolidation", dis.keyPos("consolidationPolicy"), "WhenUnderutilized became WhenEmptyOrUnderutilized with consolidateAfter %s", after)
 	}
 	if after == "" {
 		after = "0s"
@@ -229,7 +229,7 @@ func (im *importer) nodePool(d node, name string, beta bool) {
 		pool["expireAfter"] = exp
 	case beta && dis.get("expireAfter").ok():
 		pool["expireAfter"] = dis.get("expireAfter").str()
-		im.note(dis.keyPos("expireAfter"), "disruption.expireAfter moved to template.spec.expireAfter; v1 expiry no longer waits for replacement capacity or PDBs")
+		im.note("expiry", dis.keyPos("expireAfter"), "disruption.expireAfter moved to template.spec.expireAfter; v1 expiry no longer waits for replacement capacity or PDBs")
 	case beta:
 		pool["expireAfter"] = "720h"
 	}
@@ -240,7 +240,7 @@ func (im *importer) nodePool(d node, name string, beta bool) {
 		im.kubelet(pool, k, name)
 	}
 	if r := tmpl.get("spec", "resources"); r.ok() {
-		im.note(tmpl.get("spec").keyPos("resources"), "template.spec.resources has no v1 form; dropped")
+		im.note("resources", tmpl.get("spec").keyPos("resources"), "template.spec.resources has no v1 form; dropped")
 	}
 	im.pools[name] = pool
 }
@@ -252,22 +252,22 @@ func (im *importer) kubelet(pool map[string]any, k node, poolName string) {
 	if m, ok := v.(map[string]any); ok {
 		if _, has := m["containerRuntime"]; has {
 			delete(m, "containerRuntime")
-			im.note(k.keyPos("containerRuntime"), "kubelet containerRuntime is gone in v1 (containerd only); dropped")
+			im.note("kubelet", k.keyPos("containerRuntime"), "kubelet containerRuntime is gone in v1 (containerd only); dropped")
 		}
 	}
 	if prev, ok := im.kubelets[class]; ok && fmt.Sprint(prev.value) != fmt.Sprint(v) {
-		im.note(k.pos(), "pools %s and %s share node class %s but not their kubelet settings; kept those of %s (%s)", prev.pool, poolName, class, prev.pool, prev.pos)
+		im.note("kubelet", k.pos(), "pools %s and %s share node class %s but not their kubelet settings; kept those of %s (%s)", prev.pool, poolName, class, prev.pool, prev.pos)
 		return
 	}
 	im.kubelets[class] = kubeletSource{v, k.pos(), poolName}
-	im.note(k.pos(), "kubelet settings moved from the pool to node class %s", class)
+	im.note("kubelet", k.pos(), "kubelet settings moved from the pool to node class %s", class)
 }
 
 func (im *importer) applyKubelets() {
 	for class, k := range im.kubelets {
 		nc, ok := im.classes[class]
 		if !ok {
-			im.note(k.pos, "kubelet settings of pool %s name node class %s, which is not in the input; dropped", k.pool, class)
+			im.note("kubelet", k.pos, "kubelet settings of pool %s name node class %s, which is not in the input; dropped", k.pool, class)
 			continue
 		}
 		if _, set := nc["kubelet"]; !set {

@@ -33,10 +33,7 @@ type Env struct {
 // Resolve derives everything an environment's artifacts share.
 func Resolve(p *profile.Profile) *Env {
 	e := &Env{Name: p.Env, Profile: p, Names: namesOf(p), Placement: placementOf(p)}
-	e.Version, e.VersionErr = facts.ParseVersion(p.Karpenter.Version)
-	if e.VersionErr == nil {
-		e.Facts, _ = facts.Lookup(e.Version)
-	}
+	e.Version, e.Facts, e.VersionErr = factsOf(p.Karpenter.Version)
 	if e.Facts != nil {
 		e.Application = applicationOf(p, e.Facts, e.Names)
 	}
@@ -53,6 +50,27 @@ func (e *Env) Supported() error {
 			e.Version, facts.Oldest().Minor, facts.Newest().Minor)
 	}
 	return nil
+}
+
+// factsOf parses a Karpenter version and finds the row of its minor (nil
+// when karpgen has none): the one place versions are parsed.
+func factsOf(version string) (facts.Version, *facts.Minor, error) {
+	v, err := facts.ParseVersion(version)
+	if err != nil {
+		return v, nil, err
+	}
+	m, _ := facts.Lookup(v)
+	return v, m, nil
+}
+
+// KubernetesRangeOf is the Kubernetes range a Karpenter version supports;
+// ok is false when the version is malformed or not supported.
+func KubernetesRangeOf(version string) (rng [2]string, ok bool) {
+	v, m, err := factsOf(version)
+	if err != nil || m == nil {
+		return rng, false
+	}
+	return facts.KubernetesRange(v, m), true
 }
 
 // KubernetesRange is the Kubernetes range the exact Karpenter version
