@@ -10,7 +10,7 @@ SIMDIR   := test/iamsim
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cmd/karpgen
+	$(GO) build -trimpath -ldflags="-s -w" -o $(BIN) ./cmd/karpgen
 
 install:
 	$(GO) install ./cmd/karpgen

@@ -17,9 +17,11 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/load"
+	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
 	"golang.org/x/sync/errgroup"
 
@@ -119,7 +121,7 @@ func Load(dir Folder, only []string, check Check) (*Result, error) {
 	if len(res.Findings) > 0 {
 		return res, nil
 	}
-	first, fs, err := newWorker(dir, len(cueFiles) > 0, evaluated, only)
+	first, fs, err := newWorker(dir, cueFiles, evaluated, only)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +135,7 @@ func Load(dir Folder, only []string, check Check) (*Result, error) {
 		names = nil
 		for _, n := range only {
 			if _, ok := first.raws[n]; !ok {
-				all, _, err := newWorker(dir, len(cueFiles) > 0, evaluated, nil)
+				all, _, err := newWorker(dir, cueFiles, evaluated, nil)
 				if err != nil {
 					return nil, err
 				}
@@ -154,7 +156,7 @@ func Load(dir Folder, only []string, check Check) (*Result, error) {
 			w := first
 			if k > 0 {
 				var err error
-				if w, _, err = newWorker(dir, len(cueFiles) > 0, evaluated, only); err != nil {
+				if w, _, err = newWorker(dir, cueFiles, evaluated, only); err != nil {
 					return err
 				}
 			}
@@ -182,19 +184,30 @@ func Load(dir Folder, only []string, check Check) (*Result, error) {
 
 // newWorker compiles the schema and the profiles in a new CUE context. It
 // takes in the environments named in only, or all of them.
-func newWorker(dir Folder, hasCUE bool, evaluated []*evaluatedJsonnet, only []string) (*worker, []diag.Finding, error) {
+func newWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, only []string) (*worker, []diag.Finding, error) {
 	ctx := cuecontext.New()
 	s := ctx.CompileBytes(schema.Source(), cue.Filename(schema.Filename))
 	if err := s.Err(); err != nil {
 		return nil, nil, fmt.Errorf("compiling the embedded schema: %w", err)
 	}
 	w := &worker{ctx: ctx, schema: s, raws: map[string]cue.Value{}, sources: map[string]*jsonnetFile{}}
-	if hasCUE {
-		insts := load.Instances([]string{"."}, &load.Config{
+	if len(cueFiles) > 0 {
+		cfg := &load.Config{
 			FS: dir.FS, Dir: "/", FromFSPath: dir.show,
 			// No module registry: dependencies cannot be fetched.
 			Env: []string{},
-		})
+		}
+		if len(only) > 0 {
+			if trees := pruned(dir, cueFiles, only); trees != nil {
+				cfg.ParseFile = func(name string, src any, pc parser.Config) (*ast.File, error) {
+					if f, ok := trees[name]; ok {
+						return f, nil
+					}
+					return parser.ParseFile(name, src, pc)
+				}
+			}
+		}
+		insts := load.Instances([]string{"."}, cfg)
 		if err := insts[0].Err; err != nil {
 			return nil, schemaFindings(err), nil
 		}

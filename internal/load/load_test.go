@@ -68,3 +68,33 @@ environments: x: _|_`)
 		}
 	})
 }
+
+// TestLoadNamedEnvironmentsOnly: asking for one environment evaluates
+// only it. Another environment's conflict goes unseen (its syntax is
+// dropped before evaluation), unless the package refers to
+// `environments`, which keeps every environment.
+func TestLoadNamedEnvironmentsOnly(t *testing.T) {
+	broken := good + "environments: other: cluster: {name: \"a\"} & {name: \"b\"}\n"
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "p.cue"), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	folder := load.Folder{FS: os.DirFS(dir), Path: dir}
+	res, err := load.Load(folder, []string{"dev"}, nil)
+	if err != nil || len(res.Findings) > 0 || len(res.Envs) != 1 || res.Envs[0].Name != "dev" {
+		t.Fatalf("dev alone: err %v, findings %v", err, res.Findings)
+	}
+	if res, err := load.Load(folder, nil, nil); err != nil || len(res.Findings) == 0 {
+		t.Fatalf("the whole package must report the conflict: err %v, findings %v", err, res.Findings)
+	}
+
+	// A reference to environments: nothing is dropped, the conflict shows.
+	ref := broken + "_all: environments\n"
+	if err := os.WriteFile(filepath.Join(dir, "p.cue"), []byte(ref), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err = load.Load(folder, []string{"dev"}, nil)
+	if err != nil || len(res.Findings) == 0 {
+		t.Fatalf("with a reference to environments: err %v, findings %v", err, res.Findings)
+	}
+}

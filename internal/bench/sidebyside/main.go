@@ -3,7 +3,8 @@
 // ratios: `karpgen render` of one environment against `helm template` of
 // the Karpenter chart with the generated values and against a bare
 // `cue export` of the same profile; a fleet of environments (wall time
-// and peak memory); and `karpgen build`. `make bench` runs it.
+// and peak memory); and `karpgen build` of one environment, alone and in
+// the fleet's package. `make bench` runs it.
 //
 //	sidebyside -bin bin -reference reference/karpenter [-rounds 15] [-fleet 1000]
 package main
@@ -99,15 +100,21 @@ func run(bin, ref string, rounds, fleetSize int) error {
 		defer os.RemoveAll(shm)
 		scratch = filepath.Join(shm, "out")
 	}
+	many := filepath.Join(work, "fleet")
+	if err := fleet.Write(filepath.Join(many, "profiles"), fleetSize); err != nil {
+		return err
+	}
 	chart := filepath.Join(ref, "v1.2.8", "chart")
 	commands := []struct {
 		name string
+		dir  string
 		args []string
 	}{
-		{"karpgen render (1 env)", []string{karpgen, "render", "--out", scratch}},
-		{"helm template", []string{helm, "template", "karpenter", chart, "--namespace", "karpenter", "-f", values}},
-		{"cue export (no schema)", []string{cue, "export", "./profiles", "-e", "environments"}},
-		{"karpgen build (1 env)", []string{karpgen, "build", "env-0000"}},
+		{"karpgen render (1 env)", one, []string{karpgen, "render", "--out", scratch}},
+		{"helm template", one, []string{helm, "template", "karpenter", chart, "--namespace", "karpenter", "-f", values}},
+		{"cue export (no schema)", one, []string{cue, "export", "./profiles", "-e", "environments"}},
+		{"karpgen build (1 env)", one, []string{karpgen, "build", "env-0000"}},
+		{fmt.Sprintf("karpgen build (1 of %d)", fleetSize), many, []string{karpgen, "build", "env-0000"}},
 	}
 	samples := make([][]sample, len(commands))
 	for r := 0; r < rounds; r++ {
@@ -115,7 +122,7 @@ func run(bin, ref string, rounds, fleetSize int) error {
 			if c.name == commands[0].name {
 				os.RemoveAll(scratch)
 			}
-			s, err := timeCmd(one, c.args[0], c.args[1:]...)
+			s, err := timeCmd(c.dir, c.args[0], c.args[1:]...)
 			if err != nil {
 				return err
 			}
@@ -130,10 +137,6 @@ func run(bin, ref string, rounds, fleetSize int) error {
 	// The fleet: rendered into a fresh out/ on this disk, into a fresh
 	// out/ in memory (tmpfs, when the machine has one: karpgen's own cost
 	// without the disk's), and once more onto an unchanged out/.
-	many := filepath.Join(work, "fleet")
-	if err := fleet.Write(filepath.Join(many, "profiles"), fleetSize); err != nil {
-		return err
-	}
 	outs := map[string]string{"disk": filepath.Join(many, "out")}
 	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
 		shm, err := os.MkdirTemp("/dev/shm", "karpgen-bench-")
@@ -184,6 +187,7 @@ func run(bin, ref string, rounds, fleetSize int) error {
 	fmt.Printf("\nkarpgen render / helm template:    %.2fx (target <= 0.50)\n", ratio(med[0], med[1]))
 	fmt.Printf("karpgen render / cue export:       %.2fx (target <= 1.25)\n", ratio(med[0], med[2]))
 	fmt.Printf("karpgen build median:              %s (target <= 50 ms)\n", ms(med[3].wall))
+	fmt.Printf("build in a fleet / build alone:    %.2fx (target <= 1.50)\n", ratio(med[4], med[3]))
 	for _, where := range []string{"disk", "tmpfs", "unchanged"} {
 		if fm, ok := fleetMed[where]; ok {
 			fmt.Printf("fleet of %d (%s): %s wall, %.0f MiB peak (targets <= 3 s, <= 200 MiB)\n", fleetSize, where, ms(fm.wall), float64(fm.maxRSS)/1024)
