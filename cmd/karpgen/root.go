@@ -43,7 +43,7 @@ Usage:
   karpgen vet [ENV...] [--profiles DIR] [-o text|json]
   karpgen build ENV [--profiles DIR]
   karpgen init [--template NAME] [--dir DIR] [--name PREFIX] [--region REGION] [--account ID]
-  karpgen import FILE... [--values FILE] [--env NAME] [--cluster NAME] [--region REGION] [--account ID] [-o FILE]
+  karpgen import FILE... [--values FILE] [--env NAME] [--cluster NAME] [--region REGION] [--account ID] [-o FILE] [--format text|json]
   karpgen version
 
 Exit codes: 0 ok, 1 failure or a difference found by --check, 2 usage error, 3 invalid profile.
