@@ -6,9 +6,9 @@ import (
 	"path"
 	"path/filepath"
 
+	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
-	"sigs.k8s.io/yaml"
 
 	"github.com/karpgen/karpgen/generators"
 )
