@@ -92,15 +92,21 @@ func Check(e *model.Env, src Source) []diag.Finding {
 	return c.findings
 }
 
-// checkEnvName reports an environment name that is not safe as a folder.
+// maxEnvName keeps every name derived from an environment's within its
+// limit: the Argo CD Application karpenter-<env> is a DNS-1123 label.
+const maxEnvName = 63 - len("karpenter-")
+
+// checkEnvName reports an environment name that is not a DNS-1123 label
+// short enough for every name and path derived from it. Such a name has
+// no path separator, no dot, and cannot be a file of out/ itself.
 func checkEnvName(name string) string {
 	switch {
-	case name == "" || name == "." || name == "..":
-		return fmt.Sprintf("environment name %q cannot be a folder name", name)
 	case strings.ContainsAny(name, `/\`) || strings.Contains(name, ".."):
 		return fmt.Sprintf("environment name %q holds a path separator or \"..\"; it names the folder out/<env>", name)
-	case !envNameRE.MatchString(name):
-		return fmt.Sprintf("environment name %q must be lower-case letters, digits, '-', '_' or '.', starting with a letter or digit", name)
+	case !dns1123Label.MatchString(name):
+		return fmt.Sprintf("environment name %q is not a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit", name)
+	case len(name) > maxEnvName:
+		return fmt.Sprintf("environment name %q is %d characters; at most %d, so that its Argo CD Application karpenter-<env> fits 63", name, len(name), maxEnvName)
 	}
 	return ""
 }

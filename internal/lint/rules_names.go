@@ -41,7 +41,7 @@ var nameRules = []*Rule{
 	},
 	{
 		ID: "name/environment", Severity: diag.Error, Group: "Names",
-		Summary: "Environment names are safe as a folder name under out/ (no path separators, no \"..\").",
+		Summary: "Environment names are DNS-1123 labels of at most 53 characters: safe as a folder of out/, and karpenter-<env> fits 63.",
 		Hint:    "rename the environment, e.g. \"prod-eu\"",
 		check: func(c *Context) {
 			if msg := checkEnvName(c.E.Name); msg != "" {

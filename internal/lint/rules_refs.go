@@ -104,14 +104,4 @@ var authRules = []*Rule{
 			}
 		},
 	},
-	{
-		ID: "auth/pod-identity-agent", Severity: diag.Warning, Group: "Auth",
-		Summary: "auth \"podIdentity\" works only with the eks-pod-identity-agent add-on installed.",
-		Hint:    "aws eks create-addon --cluster-name <cluster> --addon-name eks-pod-identity-agent",
-		check: func(c *Context) {
-			if c.P.Karpenter.Auth == profile.AuthPodIdentity {
-				c.Report("karpenter.auth", "", "auth \"podIdentity\" needs the eks-pod-identity-agent add-on on the cluster")
-			}
-		},
-	},
 }

@@ -7,7 +7,6 @@ import (
 )
 
 var (
-	envNameRE      = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 	identRE        = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 	dns1123Label   = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 	dns1123Sub     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)

@@ -23,7 +23,19 @@ func DiffBundle(w io.Writer, outDir string, b *generators.Bundle) (bool, error) 
 	if err != nil {
 		return false, err
 	}
-	return diffFiles(w, dir, have, b.Files)
+	return diffFiles(w, dir, have, WithManifest(b))
+}
+
+// DiffGone writes the diff that removes the folder of an environment the
+// profiles no longer have.
+func DiffGone(w io.Writer, outDir, env string) error {
+	dir := path.Join(outDir, env)
+	have, err := ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	_, err = diffFiles(w, dir, have, nil)
+	return err
 }
 
 // DiffFleet diffs the files of outDir itself.

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/output"
@@ -33,6 +35,7 @@ func write(t *testing.T, path, data string) {
 func TestDiffMarksMissingFinalNewline(t *testing.T) {
 	out := t.TempDir()
 	write(t, filepath.Join(out, "dev", "a.yaml"), "one\ntwo")
+	write(t, filepath.Join(out, "dev", ".karpgen-files"), "# Files karpgen wrote for this environment; karpgen render replaces only these.\na.yaml\n")
 	var w bytes.Buffer
 	differs, err := output.DiffBundle(&w, out, bundle("dev", map[string]string{"a.yaml": "one\ntwo\n"}))
 	if err != nil || !differs {
@@ -60,7 +63,9 @@ func TestDiffNewAndRemovedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	// "out" is relative and does not exist here: only the new file shows.
-	want := "diff out/dev/new.json\n--- /dev/null\n+++ b/out/dev/new.json\n@@ -0,0 +1 @@\n+[]\n\\ No newline at end of file\n"
+	want := "diff out/dev/.karpgen-files\n--- /dev/null\n+++ b/out/dev/.karpgen-files\n@@ -0,0 +1,2 @@\n" +
+		"+# Files karpgen wrote for this environment; karpgen render replaces only these.\n+new.json\n" +
+		"diff out/dev/new.json\n--- /dev/null\n+++ b/out/dev/new.json\n@@ -0,0 +1 @@\n+[]\n\\ No newline at end of file\n"
 	if w.String() != want {
 		t.Errorf("diff:\n%q\nwant\n%q", w.String(), want)
 	}
@@ -73,13 +78,20 @@ func TestDiffNewAndRemovedFiles(t *testing.T) {
 	}
 }
 
-func TestDiskSink(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "out")
-	var stdout, stderr bytes.Buffer
-	disk, err := output.NewDisk(out, []string{"dev", "prod"}, &stdout, &stderr)
+func newDisk(t *testing.T, out string, names []string, stdout, stderr *bytes.Buffer) *output.Disk {
+	t.Helper()
+	disk, err := output.NewDisk(out, output.DiskOptions{Names: names, Stdout: stdout, Stderr: stderr})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(disk.Close)
+	return disk
+}
+
+func TestDiskSink(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	disk := newDisk(t, out, []string{"dev", "prod"}, &stdout, &stderr)
 	b := bundle("dev", map[string]string{"a.yaml": "a\n", "iam/b.json": "{}\n"})
 	if err := disk.Put(b); err != nil {
 		t.Fatal(err)
@@ -87,6 +99,7 @@ func TestDiskSink(t *testing.T) {
 	if err := disk.Finish(map[string][]byte{generators.ApplicationSetFile: []byte("set\n")}); err != nil {
 		t.Fatal(err)
 	}
+	disk.Close()
 	o := filepath.ToSlash(out)
 	if want := o + "/dev: written (2 files)\n" + o + "/argocd-applicationset.yaml: written\n"; stdout.String() != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout.String(), want)
@@ -95,15 +108,20 @@ func TestDiskSink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 3 || string(files["dev/iam/b.json"]) != "{}\n" || string(files["argocd-applicationset.yaml"]) != "set\n" {
-		t.Errorf("out/ holds %v", files)
+	manifest := "# Files karpgen wrote for this environment; karpgen render replaces only these.\na.yaml\niam/b.json\n"
+	if len(files) != 4 || string(files["dev/iam/b.json"]) != "{}\n" || string(files["argocd-applicationset.yaml"]) != "set\n" ||
+		string(files["dev/.karpgen-files"]) != manifest {
+		t.Errorf("out/ holds %q", files)
 	}
 
 	// The same bundle again changes nothing; the fleet file goes when no
-	// environment has an Application; a folder of no environment is named.
+	// environment has an Application; folders of no environment are named,
+	// those karpgen wrote apart from the others.
 	write(t, filepath.Join(out, "old", "x"), "x")
+	write(t, filepath.Join(out, "gone", "a.yaml"), "a\n")
+	write(t, filepath.Join(out, "gone", ".karpgen-files"), "a.yaml\n")
 	stdout.Reset()
-	disk, _ = output.NewDisk(out, []string{"dev", "prod"}, &stdout, &stderr)
+	disk = newDisk(t, out, []string{"dev", "prod"}, &stdout, &stderr)
 	if err := disk.Put(b); err != nil {
 		t.Fatal(err)
 	}
@@ -113,9 +131,16 @@ func TestDiskSink(t *testing.T) {
 	if want := o + "/dev: unchanged\n" + o + "/argocd-applicationset.yaml: removed\n"; stdout.String() != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout.String(), want)
 	}
-	if want := "karpgen: " + o + "/old belongs to no environment of the profiles; remove it if it is stale\n"; stderr.String() != want {
+	want := "karpgen: " + o + "/gone was written for an environment the profiles no longer have; delete it once nothing uses it\n" +
+		"karpgen: " + o + "/old belongs to no environment of the profiles; remove it if it is stale\n"
+	if stderr.String() != want {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
+	noLeftovers(t, out)
+}
+
+func noLeftovers(t *testing.T, out string) {
+	t.Helper()
 	entries, _ := os.ReadDir(out)
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".karpgen-") {
@@ -124,11 +149,139 @@ func TestDiskSink(t *testing.T) {
 	}
 }
 
+// TestDiskForeignFiles: a file karpgen did not write stops the render and
+// is named; files karpgen wrote and no longer makes go; --delete-foreign
+// deletes foreign files.
+func TestDiskForeignFiles(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	disk := newDisk(t, out, nil, &stdout, &stderr)
+	if err := disk.Put(bundle("dev", map[string]string{"a.yaml": "a\n", "old.yaml": "o\n"})); err != nil {
+		t.Fatal(err)
+	}
+	if err := disk.Finish(nil); err != nil {
+		t.Fatal(err)
+	}
+	disk.Close()
+	write(t, filepath.Join(out, "dev", "notes.txt"), "mine")
+
+	disk = newDisk(t, out, nil, &stdout, &stderr)
+	err := disk.Put(bundle("dev", map[string]string{"a.yaml": "b\n"}))
+	want := filepath.ToSlash(out) + "/dev holds " + filepath.ToSlash(out) + "/dev/notes.txt, which karpgen did not write; move it out of the way, or pass --delete-foreign to let karpgen delete it"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err %v\nwant %s", err, want)
+	}
+	disk.Close()
+	if data, _ := os.ReadFile(filepath.Join(out, "dev", "a.yaml")); string(data) != "a\n" {
+		t.Errorf("a refused render changed a.yaml: %q", data)
+	}
+
+	os.Remove(filepath.Join(out, "dev", "notes.txt"))
+	disk = newDisk(t, out, nil, &stdout, &stderr)
+	if err := disk.Put(bundle("dev", map[string]string{"a.yaml": "b\n"})); err != nil {
+		t.Fatal(err)
+	}
+	if err := disk.Finish(nil); err != nil {
+		t.Fatal(err)
+	}
+	disk.Close()
+	if _, err := os.Stat(filepath.Join(out, "dev", "old.yaml")); err == nil {
+		t.Error("old.yaml, which karpgen wrote and no longer makes, is still there")
+	}
+
+	write(t, filepath.Join(out, "dev", "notes.txt"), "mine")
+	disk, err = output.NewDisk(out, output.DiskOptions{DeleteForeign: true, Stdout: &stdout, Stderr: &stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer disk.Close()
+	if err := disk.Put(bundle("dev", map[string]string{"a.yaml": "c\n"})); err != nil {
+		t.Fatal(err)
+	}
+	if err := disk.Finish(nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "dev", "notes.txt")); err == nil {
+		t.Error("--delete-foreign kept notes.txt")
+	}
+}
+
+// TestDiskRollsBack: when one folder cannot be replaced, the folders
+// already replaced are put back and nothing is left behind.
+func TestDiskRollsBack(t *testing.T) {
+	if os.Geteuid() == 0 {
+		// root ignores permissions: make the swap fail with a file
+		// where a folder must go instead.
+		t.Log("running as root: a file stands where a folder goes")
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	disk := newDisk(t, out, nil, &stdout, &stderr)
+	for _, env := range []string{"a", "b"} {
+		if err := disk.Put(bundle(env, map[string]string{"x.yaml": env + "1\n"})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := disk.Finish(nil); err != nil {
+		t.Fatal(err)
+	}
+	disk.Close()
+	before, _ := output.ReadDir(out)
+
+	stdout.Reset()
+	disk = newDisk(t, out, nil, &stdout, &stderr)
+	for _, env := range []string{"a", "b"} {
+		if err := disk.Put(bundle(env, map[string]string{"x.yaml": env + "2\n"})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// b's staged folder disappears before the swap: a stands in for any
+	// failure of the second move.
+	entries, _ := os.ReadDir(out)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".karpgen-b-new-") {
+			os.RemoveAll(filepath.Join(out, e.Name()))
+		}
+	}
+	err := disk.Finish(nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "replacing "+filepath.ToSlash(out)+"/b: ") || !strings.HasSuffix(err.Error(), "; nothing was changed") {
+		t.Fatalf("err %v", err)
+	}
+	disk.Close()
+	after, _ := output.ReadDir(out)
+	if !reflect.DeepEqual(before, after) {
+		t.Errorf("out/ changed:\nbefore %q\nafter  %q", before, after)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("status lines after a failed render: %q", stdout.String())
+	}
+	noLeftovers(t, out)
+}
+
+// TestDiskLock: a second render of the same out/ waits, then gives up.
+func TestDiskLock(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	first := newDisk(t, out, nil, &stdout, &stderr)
+	_, err := output.NewDisk(out, output.DiskOptions{LockWait: 100 * time.Millisecond, Stdout: &stdout, Stderr: &stderr})
+	want := "another karpgen render is writing " + filepath.ToSlash(out) + "; gave up after waiting 100ms (--lock-wait)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err %v", err)
+	}
+	first.Close()
+	second, err := output.NewDisk(out, output.DiskOptions{LockWait: time.Second, Stdout: &stdout, Stderr: &stderr})
+	if err != nil {
+		t.Fatalf("after the first render let go: %v", err)
+	}
+	second.Close()
+}
+
 func TestCheckSink(t *testing.T) {
 	out := t.TempDir()
 	write(t, filepath.Join(out, "dev", "a.yaml"), "a\n")
 	var w bytes.Buffer
 	c := &output.Check{Dir: out, Stdout: &w}
+	write(t, filepath.Join(out, "dev", ".karpgen-files"), "# Files karpgen wrote for this environment; karpgen render replaces only these.\na.yaml\n")
 	if err := c.Put(bundle("dev", map[string]string{"a.yaml": "a\n"})); err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +320,7 @@ func TestBuildSink(t *testing.T) {
 		t.Errorf("build:\n%s", w.String())
 	}
 
-	write(t, filepath.Join(overlays, "dev", "kustomization.yaml"), "commonLabels:\n  team: a\n")
+	write(t, filepath.Join(overlays, "dev", "kustomization.yaml"), "labels:\n- pairs:\n    team: a\n")
 	w.Reset()
 	s = &output.Build{Overlays: overlays, Stdout: &w}
 	if err := s.Put(bundle("dev", objects)); err != nil {

@@ -5,89 +5,164 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/karpgen/karpgen/generators"
 )
 
-// Disk is the sink of `karpgen render`: each environment's folder under
-// Dir is replaced atomically, then the files of Dir itself. Finish prints
-// a status line per environment and per fleet file to Stdout, and names
-// folders of no environment on Stderr.
+// Disk is the sink of `karpgen render`. Put stages each environment's
+// bundle beside its folder (in parallel) while out/ stays as it was;
+// Finish swaps every staged folder in, then the files of out/ itself, and
+// prints a status line each. Close releases the lock and removes whatever
+// was staged and not swapped in, so a failed render changes nothing.
 type Disk struct {
-	Dir            string
-	Names          []string // every environment of the profiles
-	Stdout, Stderr io.Writer
+	dir  string
+	opts DiskOptions
+	lock *lock
 
 	mu     sync.Mutex
-	states map[string]string
+	staged map[string]string // env -> staged folder; "" when current
+	counts map[string]int
 }
 
-// NewDisk prepares dir (creating it, removing leftovers of an interrupted
-// render) and returns its sink.
-func NewDisk(dir string, names []string, stdout, stderr io.Writer) (*Disk, error) {
-	if err := Prepare(dir); err != nil {
+// DiskOptions say how Disk writes.
+type DiskOptions struct {
+	// Names are every environment of the profiles, to report folders of
+	// environments that are gone; nil when only some were rendered.
+	Names []string
+	// DeleteForeign lets a render delete files in an environment's folder
+	// that karpgen did not write.
+	DeleteForeign bool
+	// LockWait is how long to wait for another render of the same out/.
+	LockWait       time.Duration
+	Stdout, Stderr io.Writer
+}
+
+// NewDisk locks dir (creating it), removes what an interrupted render
+// left, and checks that it can write there before anything is rendered.
+func NewDisk(dir string, opts DiskOptions) (*Disk, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", filepath.ToSlash(dir), err)
+	}
+	l, err := acquire(dir, opts.LockWait)
+	if err != nil {
 		return nil, err
 	}
-	return &Disk{Dir: dir, Names: names, Stdout: stdout, Stderr: stderr, states: map[string]string{}}, nil
+	removeLeftovers(dir)
+	probe, err := os.CreateTemp(dir, tmpPrefix+"probe-")
+	if err != nil {
+		l.release()
+		return nil, fmt.Errorf("%s is not writable: %w", filepath.ToSlash(dir), err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return &Disk{dir: dir, opts: opts, lock: l, staged: map[string]string{}, counts: map[string]int{}}, nil
 }
 
 func (d *Disk) Put(b *generators.Bundle) error {
-	changed, err := WriteBundle(d.Dir, b)
-	state := "unchanged"
-	switch {
-	case err != nil:
-		state = "failed"
-	case changed:
-		state = fmt.Sprintf("written (%d files)", len(b.Files))
-	}
-	d.mu.Lock()
-	d.states[b.Env] = state
-	d.mu.Unlock()
-	return err
-}
-
-// Report prints the status of the environments written so far; Finish
-// calls it, and callers call it after a failed render.
-func (d *Disk) Report() {
+	tmp, err := stage(d.dir, b, d.opts.DeleteForeign)
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	envs := make([]string, 0, len(d.states))
-	for env := range d.states {
-		envs = append(envs, env)
-	}
-	slices.Sort(envs)
-	for _, env := range envs {
-		fmt.Fprintf(d.Stdout, "%s: %s\n", d.show(env), d.states[env])
-	}
-	d.states = map[string]string{}
-}
-
-func (d *Disk) Finish(fleet map[string][]byte) error {
-	d.Report()
-	if fleet == nil {
-		return nil
-	}
-	changed, err := WriteFleet(d.Dir, fleet)
-	for _, f := range changed {
-		state := "removed"
-		if _, ok := fleet[f]; ok {
-			state = "written"
-		}
-		fmt.Fprintf(d.Stdout, "%s: %s\n", d.show(f), state)
-	}
 	if err != nil {
 		return err
 	}
-	for _, s := range Strays(d.Dir, d.Names) {
-		fmt.Fprintf(d.Stderr, "karpgen: %s belongs to no environment of the profiles; remove it if it is stale\n", d.show(s))
+	d.staged[b.Env], d.counts[b.Env] = tmp, len(b.Files)
+	return nil
+}
+
+func (d *Disk) Finish(fleet map[string][]byte) error {
+	envs := slices.Sorted(maps.Keys(d.staged))
+	var moves [][2]string
+	for _, env := range envs {
+		if tmp := d.staged[env]; tmp != "" {
+			moves = append(moves, [2]string{filepath.Join(d.dir, env), tmp})
+		}
+	}
+	// The files of out/ itself: staged as folders of one file would be
+	// overkill; they are written beside their target and swapped in too.
+	var fleetChanged []string
+	for _, name := range FleetFiles {
+		target := filepath.Join(d.dir, name)
+		have, err := os.ReadFile(target)
+		data, want := fleet[name]
+		switch {
+		case fleet == nil:
+		case !want && err == nil:
+			fleetChanged = append(fleetChanged, name)
+		case want && (err != nil || !bytes.Equal(have, data)):
+			fleetChanged = append(fleetChanged, name)
+		}
+	}
+	done, err := commit(d.dir, moves)
+	if err != nil {
+		return fmt.Errorf("%w; nothing was changed", err)
+	}
+	for i, name := range fleetChanged {
+		target := filepath.Join(d.dir, name)
+		var err error
+		if data, ok := fleet[name]; ok {
+			err = writeFileAtomic(d.dir, target, data)
+		} else {
+			err = os.Remove(target)
+		}
+		if err != nil {
+			undo(done)
+			fleetChanged = fleetChanged[:i]
+			return fmt.Errorf("writing %s: %w; the environments' folders were put back", filepath.ToSlash(target), err)
+		}
+	}
+	for _, s := range done {
+		if s.old != "" {
+			os.RemoveAll(s.old)
+		}
+		d.staged[filepath.Base(s.target)] = ""
+	}
+	for _, env := range envs {
+		state := "unchanged"
+		if slices.ContainsFunc(done, func(s swap) bool { return filepath.Base(s.target) == env }) {
+			state = fmt.Sprintf("written (%d files)", d.counts[env])
+		}
+		fmt.Fprintf(d.opts.Stdout, "%s: %s\n", d.show(env), state)
+	}
+	for _, name := range fleetChanged {
+		state := "removed"
+		if _, ok := fleet[name]; ok {
+			state = "written"
+		}
+		fmt.Fprintf(d.opts.Stdout, "%s: %s\n", d.show(name), state)
+	}
+	if d.opts.Names != nil {
+		owned, other := Strays(d.dir, d.opts.Names)
+		for _, s := range owned {
+			fmt.Fprintf(d.opts.Stderr, "karpgen: %s was written for an environment the profiles no longer have; delete it once nothing uses it\n", d.show(s))
+		}
+		for _, s := range other {
+			fmt.Fprintf(d.opts.Stderr, "karpgen: %s belongs to no environment of the profiles; remove it if it is stale\n", d.show(s))
+		}
 	}
 	return nil
 }
 
-func (d *Disk) show(name string) string { return filepath.ToSlash(filepath.Join(d.Dir, name)) }
+// Close removes what was staged and not swapped in, and releases out/.
+func (d *Disk) Close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, tmp := range d.staged {
+		if tmp != "" {
+			os.RemoveAll(tmp)
+		}
+	}
+	d.staged = map[string]string{}
+	d.lock.release()
+	d.lock = nil
+}
+
+func (d *Disk) show(name string) string { return filepath.ToSlash(filepath.Join(d.dir, name)) }
 
 // DiffersError is returned by Check's Finish when out/ is not what the
 // profiles render.
@@ -99,10 +174,14 @@ func (e *DiffersError) Error() string {
 
 // Check is the sink of `karpgen render --check`: it writes nothing and
 // prints a unified diff, file by file, from what is under Dir to what the
-// profiles render, environments in name order.
+// profiles render, environments in name order. When every environment is
+// rendered, a folder karpgen wrote for an environment the profiles no
+// longer have is a difference too.
 type Check struct {
 	Dir    string
 	Stdout io.Writer
+	// Names are every environment of the profiles.
+	Names []string
 
 	mu    sync.Mutex
 	diffs map[string]*bytes.Buffer
@@ -131,12 +210,20 @@ func (c *Check) Finish(fleet map[string][]byte) error {
 		}
 		differs = d
 	}
-	envs := make([]string, 0, len(c.diffs))
-	for env := range c.diffs {
-		envs = append(envs, env)
+	if fleet != nil {
+		stale, _ := Strays(c.Dir, c.Names)
+		for _, env := range stale {
+			var buf bytes.Buffer
+			if err := DiffGone(&buf, c.Dir, env); err != nil {
+				return err
+			}
+			if c.diffs == nil {
+				c.diffs = map[string]*bytes.Buffer{}
+			}
+			c.diffs[env] = &buf
+		}
 	}
-	slices.Sort(envs)
-	for _, env := range envs {
+	for _, env := range slices.Sorted(maps.Keys(c.diffs)) {
 		differs = differs || c.diffs[env].Len() > 0
 		if _, err := c.Stdout.Write(c.diffs[env].Bytes()); err != nil {
 			return err

@@ -1,11 +1,19 @@
-// Package output writes rendered bundles to out/<env>/ and compares them
-// with what is there. Writing is atomic per environment: a bundle is
-// written to a temporary folder beside its target and renamed into place,
-// so an interrupted render leaves the old bundle or the new one, never a mix.
+// Package output is where rendered bundles leave memory: written to
+// out/<env>/ (Disk), compared with what is there (Check), or built with
+// kustomize (Build). out/ belongs to karpgen only as far as karpgen wrote
+// it: each environment's folder lists the files karpgen wrote in its
+// manifest, and a file karpgen did not write is never deleted.
+//
+// Writing is checked first and done last: every bundle is staged in a
+// temporary folder beside its target while nothing in out/ changes; only
+// when every environment is staged are the folders swapped in, and if a
+// swap fails the folders already swapped are put back. A lock keeps two
+// renders out of one out/ at a time.
 package output
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -16,59 +24,181 @@ import (
 	"github.com/karpgen/karpgen/generators"
 )
 
-const tmpPrefix = ".karpgen-"
+const (
+	// tmpPrefix starts the names of karpgen's temporary entries in out/.
+	tmpPrefix = ".karpgen-"
+	// ManifestFile, in each environment's folder, lists the files karpgen
+	// wrote there.
+	ManifestFile = ".karpgen-files"
+	manifestHead = "# Files karpgen wrote for this environment; karpgen render replaces only these.\n"
+)
 
 // FleetFiles are the names of the files karpgen owns in out/ itself.
 var FleetFiles = []string{generators.ApplicationSetFile}
 
-// Prepare creates outDir and removes what an interrupted render left.
-func Prepare(outDir string) error {
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", outDir, err)
+// WithManifest returns the files of a bundle as karpgen writes them: the
+// bundle's files and its manifest.
+func WithManifest(b *generators.Bundle) map[string][]byte {
+	files := make(map[string][]byte, len(b.Files)+1)
+	var m strings.Builder
+	m.WriteString(manifestHead)
+	for _, p := range b.Paths() {
+		files[p] = b.Files[p]
+		m.WriteString(p + "\n")
 	}
-	removeLeftovers(outDir)
-	return nil
+	files[ManifestFile] = []byte(m.String())
+	return files
 }
 
-// WriteBundle puts a bundle under outDir/<env>/, replacing what was
-// there; a folder that already holds exactly the bundle is left alone.
-// It reports whether the folder changed.
-func WriteBundle(outDir string, b *generators.Bundle) (bool, error) {
-	target := filepath.Join(outDir, b.Env)
-	same, err := equalOnDisk(target, b)
-	if err != nil || same {
-		return false, err
+// readManifest returns the files the manifest in dir lists; ok is false
+// when dir has no manifest.
+func readManifest(dir string) (map[string]bool, bool) {
+	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		return nil, false
 	}
-	if err := replace(outDir, target, b); err != nil {
-		return false, fmt.Errorf("writing %s: %w", target, err)
-	}
-	return true, nil
-}
-
-// WriteFleet writes the files of outDir itself and removes those karpgen
-// owns but no longer makes. It returns the names that changed.
-func WriteFleet(outDir string, fleet map[string][]byte) ([]string, error) {
-	var changed []string
-	for _, name := range FleetFiles {
-		target := filepath.Join(outDir, name)
-		have, err := os.ReadFile(target)
-		data, want := fleet[name]
-		switch {
-		case !want && err == nil:
-			if err := os.Remove(target); err != nil {
-				return changed, err
-			}
-			changed = append(changed, name)
-		case want && (err != nil || !bytes.Equal(have, data)):
-			if err := writeFileAtomic(outDir, target, data); err != nil {
-				return changed, fmt.Errorf("writing %s: %w", target, err)
-			}
-			changed = append(changed, name)
+	out := map[string]bool{ManifestFile: true}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line != "" && !strings.HasPrefix(line, "#") {
+			out[line] = true
 		}
 	}
-	return changed, nil
+	return out, true
 }
 
+// Owned reports whether dir is a folder karpgen wrote (it holds a manifest).
+func Owned(dir string) bool {
+	_, ok := readManifest(dir)
+	return ok
+}
+
+// ForeignError names files in an environment's folder that karpgen did
+// not write and would have to delete.
+type ForeignError struct {
+	Dir   string
+	Files []string
+}
+
+func (e *ForeignError) Error() string {
+	shown := make([]string, len(e.Files))
+	for i, f := range e.Files {
+		shown[i] = filepath.ToSlash(filepath.Join(e.Dir, f))
+	}
+	return fmt.Sprintf("%s holds %s, which karpgen did not write; move it out of the way, or pass --delete-foreign to let karpgen delete it",
+		filepath.ToSlash(e.Dir), strings.Join(shown, ", "))
+}
+
+// stage compares a bundle with its folder under outDir and, when they
+// differ, writes the bundle into a new temporary folder beside it. It
+// returns the staged folder ("" when the folder is current). Files in the
+// folder that karpgen did not write are refused unless deleteForeign.
+func stage(outDir string, b *generators.Bundle, deleteForeign bool) (string, error) {
+	target := filepath.Join(outDir, b.Env)
+	if info, err := os.Lstat(target); err == nil && !info.IsDir() {
+		return "", fmt.Errorf("%s is not a folder karpgen wrote; move it out of the way", filepath.ToSlash(target))
+	}
+	want := WithManifest(b)
+	have, err := ReadDir(target)
+	if err != nil {
+		return "", err
+	}
+	if !deleteForeign {
+		owned, _ := readManifest(target)
+		var foreign []string
+		for p := range have {
+			if _, ok := want[p]; !ok && !owned[p] {
+				foreign = append(foreign, p)
+			}
+		}
+		if len(foreign) > 0 {
+			slices.Sort(foreign)
+			return "", &ForeignError{Dir: target, Files: foreign}
+		}
+	}
+	if sameFiles(have, want) {
+		return "", nil
+	}
+	tmp, err := os.MkdirTemp(outDir, tmpPrefix+b.Env+"-new-")
+	if err != nil {
+		return "", fmt.Errorf("writing %s: %w", filepath.ToSlash(target), err)
+	}
+	if err := writeTree(tmp, want); err != nil {
+		os.RemoveAll(tmp)
+		return "", fmt.Errorf("writing %s: %w", filepath.ToSlash(target), err)
+	}
+	return tmp, nil
+}
+
+func writeTree(dir string, files map[string][]byte) error {
+	for p, data := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(full, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return os.Chmod(dir, 0o755)
+}
+
+// swap is one replacement done in out/: target now holds what was staged,
+// and old (if any) what target held before.
+type swap struct {
+	target, old string
+}
+
+// commit moves staged folders into place, in order. When a move fails,
+// the moves already made are undone, so out/ is as it was, and the error
+// names the folder that could not be replaced.
+func commit(outDir string, staged [][2]string) ([]swap, error) {
+	var done []swap
+	for _, st := range staged {
+		target, tmp := st[0], st[1]
+		s := swap{target: target}
+		if _, err := os.Lstat(target); err == nil {
+			old, err := os.MkdirTemp(outDir, tmpPrefix+filepath.Base(target)+"-old-")
+			if err == nil {
+				err = os.Remove(old) // the name is reserved; rename needs it free
+			}
+			if err == nil {
+				err = os.Rename(target, old)
+			}
+			if err != nil {
+				undo(done)
+				return nil, fmt.Errorf("replacing %s: %w", filepath.ToSlash(target), err)
+			}
+			s.old = old
+		}
+		if err := os.Rename(tmp, target); err != nil {
+			if s.old != "" {
+				os.Rename(s.old, target)
+			}
+			undo(done)
+			return nil, fmt.Errorf("replacing %s: %w", filepath.ToSlash(target), err)
+		}
+		done = append(done, s)
+	}
+	return done, nil
+}
+
+// undo puts back what swaps replaced, last first.
+func undo(done []swap) {
+	for i := len(done) - 1; i >= 0; i-- {
+		s := done[i]
+		trash := s.target + ".karpgen-undo"
+		if err := os.Rename(s.target, trash); err != nil {
+			continue
+		}
+		if s.old != "" {
+			os.Rename(s.old, s.target)
+		}
+		os.RemoveAll(trash)
+	}
+}
+
+// writeFileAtomic writes data to a temporary file in dir and renames it
+// to target.
 func writeFileAtomic(dir, target string, data []byte) error {
 	f, err := os.CreateTemp(dir, tmpPrefix+"file-")
 	if err != nil {
@@ -89,44 +219,6 @@ func writeFileAtomic(dir, target string, data []byte) error {
 	return os.Rename(f.Name(), target)
 }
 
-func replace(outDir, target string, b *generators.Bundle) error {
-	tmp, err := os.MkdirTemp(outDir, tmpPrefix+b.Env+"-new-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	for _, p := range b.Paths() {
-		full := filepath.Join(tmp, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(full, b.Files[p], 0o644); err != nil {
-			return err
-		}
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	old := ""
-	if _, err := os.Lstat(target); err == nil {
-		old = filepath.Join(outDir, tmpPrefix+b.Env+"-old")
-		os.RemoveAll(old)
-		if err := os.Rename(target, old); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(tmp, target); err != nil {
-		if old != "" {
-			os.Rename(old, target) // put the previous bundle back
-		}
-		return err
-	}
-	if old != "" {
-		return os.RemoveAll(old)
-	}
-	return nil
-}
-
 // removeLeftovers drops temporary folders an interrupted render left.
 func removeLeftovers(outDir string) {
 	entries, _ := os.ReadDir(outDir)
@@ -137,12 +229,14 @@ func removeLeftovers(outDir string) {
 	}
 }
 
-// ReadDir returns the files under dir by slash path; a missing dir is empty.
+// ReadDir returns the files under dir by slash path; a missing dir is
+// empty. Symbolic links are not followed: one is read as a file whose
+// content is its target, so that it always differs from a bundle file.
 func ReadDir(dir string) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if os.IsNotExist(err) && path == dir {
+			if errors.Is(err, fs.ErrNotExist) && path == dir {
 				return fs.SkipAll
 			}
 			return err
@@ -154,8 +248,14 @@ func ReadDir(dir string) (map[string][]byte, error) {
 		if err != nil {
 			return err
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
+		var data []byte
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			data = []byte("symbolic link to " + target)
+		} else if data, err = os.ReadFile(path); err != nil {
 			return err
 		}
 		files[filepath.ToSlash(rel)] = data
@@ -164,40 +264,37 @@ func ReadDir(dir string) (map[string][]byte, error) {
 	return files, err
 }
 
-func equalOnDisk(dir string, b *generators.Bundle) (bool, error) {
-	have, err := ReadDir(dir)
-	if err != nil {
-		return false, err
+func sameFiles(have, want map[string][]byte) bool {
+	if len(have) != len(want) {
+		return false
 	}
-	if len(have) != len(b.Files) {
-		return false, nil
-	}
-	for p, data := range b.Files {
-		if !bytes.Equal(have[p], data) {
-			return false, nil
+	for p, data := range want {
+		if h, ok := have[p]; !ok || !bytes.Equal(h, data) {
+			return false
 		}
 	}
-	return true, nil
+	return true
 }
 
 // Strays lists folders in outDir that belong to no environment in envs
-// (karpgen's own temporary folders aside).
-func Strays(outDir string, envs []string) []string {
+// (karpgen's own temporary entries aside), and says which of them karpgen
+// wrote.
+func Strays(outDir string, envs []string) (owned, other []string) {
 	entries, err := os.ReadDir(outDir)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	known := map[string]bool{}
-	for _, e := range envs {
-		known[e] = true
-	}
-	var out []string
 	for _, e := range entries {
-		if e.IsDir() && !known[e.Name()] && !strings.HasPrefix(e.Name(), tmpPrefix) {
-			out = append(out, e.Name())
+		if !e.IsDir() || slices.Contains(envs, e.Name()) || strings.HasPrefix(e.Name(), tmpPrefix) {
+			continue
+		}
+		if Owned(filepath.Join(outDir, e.Name())) {
+			owned = append(owned, e.Name())
+		} else {
+			other = append(other, e.Name())
 		}
 	}
-	return out
+	return owned, other
 }
 
 // WriteNew writes files (slash paths under dir) that must not exist yet,

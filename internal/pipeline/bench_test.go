@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"io"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -68,12 +69,16 @@ func BenchmarkWrite1(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		out := filepath.Join(b.TempDir(), "out")
-		if err := output.Prepare(out); err != nil {
+		disk, err := output.NewDisk(filepath.Join(b.TempDir(), "out"), output.DiskOptions{Stdout: io.Discard, Stderr: io.Discard})
+		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := output.WriteBundle(out, bundles.Bundles["env-0000"]); err != nil {
+		if err := disk.Put(bundles.Bundles["env-0000"]); err != nil {
 			b.Fatal(err)
 		}
+		if err := disk.Finish(nil); err != nil {
+			b.Fatal(err)
+		}
+		disk.Close()
 	}
 }
