@@ -19,10 +19,14 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the end-to-end scenarios in testdata/script. Each
 // starts with testdata/common/base.cue as profiles/base.cue (a script that
-// wants its own package removes it). KARPGEN_UPDATE=1 rewrites the
+// wants its own package removes it); $HOOK is hack/pre-commit. KARPGEN_UPDATE=1 rewrites the
 // expected files inside the scripts.
 func TestScripts(t *testing.T) {
 	base, err := os.ReadFile(filepath.Join("testdata", "common", "base.cue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hook, err := filepath.Abs(filepath.Join("..", "..", "hack", "pre-commit"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,6 +36,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": cmdExits},
 		Setup: func(env *testscript.Env) error {
+			env.Setenv("HOOK", hook)
 			dir := filepath.Join(env.WorkDir, "profiles")
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
