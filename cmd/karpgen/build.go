@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"path/filepath"
+	"time"
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/output"
@@ -18,13 +19,15 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	var dir string
 	fs := newFlags("build", stderr)
 	addProfilesFlag(fs, &dir)
+	var timeout time.Duration
+	addTimeoutFlag(fs, &timeout)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return usageErr("build: name exactly one environment")
 	}
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args()})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: timeout})
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"time"
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/pipeline"
@@ -11,6 +12,8 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	var dir, format string
 	fs := newFlags("vet", stderr)
 	addProfilesFlag(fs, &dir)
+	var timeout time.Duration
+	addTimeoutFlag(fs, &timeout)
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -18,7 +21,7 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	if format != "text" && format != "json" {
 		return usageErr("vet: -o must be text or json, not %q", format)
 	}
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args()})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: timeout})
 	if err != nil {
 		return err
 	}

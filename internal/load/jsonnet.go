@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 
 	"cuelang.org/go/cue"
 	cuejson "cuelang.org/go/encoding/json"
@@ -57,6 +58,7 @@ func evalJsonnet(dir Folder, name string) (*evaluatedJsonnet, []diag.Finding) {
 		return nil, []diag.Finding{jsonnetFinding(path, err)}
 	}
 	vm := jsonnet.MakeVM()
+	vm.MaxStack = maxJsonnetStack
 	vm.Importer(&folderImporter{dir: dir})
 	out, err := vm.Evaluate(root)
 	if err != nil {
@@ -79,8 +81,8 @@ func jsonnetFinding(path string, err error) diag.Finding {
 			if loc := rt.StackTrace[i].Loc; loc.Begin.Line > 0 {
 				if !f.Pos.IsValid() || f.Pos.Line == 0 {
 					f.Pos = fromLoc(loc, path)
-				} else {
-					f.Also = append(f.Also, fromLoc(loc, path))
+				} else if p := fromLoc(loc, path); p != f.Pos && !slices.Contains(f.Also, p) && len(f.Also) < maxFrames {
+					f.Also = append(f.Also, p)
 				}
 			}
 		}
@@ -206,6 +208,13 @@ func fieldName(f ast.ObjectField) (string, bool) {
 	return "", false
 }
 
+// maxFrames is how many distinct call sites a Jsonnet error lists.
+const maxFrames = 8
+
+// maxJsonnetStack bounds the depth of a Jsonnet evaluation (stack frames):
+// deeper recursion fails at its position instead of exhausting memory.
+const maxJsonnetStack = 500
+
 // folderImporter serves Jsonnet imports from the profiles folder only:
 // a path is resolved against the importing file's folder and must stay
 // inside the profiles folder.
@@ -235,6 +244,9 @@ func (im *folderImporter) Import(importedFrom, importedPath string) (jsonnet.Con
 		return c, shown, nil
 	}
 	data, err := fs.ReadFile(im.dir.FS, name)
+	if _, ok := escaped(fmt.Sprint(err)); ok {
+		return jsonnet.Contents{}, "", fmt.Errorf("import %q: the path leaves the profiles folder (symbolic links are resolved)", importedPath)
+	}
 	if err != nil {
 		return jsonnet.Contents{}, "", fmt.Errorf("import %q: %w", importedPath, err)
 	}

@@ -5,16 +5,23 @@
 package load
 
 import (
+	"context"
 	stderrors "errors"
 	"fmt"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync/atomic"
+
+	"cuelang.org/go/mod/modfile"
+	"cuelang.org/go/mod/module"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
@@ -86,10 +93,31 @@ type worker struct {
 }
 
 // Folder is a profiles folder: its files, read only through FS, and the
-// path its files are shown under in findings.
+// path its files are shown under in findings. Progress, when set, is told
+// what is being evaluated.
 type Folder struct {
-	FS   fs.FS
-	Path string
+	FS       fs.FS
+	Path     string
+	Progress *Progress
+}
+
+// Progress says what a load is evaluating, for a caller that gives up
+// waiting: a Jsonnet file, the CUE package, or an environment.
+type Progress struct{ v atomic.Value }
+
+// Set records what is being evaluated.
+func (p *Progress) Set(what string) {
+	if p != nil {
+		p.v.Store(what)
+	}
+}
+
+// String is what was being evaluated last.
+func (p *Progress) String() string {
+	if s, ok := p.v.Load().(string); ok {
+		return s
+	}
+	return "the profiles"
 }
 
 // show is the name a file of the folder is shown under.
@@ -114,6 +142,7 @@ func Load(dir Folder, only []string, check Check) (*Result, error) {
 	res := &Result{}
 	var evaluated []*evaluatedJsonnet
 	for _, name := range jsonnetFiles {
+		dir.Progress.Set(dir.show(name))
 		ej, fs := evalJsonnet(dir, name)
 		res.Findings = append(res.Findings, fs...)
 		evaluated = append(evaluated, ej)
@@ -161,6 +190,7 @@ func Load(dir Folder, only []string, check Check) (*Result, error) {
 				}
 			}
 			for i := k; i < len(names); i += n {
+				dir.Progress.Set("environment " + names[i])
 				env, fs := w.unify(names[i])
 				if env != nil && check != nil {
 					fs = append(fs, check(env)...)
@@ -194,8 +224,10 @@ func newWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, onl
 	if len(cueFiles) > 0 {
 		cfg := &load.Config{
 			FS: dir.FS, Dir: "/", FromFSPath: dir.show,
-			// No module registry: dependencies cannot be fetched.
-			Env: []string{},
+			// No module registry, no environment: dependencies are
+			// never fetched.
+			Registry: noRegistry{},
+			Env:      []string{},
 		}
 		if len(only) > 0 {
 			if trees := pruned(dir, cueFiles, only); trees != nil {
@@ -207,13 +239,14 @@ func newWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, onl
 				}
 			}
 		}
+		dir.Progress.Set("the CUE package " + strings.Join(showAll(dir, cueFiles), ", "))
 		insts := load.Instances([]string{"."}, cfg)
 		if err := insts[0].Err; err != nil {
-			return nil, schemaFindings(err), nil
+			return nil, packageFindings(dir, cueFiles, err), nil
 		}
 		v := ctx.BuildInstance(insts[0])
 		if err := v.Err(); err != nil {
-			return nil, schemaFindings(err), nil
+			return nil, packageFindings(dir, cueFiles, err), nil
 		}
 		if fs := collect(v, w.raws, nil, len(evaluated) == 0, only); len(fs) > 0 {
 			return nil, fs, nil
@@ -289,6 +322,9 @@ func (w *worker) unify(name string) (*Env, []diag.Finding) {
 	}
 	p := &profile.Profile{}
 	if err := u.Decode(p); err != nil {
+		if f, ok := overflow(u, name); ok {
+			return nil, env.placed([]diag.Finding{f})
+		}
 		return nil, env.placed(schemaFindings(err))
 	}
 	p.Env = name
@@ -297,6 +333,27 @@ func (w *worker) unify(name string) (*Env, []diag.Finding) {
 	}
 	env.Profile = p
 	return env, nil
+}
+
+// overflow finds an integer of the environment too large for the 64 bits
+// the profile's numbers have; CUE's own error names neither the value nor
+// the field.
+func overflow(u cue.Value, env string) (diag.Finding, bool) {
+	var found diag.Finding
+	u.Walk(func(v cue.Value) bool {
+		if found.Message != "" {
+			return false
+		}
+		if v.Kind() == cue.IntKind {
+			if _, err := v.Int64(); err != nil {
+				path := v.Path().String()
+				found = diag.Finding{Rule: "schema", Severity: diag.Error, Path: path, Pos: posOf(v),
+					Message: fmt.Sprintf("%s: %v does not fit a 64-bit integer", path, v)}
+			}
+		}
+		return true
+	}, nil)
+	return found, found.Message != ""
 }
 
 // suggest names the closest known field for a field the schema does not
@@ -402,10 +459,23 @@ func schemaFindings(err error) []diag.Finding {
 		format, args := e.Msg()
 		msg := fmt.Sprintf(format, args...)
 		path := strings.Join(e.Path(), ".")
+		rule := "schema"
+		if format == "import failed" {
+			// The reason is in the wrapped error: say it, without the
+			// package path CUE puts first.
+			rule, path = "import", ""
+			msg = strings.TrimSuffix(e.Error(), ":")
+			if _, rest, ok := strings.Cut(msg, "import failed: "); ok {
+				msg = "import failed: " + posPrefix.ReplaceAllString(rest, "")
+			}
+		}
 		if path != "" {
 			msg = path + ": " + msg
 		}
-		f := diag.Finding{Rule: "schema", Severity: diag.Error, Path: path, Message: msg}
+		if strings.TrimSpace(msg) == "" || strings.HasSuffix(msg, ": ") {
+			msg = strings.TrimSpace(posPrefix.ReplaceAllString(e.Error(), ""))
+		}
+		f := diag.Finding{Rule: rule, Severity: diag.Error, Path: path, Message: msg}
 		for _, p := range errors.Positions(e) {
 			dp := fromToken(p)
 			if !dp.IsValid() {
@@ -435,6 +505,74 @@ func schemaFindings(err error) []diag.Finding {
 	return out
 }
 
+func showAll(dir Folder, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = dir.show(n)
+	}
+	return out
+}
+
+// packageFindings are the findings of an error of the package as a
+// whole. One CUE gives without a position is placed at the file it is
+// about: the module file for module errors, else the package's first file.
+func packageFindings(dir Folder, cueFiles []string, err error) []diag.Finding {
+	out := schemaFindings(err)
+	for i := range out {
+		if out[i].Pos.IsValid() {
+			continue
+		}
+		file := cueFiles[0]
+		if name, ok := escaped(out[i].Message); ok {
+			out[i].Message = fmt.Sprintf("%s: refused: the path leaves the profiles folder (karpgen reads only files inside it, symbolic links resolved)", name)
+			out[i].Rule = "hermetic"
+			if pos, ok := mention(dir, cueFiles, name); ok {
+				out[i].Pos = pos
+				continue
+			}
+		}
+		if strings.Contains(out[i].Message, "module") {
+			if _, err := fs.Stat(dir.FS, "cue.mod/module.cue"); err == nil {
+				file = "cue.mod/module.cue"
+			}
+		}
+		out[i].Pos = diag.Pos{File: dir.show(file), Line: 1, Col: 1}
+	}
+	return out
+}
+
+// escapedRE is how os.Root refuses a path that leaves it.
+var escapedRE = regexp.MustCompile(`(?:openat|statat|lstatat|readlinkat|open|stat|lstat) ([^:]+): path escapes from parent`)
+
+// escaped returns the name of a file os.Root refused to read.
+func escaped(msg string) (string, bool) {
+	m := escapedRE.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// mention is the first place a CUE file of the package names file, in
+// quotes (an @embed attribute, say).
+func mention(dir Folder, cueFiles []string, file string) (diag.Pos, bool) {
+	for _, name := range cueFiles {
+		src, err := fs.ReadFile(dir.FS, name)
+		if err != nil {
+			continue
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if col := strings.Index(line, strconv.Quote(file)); col >= 0 {
+				return diag.Pos{File: dir.show(name), Line: i + 1, Col: col + 1}, true
+			}
+		}
+	}
+	return diag.Pos{}, false
+}
+
+// posPrefix is a position CUE writes at the start of a message.
+var posPrefix = regexp.MustCompile(`^\S+:\d+:\d+: `)
+
 // isWrapper reports an "N errors in empty disjunction" error whose
 // details follow it.
 func isWrapper(e errors.Error, rest []errors.Error) bool {
@@ -457,4 +595,26 @@ func Open(dir string) (Folder, func() error, error) {
 		return Folder{}, nil, fmt.Errorf("reading profiles: %w", err)
 	}
 	return Folder{FS: root.FS(), Path: dir}, root.Close, nil
+}
+
+// noRegistry is the CUE module registry of a karpgen load: it fetches
+// nothing, so evaluating a profile never reaches the network or a module
+// cache outside the profiles folder.
+type noRegistry struct{}
+
+func (noRegistry) refuse(shown, path string) error {
+	return fmt.Errorf("module %s: karpgen fetches no CUE modules (no registry, no module cache); vendor it inside the profiles folder "+
+		"and point at it from cue.mod/local-module.cue (deps: %q: replaceWith: \"./vendor/...\")", shown, path)
+}
+
+func (r noRegistry) ModFile(_ context.Context, mv module.Version) (*modfile.File, error) {
+	return nil, r.refuse(mv.String(), mv.Path())
+}
+
+func (r noRegistry) Fetch(_ context.Context, mv module.Version) (module.SourceLoc, error) {
+	return module.SourceLoc{}, r.refuse(mv.String(), mv.Path())
+}
+
+func (r noRegistry) ModuleVersions(_ context.Context, mpath string) ([]string, error) {
+	return nil, r.refuse(mpath, mpath)
 }

@@ -6,8 +6,10 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -26,6 +28,8 @@ type Options struct {
 	Folder *load.Folder
 	// Envs are the environments asked for; all when empty.
 	Envs []string
+	// Timeout bounds the evaluation of the profiles; 0 is no bound.
+	Timeout time.Duration
 }
 
 // Result is the checked state of the environments asked for.
@@ -55,13 +59,39 @@ func Check(opts Options) (*Result, error) {
 	}
 	var mu sync.Mutex
 	resolved := map[string]*model.Env{}
-	loaded, err := load.Load(*folder, opts.Envs, func(src *load.Env) []diag.Finding {
-		e := model.Resolve(src.Profile)
-		mu.Lock()
-		resolved[e.Name] = e
-		mu.Unlock()
-		return lint.Check(e, src)
-	})
+	progress := &load.Progress{}
+	f := *folder
+	f.Progress = progress
+	type result struct {
+		loaded *load.Result
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		loaded, err := load.Load(f, opts.Envs, func(src *load.Env) []diag.Finding {
+			e := model.Resolve(src.Profile)
+			mu.Lock()
+			resolved[e.Name] = e
+			mu.Unlock()
+			return lint.Check(e, src)
+		})
+		done <- result{loaded, err}
+	}()
+	var timeout <-chan time.Time
+	if opts.Timeout > 0 {
+		t := time.NewTimer(opts.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	var r result
+	select {
+	case r = <-done:
+	case <-timeout:
+		// CUE and Jsonnet cannot be interrupted: the evaluation is left
+		// behind, and the command ends with this error.
+		return nil, fmt.Errorf("evaluating %s took longer than %s (--eval-timeout); nothing was written", progress, opts.Timeout)
+	}
+	loaded, err := r.loaded, r.err
 	if err != nil {
 		return nil, err
 	}
