@@ -1,11 +1,16 @@
 package main
 
 import (
+	"errors"
+
 	"io"
 	"path/filepath"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/pipeline"
 )
@@ -13,8 +18,10 @@ import (
 // runBuild prints the Kubernetes objects of one environment as a single
 // YAML stream: what Argo CD applies. It is the bundle's kustomization,
 // with the overlay in <profiles>/overlays/<env>/ on top when there is one.
-// Only that environment is evaluated. Warnings are not printed; any error
-// and an empty result fail.
+// Only that environment is evaluated. The overlay is read from the
+// profiles folder only and may name nothing remote; the result is checked
+// again (lint.CheckBuilt) before anything is printed. Warnings are not
+// printed; any error and an empty result fail with nothing on stdout.
 func runBuild(args []string, stdout, stderr io.Writer) error {
 	var dir string
 	fs := newFlags("build", stderr)
@@ -22,6 +29,10 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	var timeout time.Duration
 	addTimeoutFlag(fs, &timeout)
 	if err := parse(fs, args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			// Argo CD applies what build prints: help is never a success.
+			return usageErr("build: prints the objects of one environment; nothing else")
+		}
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -34,5 +45,10 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if diag.HasErrors(res.Findings) {
 		return printFindings(stderr, res.Findings)
 	}
-	return res.Render(&output.Build{Overlays: filepath.Join(dir, "overlays"), Stdout: stdout})
+	env := res.Envs[0]
+	return res.Render(&output.Build{
+		Overlays: filepath.Join(dir, "overlays"),
+		Stdout:   stdout,
+		Verify:   func(stream []byte) error { return lint.CheckBuilt(env, stream) },
+	})
 }

@@ -1,10 +1,15 @@
 package output
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -13,27 +18,37 @@ import (
 	"github.com/karpgen/karpgen/generators"
 )
 
-// BuildBundle runs kustomize over a bundle, in memory, and returns the objects
-// as one YAML stream. When overlayDir holds a kustomization.yaml, it is
-// built on top of the bundle: the bundle becomes its first resource, so
-// the overlay's patches, labels and annotations apply to it.
+// Where the bundle and the overlay sit in kustomize's in-memory file
+// system: nothing of the host's is visible to it.
+const (
+	memBundle  = "/karpgen/bundle"
+	memOverlay = "/karpgen/overlay"
+)
+
+// BuildBundle runs kustomize over a bundle, in memory, and returns the
+// objects as one YAML stream. When overlayDir holds a kustomization.yaml,
+// it is built on top of the bundle: the bundle becomes its first
+// resource, so the overlay's patches, labels and annotations apply to it.
+// The overlay is read through an os.Root (nothing outside overlayDir, not
+// even through a symbolic link) and may name nothing remote.
 func BuildBundle(b *generators.Bundle, overlayDir string) ([]byte, error) {
-	fs := filesys.MakeFsInMemory()
+	mem := filesys.MakeFsInMemory()
 	for p, data := range b.Files {
-		if err := fs.WriteFile(path.Join("/karpgen/bundle", p), data); err != nil {
+		if err := mem.WriteFile(path.Join(memBundle, p), data); err != nil {
 			return nil, err
 		}
 	}
-	root := "/karpgen/bundle"
+	root := memBundle
 	if overlayDir != "" {
-		if _, err := os.Stat(filepath.Join(overlayDir, "kustomization.yaml")); err == nil {
-			if err := copyOverlay(fs, overlayDir, "/karpgen/overlay"); err != nil {
-				return nil, err
-			}
-			root = "/karpgen/overlay"
+		found, err := copyOverlay(mem, overlayDir, memOverlay)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			root = memOverlay
 		}
 	}
-	res, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(fs, root)
+	res, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(mem, root)
 	if err != nil {
 		return nil, fmt.Errorf("kustomize: %w", err)
 	}
@@ -43,26 +58,61 @@ func BuildBundle(b *generators.Bundle, overlayDir string) ([]byte, error) {
 	return res.AsYaml()
 }
 
-// copyOverlay copies the overlay folder into memory and makes the bundle
-// its first resource.
-func copyOverlay(fs filesys.FileSystem, dir, to string) error {
-	files, err := ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("reading overlay %s: %w", dir, err)
+// copyOverlay copies the overlay folder into memory, checks that its
+// kustomizations name only files of the overlay, and makes the bundle the
+// first resource of its kustomization.yaml. found is false when the
+// folder has no kustomization.yaml.
+func copyOverlay(mem filesys.FileSystem, dir, to string) (found bool, err error) {
+	r, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
 	}
-	for rel, data := range files {
-		if err := fs.WriteFile(path.Join(to, rel), data); err != nil {
+	if err != nil {
+		return false, fmt.Errorf("reading overlay %s: %w", dir, err)
+	}
+	defer r.Close()
+	fsys := r.FS()
+	if _, err := fs.Stat(fsys, "kustomization.yaml"); err != nil {
+		return false, nil
+	}
+	var kustomizations []string
+	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
 			return err
 		}
-	}
-	kpath := path.Join(to, "kustomization.yaml")
-	data, err := fs.ReadFile(kpath)
+		if d.IsDir() {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			if _, ok := escaped(err.Error()); ok {
+				return fmt.Errorf("%s: a symbolic link out of the overlay folder; build reads only files inside it", filepath.Join(dir, p))
+			}
+			return err
+		}
+		if base := path.Base(p); base == "kustomization.yaml" || base == "kustomization.yml" || base == "Kustomization" {
+			kustomizations = append(kustomizations, p)
+		}
+		return mem.WriteFile(path.Join(to, p), data)
+	})
 	if err != nil {
-		return err
+		return false, fmt.Errorf("reading overlay %s: %w", dir, err)
+	}
+	for _, k := range kustomizations {
+		data, _ := mem.ReadFile(path.Join(to, k))
+		if err := localOnly(dir, k, data); err != nil {
+			return false, err
+		}
+	}
+
+	kpath := path.Join(to, "kustomization.yaml")
+	data, err := mem.ReadFile(kpath)
+	if err != nil {
+		return false, err
 	}
 	var k map[string]any
 	if err := yaml.Unmarshal(data, &k); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Join(dir, "kustomization.yaml"), err)
+		return false, fmt.Errorf("%s: %w", filepath.Join(dir, "kustomization.yaml"), err)
 	}
 	if k == nil {
 		k = map[string]any{}
@@ -71,7 +121,95 @@ func copyOverlay(fs filesys.FileSystem, dir, to string) error {
 	k["resources"] = append([]any{"../bundle"}, resources...)
 	out, err := yaml.Marshal(k)
 	if err != nil {
-		return err
+		return false, err
 	}
-	return fs.WriteFile(kpath, out)
+	return true, mem.WriteFile(kpath, out)
+}
+
+// pathFields are the kustomization fields that name files or folders,
+// with the key inside their items that does ("" for a list of paths).
+var pathFields = map[string][]string{
+	"resources": {""}, "bases": {""}, "components": {""}, "crds": {""},
+	"configurations": {""}, "generators": {""}, "transformers": {""}, "validators": {""},
+	"patchesStrategicMerge": {""},
+	"patches":               {"path"}, "patchesJson6902": {"path"}, "replacements": {"path"},
+	"configMapGenerator": {"files", "envs", "env"}, "secretGenerator": {"files", "envs", "env"},
+	"openapi": {"path"},
+}
+
+// localOnly refuses a kustomization (file, in the overlay folder dir)
+// that names anything but a file or folder of the overlay: remote bases
+// and resources (URLs, git repositories) would reach the network, and
+// paths that climb out would read the host. Helm charts are refused too
+// (they fetch charts and run helm).
+func localOnly(dir, file string, data []byte) error {
+	var k map[string]any
+	if err := yaml.Unmarshal(data, &k); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, file), err)
+	}
+	shown := filepath.ToSlash(filepath.Join(dir, file))
+	if _, ok := k["helmCharts"]; ok {
+		return fmt.Errorf("%s: helmCharts are refused: build runs no helm and fetches no chart", shown)
+	}
+	base := path.Dir(file)
+	check := func(field, p string) error {
+		if why := notLocal(base, p); why != "" {
+			return fmt.Errorf("%s: %s %q %s; build loads overlays from the profiles folder only", shown, field, p, why)
+		}
+		return nil
+	}
+	for _, field := range slices.Sorted(maps.Keys(pathFields)) {
+		v, ok := k[field]
+		if !ok {
+			continue
+		}
+		for _, item := range asList(v) {
+			for _, key := range pathFields[field] {
+				var values []any
+				if key == "" {
+					values = []any{item}
+				} else if m, ok := item.(map[string]any); ok {
+					values = asList(m[key])
+				}
+				for _, x := range values {
+					s, ok := x.(string)
+					if !ok {
+						continue
+					}
+					// files: [key=path] names the file after "=".
+					if _, after, ok := strings.Cut(s, "="); ok && (key == "files") {
+						s = after
+					}
+					if err := check(field, s); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// notLocal says why p, named in a kustomization in folder base of the
+// overlay, is not a path inside the overlay, or "".
+func notLocal(base, p string) string {
+	switch {
+	case strings.Contains(p, "://") || strings.HasPrefix(p, "git@") || strings.Contains(p, "?ref=") || strings.Contains(p, "//"):
+		return "is remote"
+	case path.IsAbs(p) || filepath.IsAbs(p):
+		return "is an absolute path"
+	case !fs.ValidPath(path.Join(base, p)):
+		return "leaves the overlay folder"
+	}
+	return ""
+}
+
+func asList(v any) []any {
+	switch v := v.(type) {
+	case []any:
+		return v
+	case nil:
+		return nil
+	}
+	return []any{v}
 }

@@ -237,11 +237,13 @@ func (c *Check) Finish(fleet map[string][]byte) error {
 
 // Build is the sink of `karpgen build`: it runs kustomize over the one
 // bundle it takes, with the environment's overlay from Overlays/<env>/ on
-// top when there is one, and writes the objects to Stdout only when all
-// went well. An empty result is an error.
+// top when there is one, checks the result with Verify, and writes the
+// objects to Stdout only when all went well. An empty result is an error.
 type Build struct {
 	Overlays string
 	Stdout   io.Writer
+	// Verify checks the objects before they are printed.
+	Verify func(stream []byte) error
 
 	stream []byte
 	env    string
@@ -254,6 +256,11 @@ func (s *Build) Put(b *generators.Bundle) error {
 	stream, err := BuildBundle(b, filepath.Join(s.Overlays, b.Env))
 	if err != nil {
 		return err
+	}
+	if s.Verify != nil {
+		if err := s.Verify(stream); err != nil {
+			return err
+		}
 	}
 	s.stream, s.env = stream, b.Env
 	return nil

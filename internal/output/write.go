@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -325,4 +326,16 @@ func WriteNew(dir string, files map[string][]byte) ([]string, error) {
 		written = append(written, full)
 	}
 	return written, nil
+}
+
+// escapedRE is how os.Root refuses a path that leaves it.
+var escapedRE = regexp.MustCompile(`([^: ]+): path escapes from parent`)
+
+// escaped returns the name of a file os.Root refused to read.
+func escaped(msg string) (string, bool) {
+	m := escapedRE.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
 }
