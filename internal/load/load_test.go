@@ -62,8 +62,35 @@ environments: x: _|_`)
 			return
 		}
 		for _, fd := range res.Findings {
-			if fd.Message == "" || fd.Rule == "" {
-				t.Errorf("finding without message or rule: %+v", fd)
+			if strings.TrimSpace(fd.Message) == "" || fd.Rule == "" || !fd.Pos.IsValid() {
+				t.Errorf("finding without message, rule or position: %+v", fd)
+			}
+		}
+	})
+}
+
+// FuzzJsonnetLoad feeds mutated Jsonnet profiles to the loader: it never
+// panics, every finding has a message, a rule and a position, and nothing
+// outside the folder is read (the folder holds only the profile).
+func FuzzJsonnetLoad(f *testing.F) {
+	f.Add(`{ environments: { dev: { cluster: { name: "ws-dev", region: "ap-northeast-2", accountID: "491085395789", kubernetesVersion: "1.32" }, karpenter: { version: "1.2.3", controller: { nodeGroup: "system" } }, nodeGroups: { system: { labels: { nodegroup: "system" } } }, nodeClasses: { default: { ami: { alias: "al2023@latest" } } }, nodePools: { app: { zones: ["ap-northeast-2a"] } } } } }`)
+	f.Add(`local f(n) = if n == 0 then 0 else 1 + f(n - 1); { environments: { dev: { x: f(1000) } } }`)
+	f.Add(`{ environments: { dev: importstr "/etc/hostname" } }`)
+	f.Add(`{ environments: { dev: import "p.jsonnet" } }`)
+	f.Add(`std.native("x")`)
+	f.Add(`{ environments: std.extVar("HOME") }`)
+	f.Fuzz(func(t *testing.T, src string) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "p.jsonnet"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := load.Load(load.Folder{FS: os.DirFS(dir), Path: dir}, nil, nil)
+		if err != nil {
+			return
+		}
+		for _, fd := range res.Findings {
+			if strings.TrimSpace(fd.Message) == "" || fd.Rule == "" || !fd.Pos.IsValid() {
+				t.Errorf("finding without message, rule or position: %+v", fd)
 			}
 		}
 	})

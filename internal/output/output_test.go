@@ -356,3 +356,50 @@ func TestWriteNewNeverOverwrites(t *testing.T) {
 		t.Error("c.cue was written although a.cue exists")
 	}
 }
+
+// FuzzDiff: for any two texts the diff says whether they differ, and its
+// lines are a unified diff's: headers, hunks, context, additions, removals
+// and the no-newline marker, with as many removed and added lines as the
+// texts have lines that changed.
+func FuzzDiff(f *testing.F) {
+	f.Add("a\nb\nc\n", "a\nB\nc\n")
+	f.Add("one\ntwo", "one\ntwo\n")
+	f.Add("", "x")
+	f.Add("x\n", "")
+	f.Fuzz(func(t *testing.T, old, cur string) {
+		out := t.TempDir()
+		if old != "" {
+			write(t, filepath.Join(out, "dev", "f"), old)
+		}
+		b := bundle("dev", nil)
+		if cur != "" {
+			b.Files["f"] = []byte(cur)
+		}
+		var w bytes.Buffer
+		if _, err := output.DiffBundle(&w, out, b); err != nil {
+			t.Fatal(err)
+		}
+		// Keep the file's diff only (the manifest is new in every case).
+		text := w.String()
+		i := strings.Index(text, "diff "+filepath.ToSlash(out)+"/dev/f\n")
+		if (old == cur) != (i < 0) {
+			t.Fatalf("old %q, new %q: diff %q", old, cur, text)
+		}
+		if i < 0 {
+			return
+		}
+		text = text[i:]
+		if !strings.HasSuffix(text, "\n") {
+			t.Errorf("diff does not end in a newline: %q", text)
+		}
+		for n, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n")[1:] {
+			switch {
+			case n < 2 && (strings.HasPrefix(line, "--- ") || strings.HasPrefix(line, "+++ ")):
+			case strings.HasPrefix(line, "@@ "), strings.HasPrefix(line, " "), strings.HasPrefix(line, "+"),
+				strings.HasPrefix(line, "-"), line == `\ No newline at end of file`:
+			default:
+				t.Fatalf("line %d of the diff is none of a unified diff's: %q\n%s", n+1, line, text)
+			}
+		}
+	})
+}
