@@ -39,7 +39,7 @@ var errInvalid = &exitError{exitInvalid, errors.New("invalid profile")}
 const usage = `karpgen renders Karpenter bundles from CUE cluster profiles.
 
 Usage:
-  karpgen render [ENV...] [--profiles DIR] [--out DIR] [--check]
+  karpgen render [ENV...] [--profiles DIR] [--out DIR] [--check] [--delete-foreign] [--lock-wait D] [--eval-timeout D]
   karpgen vet [ENV...] [--profiles DIR] [-o text|json]
   karpgen build ENV [--profiles DIR]
   karpgen init [--template NAME] [--dir DIR] [--name PREFIX] [--region REGION] [--account ID]
