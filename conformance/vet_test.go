@@ -64,6 +64,10 @@ func TestVetRefusesWhatTheCRDsRefuse(t *testing.T) {
 		{"restricted label", `nodePools: app: labels: "karpenter.sh/team": "a"`, "label/restricted", "nodepools.yaml", nil},
 		{"hostname requirement", `nodePools: app: requirements: [{key: "kubernetes.io/hostname", operator: "Exists"}]`, "label/restricted", "nodepools.yaml", nil},
 		{"taint effect", `nodePools: app: taints: [{key: "a", effect: "NoScheduled"}]`, "taint/syntax", "nodepools.yaml", nil},
+		{"subnet id with tags", `nodeClasses: default: subnetSelectorTerms: [{id: "subnet-1", tags: a: "b"}]`, "value/selector-terms", "ec2nodeclasses.yaml", nil},
+		{"empty security group terms", `nodeClasses: default: securityGroupSelectorTerms: []`, "value/selector-terms", "ec2nodeclasses.yaml", nil},
+		{"empty tag value", `nodeClasses: default: subnetSelectorTerms: [{tags: a: ""}]`, "value/selector-terms", "ec2nodeclasses.yaml", nil},
+		{"security group name with id", `nodeClasses: default: securityGroupSelectorTerms: [{id: "sg-1", name: "x"}]`, "value/selector-terms", "ec2nodeclasses.yaml", nil},
 	}
 	for _, m := range []*facts.Minor{facts.Oldest(), facts.Newest()} {
 		crds := loadCRDs(t, m)

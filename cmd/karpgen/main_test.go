@@ -6,9 +6,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/karpgen/karpgen/internal/lint"
 )
 
 func TestMain(m *testing.M) {
@@ -66,5 +69,22 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
+}
+
+// TestEveryRuleHasAScenario: each rule of the catalog has its scenario,
+// testdata/script/rule_<group>_<name>.txtar, where vet refuses (or warns
+// about) a profile that breaks it.
+func TestEveryRuleHasAScenario(t *testing.T) {
+	for _, r := range lint.Rules() {
+		name := "rule_" + strings.NewReplacer("/", "_", "-", "_").Replace(r.ID) + ".txtar"
+		data, err := os.ReadFile(filepath.Join("testdata", "script", name))
+		if err != nil {
+			t.Errorf("rule %s has no scenario %s", r.ID, name)
+			continue
+		}
+		if !strings.Contains(string(data), "["+r.ID+"]") {
+			t.Errorf("%s never shows a finding of %s", name, r.ID)
+		}
 	}
 }

@@ -306,7 +306,9 @@ func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required
 		return schemaFindings(err)
 	}
 	for iter.Next() {
-		add(iter.Selector().Unquoted(), iter.Value())
+		if sel := iter.Selector(); sel.IsString() {
+			add(sel.Unquoted(), iter.Value())
+		}
 	}
 	return out
 }
@@ -365,7 +367,7 @@ func (e *Env) suggest(u cue.Value, fs []diag.Finding) []diag.Finding {
 			continue
 		}
 		sels := cue.ParsePath(strings.TrimPrefix(f.Path, prefix)).Selectors()
-		if len(sels) == 0 {
+		if len(sels) == 0 || !sels[len(sels)-1].IsString() {
 			continue
 		}
 		bad := sels[len(sels)-1].Unquoted()
@@ -375,8 +377,8 @@ func (e *Env) suggest(u cue.Value, fs []diag.Finding) []diag.Finding {
 		}
 		var known []string
 		for iter.Next() {
-			if name := iter.Selector().Unquoted(); name != bad {
-				known = append(known, name)
+			if sel := iter.Selector(); sel.IsString() && sel.Unquoted() != bad {
+				known = append(known, sel.Unquoted())
 			}
 		}
 		if s := diag.Closest(bad, known); s != "" {
