@@ -60,3 +60,9 @@ func isZoneSuffix(s string) bool {
 	last := s[len(s)-1]
 	return last >= 'a' && last <= 'z'
 }
+
+// AMIKubernetesMax is, for an AMI family, the newest Kubernetes minor EKS
+// publishes its AMIs for; families not listed have AMIs for every
+// Kubernetes version Karpenter supports. EKS published no Amazon Linux 2
+// AMIs for Kubernetes 1.33 and later.
+var AMIKubernetesMax = map[string]string{"al2": "1.32"}
