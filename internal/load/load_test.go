@@ -125,3 +125,22 @@ func TestLoadNamedEnvironmentsOnly(t *testing.T) {
 		t.Fatalf("with a reference to environments: err %v, findings %v", err, res.Findings)
 	}
 }
+
+// TestUnknownFieldInAList: a field the schema does not allow inside a list
+// element is a finding at its position (the did-you-mean lookup once
+// panicked on the list index of its path).
+func TestUnknownFieldInAList(t *testing.T) {
+	src := strings.Replace(good, `nodeClasses: default: ami: alias: "al2023@latest"`,
+		`nodeClasses: default: {ami: alias: "al2023@latest", subnetSelectorTerms: [{name: "x"}]}`, 1)
+	res, err := loadString(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 1 {
+		t.Fatalf("findings %+v", res.Findings)
+	}
+	f := res.Findings[0]
+	if f.Message != "environments.dev.nodeClasses.default.subnetSelectorTerms.0.name: field not allowed" || f.Pos.Line != 7 {
+		t.Errorf("finding %+v", f)
+	}
+}
