@@ -21,7 +21,7 @@ func CloudFormation(e *model.Env) obj {
 	}}
 	var policyRefs []any
 	for _, cp := range ControllerPolicies(m, n) {
-		logical := "KarpenterController" + cp.Part + "Policy"
+		logical := cp.LogicalID
 		res[logical] = obj{"Type": "AWS::IAM::ManagedPolicy", "Properties": obj{
 			"ManagedPolicyName": cp.Name,
 			"Path":              "/",

@@ -2,10 +2,14 @@ package generators_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/karpgen/karpgen/internal/model"
 
@@ -269,5 +273,80 @@ func checkCloudFormation(t *testing.T, p *profile.Profile, tpl *reference.Templa
 		if !found {
 			t.Errorf("CloudFormation lacks the rule %v", want)
 		}
+	}
+}
+
+// TestCloudFormationUpdatesUpstreamStack: for every minor, every resource
+// of upstream's getting-started template is in iam/cloudformation.yaml
+// under the same logical ID, with the same type and physical name, so
+// that deploying karpgen's template to a stack made from upstream's
+// updates it in place; karpgen's own resources have IDs upstream does not
+// use.
+func TestCloudFormationUpdatesUpstreamStack(t *testing.T) {
+	dir := reference.Dir(t)
+	names := []string{"RoleName", "ManagedPolicyName", "QueueName", "Name"}
+	for i := range facts.Minors {
+		m := &facts.Minors[i]
+		t.Run(m.Minor, func(t *testing.T) {
+			var upstream struct {
+				Resources map[string]struct {
+					Type       string         `yaml:"Type"`
+					Properties map[string]any `yaml:"Properties"`
+				} `yaml:"Resources"`
+			}
+			data, err := os.ReadFile(filepath.Join(dir, m.Reference, "cloudformation.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var root yaml.Node
+			if err := yaml.Unmarshal(data, &root); err != nil {
+				t.Fatal(err)
+			}
+			vars := reference.Vars{Partition: "aws", Region: "us-east-1", Account: "491085395789", Cluster: "ws-stack", URLSuffix: "amazonaws.com"}
+			for _, n := range []*yaml.Node{&root} {
+				substitute(n, vars)
+			}
+			if err := root.Decode(&upstream); err != nil {
+				t.Fatal(err)
+			}
+			p := testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws-stack")
+			b, err := generators.Render(model.Resolve(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ours struct {
+				Resources map[string]struct {
+					Type       string         `json:"Type"`
+					Properties map[string]any `json:"Properties"`
+				} `json:"Resources"`
+			}
+			fromYAML(t, b.Files["iam/cloudformation.yaml"], &ours)
+			for id, want := range upstream.Resources {
+				got, ok := ours.Resources[id]
+				if !ok {
+					t.Errorf("upstream's %s (%s) is missing", id, want.Type)
+					continue
+				}
+				if got.Type != want.Type {
+					t.Errorf("%s is a %s, upstream's a %s", id, got.Type, want.Type)
+				}
+				for _, k := range names {
+					if w, ok := want.Properties[k]; ok && fmt.Sprint(got.Properties[k]) != fmt.Sprint(w) {
+						t.Errorf("%s %s is %v, upstream's %v", id, k, got.Properties[k], w)
+					}
+				}
+			}
+		})
+	}
+}
+
+// substitute fills !Sub placeholders of a template in place.
+func substitute(n *yaml.Node, v reference.Vars) {
+	if n.Tag == "!Sub" {
+		n.Tag, n.Value = "!!str", strings.NewReplacer("${AWS::Partition}", v.Partition, "${AWS::Region}", v.Region,
+			"${AWS::AccountId}", v.Account, "${AWS::URLSuffix}", v.URLSuffix, "${ClusterName}", v.Cluster).Replace(n.Value)
+	}
+	for _, c := range n.Content {
+		substitute(c, v)
 	}
 }

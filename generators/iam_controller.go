@@ -20,9 +20,13 @@ type ControllerPolicy struct {
 	// Part names the policy ("NodeLifecycle", ...; "" for a single policy).
 	Part string
 	// File is the bundle file name under iam/.
-	File     string
-	Name     string
-	Document obj
+	File string
+	Name string
+	// LogicalID is the policy's resource in iam/cloudformation.yaml:
+	// upstream's own ID wherever upstream has the policy, so that the
+	// template updates upstream's getting-started stack in place.
+	LogicalID string
+	Document  obj
 }
 
 // policyPart is one of the managed policies upstream splits the
@@ -58,18 +62,21 @@ func ControllerPolicies(m *facts.Minor, n model.Names) []ControllerPolicy {
 		}
 		split = append(split, ControllerPolicy{
 			Part: part.name, File: "controller-policy-" + part.file + ".json",
-			Name: n.ControllerPolicyName(part.name), Document: policyDocument(st),
+			Name: n.ControllerPolicyName(part.name), LogicalID: part.name + "Policy", Document: policyDocument(st),
 		})
 	}
 	if m.IAM.Split {
 		return split
 	}
-	single := ControllerPolicy{File: "controller-policy-all.json", Name: n.ControllerPolicyName(""), Document: obj{"Version": policyVersion, "Statement": all}}
+	single := ControllerPolicy{File: "controller-policy-all.json", Name: n.ControllerPolicyName(""), LogicalID: "KarpenterControllerPolicy",
+		Document: obj{"Version": policyVersion, "Statement": all}}
 	if CompactSize(single.Document) <= MaxPolicySize {
 		return []ControllerPolicy{single}
 	}
+	// Upstream has no such policies: they get IDs of their own.
 	for i := range split {
 		split[i].File = strings.Replace(split[i].File, "controller-policy-", "controller-policy-split-", 1)
+		split[i].LogicalID = "KarpenterController" + split[i].Part + "Policy"
 	}
 	return split
 }
