@@ -79,15 +79,21 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 		jsonFile("iam/"+cp.File, cp.Document)
 	}
 	jsonFile("iam/controller-trust-policy.json", ControllerTrustPolicy(e))
-	jsonFile("iam/node-trust-policy.json", NodeTrustPolicy(n))
-	jsonFile("iam/node-managed-policies.json", NodeManagedPolicies(m, n))
+	// An existing node role is the account's: the bundle neither creates
+	// it nor lets it join (it joins already).
+	if !n.NodeRoleExists {
+		jsonFile("iam/node-trust-policy.json", NodeTrustPolicy(n))
+		jsonFile("iam/node-managed-policies.json", NodeManagedPolicies(m, n))
+	}
 	if p.Karpenter.Auth == profile.AuthPodIdentity {
 		jsonFile("iam/pod-identity-association.json", PodIdentityAssociation(n))
 	}
-	if p.Karpenter.NodeAccess == profile.AWSAuth {
-		yamlFile("iam/aws-auth-maproles.yaml", AWSAuthMapRoles(n))
-	} else {
-		jsonFile("iam/access-entry.json", AccessEntry(n))
+	switch {
+	case n.NodeRoleExists:
+	case p.Karpenter.NodeAccess == profile.AWSAuth:
+		yamlFile("iam/aws-auth-maproles.yaml", AWSAuthMapRoles(n, e.Windows))
+	default:
+		jsonFile("iam/access-entry.json", AccessEntry(n, e.Windows))
 	}
 	if n.Queue != "" {
 		jsonFile("iam/interruption-queue.json", Queue(n))

@@ -13,12 +13,14 @@ import (
 func CloudFormation(e *model.Env) obj {
 	p, m, n := e.Profile, e.Facts, e.Names
 	res := obj{}
-	res["KarpenterNodeRole"] = obj{"Type": "AWS::IAM::Role", "Properties": obj{
-		"RoleName":                 n.NodeRole,
-		"Path":                     "/",
-		"AssumeRolePolicyDocument": NodeTrustPolicy(n),
-		"ManagedPolicyArns":        NodeManagedPolicies(m, n)["ManagedPolicyArns"],
-	}}
+	if !n.NodeRoleExists {
+		res["KarpenterNodeRole"] = obj{"Type": "AWS::IAM::Role", "Properties": obj{
+			"RoleName":                 n.NodeRole,
+			"Path":                     "/",
+			"AssumeRolePolicyDocument": NodeTrustPolicy(n),
+			"ManagedPolicyArns":        NodeManagedPolicies(m, n)["ManagedPolicyArns"],
+		}}
+	}
 	var policyRefs []any
 	for _, cp := range ControllerPolicies(m, n) {
 		logical := cp.LogicalID
@@ -54,11 +56,11 @@ func CloudFormation(e *model.Env) obj {
 			}}
 		}
 	}
-	if p.Karpenter.NodeAccess == profile.AccessEntry {
+	if p.Karpenter.NodeAccess == profile.AccessEntry && !n.NodeRoleExists {
 		res["KarpenterNodeAccessEntry"] = obj{"Type": "AWS::EKS::AccessEntry", "Properties": obj{
 			"ClusterName":  n.Cluster,
 			"PrincipalArn": obj{"Fn::GetAtt": strs("KarpenterNodeRole", "Arn")},
-			"Type":         "EC2_LINUX",
+			"Type":         AccessEntryType(e.Windows),
 		}}
 	}
 	if p.Karpenter.Auth == profile.AuthPodIdentity {

@@ -51,17 +51,33 @@ func PodIdentityAssociation(n model.Names) obj {
 	return obj{"clusterName": n.Cluster, "namespace": n.Namespace, "serviceAccount": n.ServiceAccount, "roleArn": n.ControllerRoleARN}
 }
 
-// AccessEntry is the input of `aws eks create-access-entry` for the nodes.
-func AccessEntry(n model.Names) obj {
-	return obj{"clusterName": n.Cluster, "principalArn": n.NodeRoleARN, "type": "EC2_LINUX"}
+// AccessEntryType is the type of the nodes' access entry. An IAM
+// principal has one access entry, and EC2_WINDOWS's Kubernetes groups are
+// EC2_LINUX's and eks:kube-proxy-windows: a role that launches Windows
+// nodes gets EC2_WINDOWS, which lets its Linux nodes join too.
+func AccessEntryType(windows bool) string {
+	if windows {
+		return "EC2_WINDOWS"
+	}
+	return "EC2_LINUX"
 }
 
-// AWSAuthMapRoles is the aws-auth ConfigMap entry that lets the nodes join.
-func AWSAuthMapRoles(n model.Names) []any {
+// AccessEntry is the input of `aws eks create-access-entry` for the nodes.
+func AccessEntry(n model.Names, windows bool) obj {
+	return obj{"clusterName": n.Cluster, "principalArn": n.NodeRoleARN, "type": AccessEntryType(windows)}
+}
+
+// AWSAuthMapRoles is the aws-auth ConfigMap entry that lets the nodes join;
+// Windows nodes need eks:kube-proxy-windows too.
+func AWSAuthMapRoles(n model.Names, windows bool) []any {
+	groups := strs("system:bootstrappers", "system:nodes")
+	if windows {
+		groups = append(groups, "eks:kube-proxy-windows")
+	}
 	return []any{obj{
 		"rolearn":  n.NodeRoleARN,
 		"username": "system:node:{{EC2PrivateDNSName}}",
-		"groups":   strs("system:bootstrappers", "system:nodes"),
+		"groups":   groups,
 	}}
 }
 

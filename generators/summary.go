@@ -57,12 +57,20 @@ func Summary(e *model.Env, files []string) []byte {
 	}
 
 	w("\n## AWS identities\n\n")
-	w("- Node role `%s` (%s).\n", n.NodeRole, strings.Join(m.NodeRolePolicies, ", "))
-	w("- Controller role `%s` with the policies in `iam/controller-policy-*.json`.\n", n.ControllerRole)
-	if k.NodeAccess == profile.AWSAuth {
-		w("- Nodes join through the aws-auth ConfigMap entry in `iam/aws-auth-maproles.yaml`.\n")
+	if n.NodeRoleExists {
+		w("- Node role `%s`: an existing role (`karpenter.existingNodeRole`); the bundle creates neither it nor its access entry. It needs %s.\n",
+			n.NodeRole, strings.Join(m.NodeRolePolicies, ", "))
 	} else {
-		w("- Nodes join through the EKS access entry in `iam/access-entry.json` (type EC2_LINUX).\n")
+		w("- Node role `%s` (%s).\n", n.NodeRole, strings.Join(m.NodeRolePolicies, ", "))
+	}
+	w("- Controller role `%s` with the policies in `iam/controller-policy-*.json`.\n", n.ControllerRole)
+	switch {
+	case n.NodeRoleExists:
+		w("- Nodes join through the existing role's own access entry (type %s) or aws-auth mapping.\n", AccessEntryType(e.Windows))
+	case k.NodeAccess == profile.AWSAuth:
+		w("- Nodes join through the aws-auth ConfigMap entry in `iam/aws-auth-maproles.yaml`.\n")
+	default:
+		w("- Nodes join through the EKS access entry in `iam/access-entry.json` (type %s).\n", AccessEntryType(e.Windows))
 	}
 
 	if len(m.Errata) > 0 {
@@ -178,8 +186,16 @@ func manualSteps(e *model.Env) []string {
 	} else {
 		steps = append(steps, "Install the eks-pod-identity-agent add-on (`aws eks create-addon --cluster-name "+n.Cluster+" --addon-name eks-pod-identity-agent`).")
 	}
-	if p.Karpenter.NodeAccess == profile.AWSAuth {
+	switch {
+	case n.NodeRoleExists:
+		steps = append(steps, fmt.Sprintf("Check that the existing node role `%s` may join the cluster: an access entry of type %s (`aws eks describe-access-entry --cluster-name %s --principal-arn %s`) or an aws-auth mapping.",
+			n.NodeRole, AccessEntryType(e.Windows), n.Cluster, n.NodeRoleARN))
+	case p.Karpenter.NodeAccess == profile.AWSAuth:
 		steps = append(steps, "Add `iam/aws-auth-maproles.yaml` to the aws-auth ConfigMap in kube-system.")
+	}
+	if e.Windows {
+		steps = append(steps, "Windows nodes need the VPC resource controller's Windows IP address management: "+
+			"`kubectl patch configmap amazon-vpc-cni -n kube-system --type merge -p '{\"data\":{\"enable-windows-ipam\":\"true\"}}'`.")
 	}
 	if e.Placement.AddonGroup != "" {
 		steps = append(steps, "Apply the add-on placement in `addons/` (`aws eks update-addon --configuration-values file://addons/eks-<addon>.json`, and the Helm values snippets).")

@@ -72,7 +72,7 @@ func TestEmitterMatchesGoYAML(t *testing.T) {
 			sameAsGoYAML(t, mi.Minor+" values", HelmValues(e))
 			sameAsGoYAML(t, mi.Minor+" cloudformation", CloudFormation(e))
 			sameAsGoYAML(t, mi.Minor+" application", Application(e.Application))
-			sameAsGoYAML(t, mi.Minor+" aws-auth", AWSAuthMapRoles(n))
+			sameAsGoYAML(t, mi.Minor+" aws-auth", AWSAuthMapRoles(n, true))
 			sameAsGoYAML(t, mi.Minor+" applicationset", ApplicationSet([]*model.Application{e.Application}))
 			for _, doc := range Headroom(e) {
 				sameAsGoYAML(t, mi.Minor+" headroom", doc)

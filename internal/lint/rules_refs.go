@@ -77,6 +77,10 @@ var refRules = []*Rule{
 		Summary: "A node class uses the environment's node role (the one iam:PassRole allows), or an instance profile, not both.",
 		check: func(c *Context) {
 			n := c.E.Names
+			if k := c.P.Karpenter; k.NodeRole != "" && k.ExistingNodeRole != "" {
+				c.Report("karpenter.existingNodeRole", "keep nodeRole to create a role, or existingNodeRole to use one",
+					"karpenter sets both nodeRole %q (a role to create) and existingNodeRole %q (a role to use)", k.NodeRole, k.ExistingNodeRole)
+			}
 			for _, name := range names(c.P.NodeClasses) {
 				nc := c.P.NodeClasses[name]
 				base := at("nodeClasses", field(name))

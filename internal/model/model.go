@@ -7,6 +7,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/profile"
@@ -25,6 +26,8 @@ type Env struct {
 	Facts      *facts.Minor
 	Names      Names
 	Placement  Placement
+	// Windows: a pool may launch Windows nodes.
+	Windows bool
 	// Application is how Argo CD delivers the environment; nil without an
 	// argocd section (or without facts).
 	Application *Application
@@ -33,6 +36,9 @@ type Env struct {
 // Resolve derives everything an environment's artifacts share.
 func Resolve(p *profile.Profile) *Env {
 	e := &Env{Name: p.Env, Profile: p, Names: namesOf(p), Placement: placementOf(p)}
+	for _, np := range p.NodePools {
+		e.Windows = e.Windows || slices.Contains(np.OS, "windows")
+	}
 	e.Version, e.Facts, e.VersionErr = factsOf(p.Karpenter.Version)
 	if e.Facts != nil {
 		e.Application = applicationOf(p, e.Facts, e.Names)

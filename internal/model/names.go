@@ -26,7 +26,10 @@ type Names struct {
 	URLSuffix  string
 	ClusterARN string
 
-	NodeRole, NodeRoleARN             string
+	NodeRole, NodeRoleARN string
+	// NodeRoleExists: the node role is one the account already has
+	// (karpenter.existingNodeRole); the bundle does not create it.
+	NodeRoleExists                    bool
 	ControllerRole, ControllerRoleARN string
 	Queue, QueueARN                   string // empty without interruption handling
 
@@ -46,6 +49,9 @@ func namesOf(p *profile.Profile) Names {
 	}
 	n.ClusterARN = n.ARN("eks", c.Region, c.AccountID, "cluster/"+c.Name)
 	n.NodeRole = or(k.NodeRole, FitName("KarpenterNodeRole-"+c.Name, maxRoleName))
+	if k.ExistingNodeRole != "" {
+		n.NodeRole, n.NodeRoleExists = k.ExistingNodeRole, true
+	}
 	n.NodeRoleARN = n.ARN("iam", "", c.AccountID, "role/"+n.NodeRole)
 	n.ControllerRole = or(k.ControllerRole, FitName("KarpenterController-"+c.Name, maxRoleName))
 	n.ControllerRoleARN = n.ARN("iam", "", c.AccountID, "role/"+n.ControllerRole)

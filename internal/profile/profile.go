@@ -62,6 +62,7 @@ type Karpenter struct {
 	InterruptionQueue bool            `json:"interruptionQueue"`
 	QueueName         string          `json:"queueName,omitempty"`
 	NodeRole          string          `json:"nodeRole,omitempty"`
+	ExistingNodeRole  string          `json:"existingNodeRole,omitempty"`
 	ControllerRole    string          `json:"controllerRole,omitempty"`
 	NodeAccess        string          `json:"nodeAccess"`
 	FeatureGates      map[string]bool `json:"featureGates"`
