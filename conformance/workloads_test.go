@@ -10,6 +10,8 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	psaapi "k8s.io/pod-security-admission/api"
+	psapolicy "k8s.io/pod-security-admission/policy"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/klog/v2"
@@ -156,4 +158,41 @@ func tolerates(ts []corev1.Toleration, taint profile.Taint) bool {
 		}
 	}
 	return false
+}
+
+// TestPodsAreRestricted: every pod karpgen emits (the headroom
+// Deployment's) passes the Kubernetes "restricted" Pod Security level, as
+// the admission plugin evaluates it, and mounts no service account token.
+func TestPodsAreRestricted(t *testing.T) {
+	eval, err := psapolicy.NewEvaluator(psapolicy.DefaultChecks(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := richProfile(matrix()[0])
+	app := p.NodePools["app"]
+	app.Headroom = &profile.Headroom{Replicas: 1, CPU: "1", Memory: "1Gi"}
+	p.NodePools["app"] = app
+	b, err := generators.Render(model.Resolve(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods := 0
+	for _, doc := range strings.Split(string(b.Files["headroom.yaml"]), "\n---\n") {
+		if !strings.Contains(doc, "kind: Deployment") {
+			continue
+		}
+		var d appsv1.Deployment
+		strict(t, []byte(doc), &d)
+		pods++
+		results := eval.EvaluatePod(psaapi.LevelVersion{Level: psaapi.LevelRestricted, Version: psaapi.LatestVersion()}, &d.Spec.Template.ObjectMeta, &d.Spec.Template.Spec)
+		if agg := psapolicy.AggregateCheckResults(results); !agg.Allowed {
+			t.Errorf("%s is not restricted: %s", d.Name, agg.ForbiddenDetail())
+		}
+		if d.Spec.Template.Spec.AutomountServiceAccountToken == nil || *d.Spec.Template.Spec.AutomountServiceAccountToken {
+			t.Errorf("%s mounts a service account token it does not need", d.Name)
+		}
+	}
+	if pods == 0 {
+		t.Fatal("no pod in headroom.yaml")
+	}
 }

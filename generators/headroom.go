@@ -43,10 +43,15 @@ func Headroom(e *model.Env) []any {
 			selector[k] = v
 		}
 		tolerations := tolerationList(model.Tolerations(np.Taints))
+		// The "restricted" Pod Security level, and no API access: pause
+		// needs neither privileges nor a service account token.
 		pod := obj{
 			"priorityClassName":             HeadroomPriorityClass,
 			"terminationGracePeriodSeconds": 0,
 			"nodeSelector":                  selector,
+			"automountServiceAccountToken":  false,
+			"enableServiceLinks":            false,
+			"securityContext":               obj{"runAsNonRoot": true, "seccompProfile": obj{"type": "RuntimeDefault"}},
 			"containers": []any{obj{
 				"name":  "pause",
 				"image": pauseImage,
