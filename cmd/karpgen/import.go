@@ -8,6 +8,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/importer"
+	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/output"
 )
 
@@ -34,11 +35,21 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		return usageErr("import: --format must be text or json, not %q", format)
 	}
 	if fs.NArg() == 0 {
-		return usageErr("import: name the manifest files to import")
+		return usageErr("import: name the manifest files to import (- reads standard input)")
+	}
+	if msg := lint.CheckEnvName(opts.Env); msg != "" {
+		return usageErr("import: --env: %s", msg)
 	}
 	var inputs []importer.Input
 	for _, f := range fs.Args() {
-		data, err := os.ReadFile(f)
+		var data []byte
+		var err error
+		if f == "-" {
+			data, err = io.ReadAll(os.Stdin)
+			f = "<stdin>"
+		} else {
+			data, err = os.ReadFile(f)
+		}
 		if err != nil {
 			return fmt.Errorf("import: %w", err)
 		}

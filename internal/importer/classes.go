@@ -19,8 +19,8 @@ var restrictedTags = []string{"karpenter.sh/managed-by", "karpenter.sh/nodepool"
 func (im *importer) nodeTemplate(d node, name string) {
 	spec := d.get("spec")
 	nc := map[string]any{}
-	nc["subnetSelectorTerms"] = legacySelector(spec.get("subnetSelector"))
-	nc["securityGroupSelectorTerms"] = legacySelector(spec.get("securityGroupSelector"))
+	setTerms(nc, "subnetSelectorTerms", legacySelector(spec.get("subnetSelector")))
+	setTerms(nc, "securityGroupSelectorTerms", legacySelector(spec.get("securityGroupSelector")))
 	family := spec.get("amiFamily").str()
 	if sel := spec.get("amiSelector"); sel.ok() {
 		ami := map[string]any{}
@@ -61,8 +61,8 @@ func (im *importer) nodeTemplate(d node, name string) {
 func (im *importer) nodeClass(d node, name string, beta bool) {
 	spec := d.get("spec")
 	nc := map[string]any{}
-	nc["subnetSelectorTerms"] = im.terms(spec.get("subnetSelectorTerms"))
-	nc["securityGroupSelectorTerms"] = im.terms(spec.get("securityGroupSelectorTerms"))
+	setTerms(nc, "subnetSelectorTerms", im.terms(spec.get("subnetSelectorTerms")))
+	setTerms(nc, "securityGroupSelectorTerms", im.terms(spec.get("securityGroupSelectorTerms")))
 	family := spec.get("amiFamily").str()
 	terms := spec.get("amiSelectorTerms").list()
 	ami := map[string]any{}
@@ -257,4 +257,12 @@ func orString(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// setTerms sets selector terms the source has; without any, the profile's
+// discovery-tag default applies.
+func setTerms(nc map[string]any, key string, terms []any) {
+	if len(terms) > 0 {
+		nc[key] = terms
+	}
 }

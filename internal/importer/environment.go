@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -42,9 +43,15 @@ func (im *importer) environment() (map[string]any, error) {
 	if account == "" {
 		return nil, fmt.Errorf("the AWS account is not in the Helm values: give --account")
 	}
+	if issuer := o.OIDCIssuer; issuer != "" && o.Region == "" {
+		if m := issuerRegion.FindStringSubmatch(issuer); m != nil && m[1] != region {
+			return nil, fmt.Errorf("the pools' zones say region %s, the OIDC issuer %s says %s: give --region", region, issuer, m[1])
+		}
+	}
 	version := o.KarpenterVersion
 	if version == "" {
 		version = strings.TrimPrefix(facts.Newest().Reference, "v")
+		im.note("default-version", im.first, "no --karpenter-version: the profile takes Karpenter %s, the newest karpgen knows; give the version the cluster will run", version)
 	}
 	kube := o.KubernetesVersion
 	if kube == "" {
@@ -52,6 +59,7 @@ func (im *importer) environment() (map[string]any, error) {
 		if rng, ok := model.KubernetesRangeOf(version); ok {
 			kube = rng[1]
 		}
+		im.note("default-version", im.first, "no --kubernetes-version: the profile says Kubernetes %s, the newest Karpenter %s supports; give the cluster's", kube, version)
 	}
 
 	karpenter := map[string]any{"version": version, "namespace": orString(o.Namespace, "kube-system")}
@@ -139,6 +147,10 @@ func (im *importer) readValues(karpenter map[string]any, settings node) {
 	fg := settings.get("featureGates")
 	for _, k := range fg.keys() {
 		if strings.EqualFold(k, "drift") {
+			if on, ok := fg.get(k).boolean(); ok && !on {
+				im.keepNodesFromDrift(fg.keyPos(k))
+				continue
+			}
 			im.note("drift-gate", fg.keyPos(k), "the drift feature gate is gone in v1 (drift is always on); dropped")
 			continue
 		}
@@ -157,6 +169,30 @@ func (im *importer) readValues(karpenter map[string]any, settings node) {
 	if v.get("logConfig").ok() {
 		im.note("setting-removed", v.keyPos("logConfig"), "logConfig was removed in v1 (use logLevel); dropped")
 	}
+}
+
+// issuerRegion finds the region in an EKS OIDC issuer.
+var issuerRegion = regexp.MustCompile(`oidc\.eks\.([a-z0-9-]+)\.amazonaws\.com`)
+
+// keepNodesFromDrift carries `featureGates.drift: false` over: v1 has no
+// drift gate and drift is always on, so every pool gets a budget that lets
+// drift replace no node (beside Karpenter's default budget, which an
+// explicit list would otherwise drop).
+func (im *importer) keepNodesFromDrift(pos diag.Pos) {
+	for _, name := range sortedKeys(im.pools) {
+		pool := im.pools[name]
+		dis, _ := pool["disruption"].(map[string]any)
+		if dis == nil {
+			dis = map[string]any{}
+			pool["disruption"] = dis
+		}
+		budgets, _ := dis["budgets"].([]any)
+		if budgets == nil {
+			budgets = []any{map[string]any{"nodes": "10%"}}
+		}
+		dis["budgets"] = append(budgets, map[string]any{"nodes": "0", "reasons": []any{"Drifted"}})
+	}
+	im.note("drift-gate", pos, "drift was off, and v1 has no drift gate (drift is always on): every pool gets the budget {nodes: \"0\", reasons: [\"Drifted\"]} so that drift still replaces no node")
 }
 
 // regionFromZones takes the region from the pools' zone requirements.

@@ -61,6 +61,8 @@ type importer struct {
 	kubelets  map[string]kubeletSource
 	values    node
 	nodeRoles map[string]diag.Pos // role -> where
+	// first is the start of the first input, for what no line says.
+	first diag.Pos
 }
 
 type kubeletSource struct {
@@ -79,6 +81,14 @@ func (im *importer) note(rule string, pos diag.Pos, format string, args ...any) 
 func Import(manifests []Input, values *Input, opts Options) (*Result, error) {
 	im := &importer{opts: opts, pools: map[string]map[string]any{}, classes: map[string]map[string]any{},
 		kubelets: map[string]kubeletSource{}, nodeRoles: map[string]diag.Pos{}}
+	if len(manifests) > 0 {
+		im.first = diag.Pos{File: manifests[0].Name, Line: 1, Col: 1}
+	}
+	for _, in := range append(slices.Clone(manifests), valuesList(values)...) {
+		if err := placeholders(in); err != nil {
+			return nil, err
+		}
+	}
 	for _, in := range manifests {
 		if err := im.readManifests(in); err != nil {
 			return nil, err
@@ -211,23 +221,125 @@ func (im *importer) readManifests(in Input) error {
 		if len(doc.Content) == 0 {
 			continue
 		}
-		d := node{in.Name, doc.Content[0]}
-		apiVersion, kind, name := d.get("apiVersion").str(), d.get("kind").str(), d.get("metadata", "name").str()
-		switch {
-		case kind == "Provisioner" && apiVersion == "karpenter.sh/v1alpha5":
-			im.provisioner(d, name)
-		case kind == "AWSNodeTemplate" && apiVersion == "karpenter.k8s.aws/v1alpha1":
-			im.nodeTemplate(d, name)
-		case kind == "NodePool" && (apiVersion == "karpenter.sh/v1beta1" || apiVersion == "karpenter.sh/v1"):
-			im.nodePool(d, name, apiVersion == "karpenter.sh/v1beta1")
-		case kind == "EC2NodeClass" && (apiVersion == "karpenter.k8s.aws/v1beta1" || apiVersion == "karpenter.k8s.aws/v1"):
-			im.nodeClass(d, name, apiVersion == "karpenter.k8s.aws/v1beta1")
-		case kind == "" && apiVersion == "":
+		resolveAliases(doc.Content[0], map[*yaml.Node]bool{})
+		im.object(node{in.Name, doc.Content[0]})
+	}
+}
+
+func valuesList(v *Input) []Input {
+	if v == nil {
+		return nil
+	}
+	return []Input{*v}
+}
+
+// placeholderRE finds what templates and docs leave to be filled in:
+// ${Name} (CloudFormation, shell) and <name> (docs).
+var placeholderRE = regexp.MustCompile(`\$\{[A-Za-z][A-Za-z0-9_:.-]*\}|<[a-z][a-z0-9-]*(?:-[a-z0-9]+)*>`)
+
+// placeholders refuses an input that still holds a placeholder: imported
+// as it is, it would name a role or a cluster that does not exist.
+func placeholders(in Input) error {
+	for i, line := range strings.Split(string(in.Data), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
 			continue
-		default:
-			im.note("skipped-document", d.pos(), "%s %s (%s) is not a Karpenter object karpgen imports; skipped", kind, name, apiVersion)
+		}
+		if loc := placeholderRE.FindStringIndex(line); loc != nil {
+			return fmt.Errorf("%s:%d:%d: %s is a placeholder: fill it in before importing", in.Name, i+1, loc[0]+1, line[loc[0]:loc[1]])
 		}
 	}
+	return nil
+}
+
+// object imports one object; a List (kubectl get -o yaml) is its items.
+func (im *importer) object(d node) {
+	apiVersion, kind, name := d.get("apiVersion").str(), d.get("kind").str(), d.get("metadata", "name").str()
+	switch {
+	case kind == "List" && apiVersion == "v1" || strings.HasSuffix(kind, "List") && d.get("items").ok():
+		for _, item := range d.get("items").list() {
+			im.object(item)
+		}
+	case kind == "Provisioner" && apiVersion == "karpenter.sh/v1alpha5":
+		im.clusterScoped(d, kind)
+		im.provisioner(d, name)
+	case kind == "AWSNodeTemplate" && apiVersion == "karpenter.k8s.aws/v1alpha1":
+		im.clusterScoped(d, kind)
+		im.nodeTemplate(d, name)
+	case kind == "NodePool" && (apiVersion == "karpenter.sh/v1beta1" || apiVersion == "karpenter.sh/v1"):
+		im.clusterScoped(d, kind)
+		im.nodePool(d, name, apiVersion == "karpenter.sh/v1beta1")
+	case kind == "EC2NodeClass" && (apiVersion == "karpenter.k8s.aws/v1beta1" || apiVersion == "karpenter.k8s.aws/v1"):
+		im.clusterScoped(d, kind)
+		im.nodeClass(d, name, apiVersion == "karpenter.k8s.aws/v1beta1")
+	case kind == "" && apiVersion == "":
+	default:
+		im.note("skipped-document", d.pos(), "%s %s (%s) is not a Karpenter object karpgen imports; skipped", kind, name, apiVersion)
+	}
+}
+
+// clusterScoped notes a namespace on an object that has none.
+func (im *importer) clusterScoped(d node, kind string) {
+	if ns := d.get("metadata", "namespace"); ns.str() != "" {
+		im.note("namespace", d.get("metadata").keyPos("namespace"), "%s is cluster-scoped: metadata.namespace %q is ignored", kind, ns.str())
+	}
+}
+
+// resolveAliases replaces YAML aliases by what they point to, and expands
+// merge keys (<<), so that an aliased taint list or requirement list is
+// read like a written one. Each node is visited once: aliases share
+// nodes, and a document of nested aliases must not cost exponential time.
+func resolveAliases(n *yaml.Node, seen map[*yaml.Node]bool) {
+	if n == nil || seen[n] {
+		return
+	}
+	seen[n] = true
+	for i, c := range n.Content {
+		if c.Kind == yaml.AliasNode && c.Alias != nil {
+			n.Content[i] = c.Alias
+		}
+	}
+	if n.Kind == yaml.MappingNode {
+		var out []*yaml.Node
+		var merged []*yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "<<" && n.Content[i].Tag == "!!merge" {
+				v := n.Content[i+1]
+				if v.Kind == yaml.SequenceNode {
+					merged = append(merged, v.Content...)
+				} else {
+					merged = append(merged, v)
+				}
+				continue
+			}
+			out = append(out, n.Content[i], n.Content[i+1])
+		}
+		for _, m := range merged {
+			if m.Kind == yaml.AliasNode {
+				m = m.Alias
+			}
+			if m == nil || m.Kind != yaml.MappingNode {
+				continue
+			}
+			for i := 0; i+1 < len(m.Content); i += 2 {
+				if !hasKey(out, m.Content[i].Value) {
+					out = append(out, m.Content[i], m.Content[i+1])
+				}
+			}
+		}
+		n.Content = out
+	}
+	for _, c := range n.Content {
+		resolveAliases(c, seen)
+	}
+}
+
+func hasKey(pairs []*yaml.Node, k string) bool {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i].Value == k {
+			return true
+		}
+	}
+	return false
 }
 
 // cue formats the environment as a profiles package.

@@ -96,10 +96,11 @@ func Check(e *model.Env, src Source) []diag.Finding {
 // limit: the Argo CD Application karpenter-<env> is a DNS-1123 label.
 const maxEnvName = 63 - len("karpenter-")
 
-// checkEnvName reports an environment name that is not a DNS-1123 label
-// short enough for every name and path derived from it. Such a name has
-// no path separator, no dot, and cannot be a file of out/ itself.
-func checkEnvName(name string) string {
+// CheckEnvName reports an environment name that is not a DNS-1123 label
+// short enough for every name and path derived from it (such a name has
+// no path separator, no dot, and cannot be a file of out/ itself): what is
+// wrong, or "".
+func CheckEnvName(name string) string {
 	switch {
 	case strings.ContainsAny(name, `/\`) || strings.Contains(name, ".."):
 		return fmt.Sprintf("environment name %q holds a path separator or \"..\"; it names the folder out/<env>", name)

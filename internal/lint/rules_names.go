@@ -44,7 +44,7 @@ var nameRules = []*Rule{
 		Summary: "Environment names are DNS-1123 labels of at most 53 characters: safe as a folder of out/, and karpenter-<env> fits 63.",
 		Hint:    "rename the environment, e.g. \"prod-eu\"",
 		check: func(c *Context) {
-			if msg := checkEnvName(c.E.Name); msg != "" {
+			if msg := CheckEnvName(c.E.Name); msg != "" {
 				c.Report("", "", "%s", msg)
 			}
 		},
