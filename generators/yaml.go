@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v2"
 )
@@ -97,7 +98,12 @@ func needsGoYAML(v any) bool {
 	return false
 }
 
-func isComplexKey(k string) bool { return strings.ContainsAny(k, "\n\r") || len(k) > 128 }
+// isComplexKey reports a key go-yaml writes as "? key": one with a line
+// break, one longer than a simple key may be, and one that is not UTF-8
+// (written as !!binary).
+func isComplexKey(k string) bool {
+	return strings.ContainsAny(k, "\n\r") || len(k) > 128 || !utf8.ValidString(k)
+}
 
 // emitNode writes v at indent; inline says the first line is already
 // started (after "- " or "key: ").
