@@ -24,7 +24,8 @@ import (
 // printed; any error and an empty result fail with nothing on stdout.
 func runBuild(args []string, stdout, stderr io.Writer) error {
 	var dir string
-	fs := newFlags("build", stderr)
+	// Argo CD applies what build prints: even its help goes to stderr.
+	fs := newFlags("build", stderr, stderr)
 	addProfilesFlag(fs, &dir)
 	var timeout time.Duration
 	addTimeoutFlag(fs, &timeout)

@@ -15,7 +15,7 @@ import (
 func runImport(args []string, stdout, stderr io.Writer) error {
 	var opts importer.Options
 	var valuesFile, out, format string
-	fs := newFlags("import", stderr)
+	fs := newFlags("import", stdout, stderr)
 	fs.StringVar(&opts.Env, "env", "imported", "name of the environment to write")
 	fs.StringVar(&opts.Cluster, "cluster", "", "EKS cluster name (default: settings.clusterName of --values)")
 	fs.StringVar(&opts.Region, "region", "", "AWS region (default: the region of the pools' zones)")

@@ -3,13 +3,21 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/templates"
 )
+
+// accountRE is an AWS account ID.
+var accountRE = regexp.MustCompile(`^[0-9]{12}$`)
 
 func runInit(args []string, stdout, stderr io.Writer) error {
 	newest := facts.Newest()
@@ -18,7 +26,7 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 		KubernetesVersion: newest.Kubernetes[1],
 	}
 	var name, dir string
-	fs := newFlags("init", stderr)
+	fs := newFlags("init", stdout, stderr)
 	fs.StringVar(&name, "template", "workload-separation", "template: "+strings.Join(templates.Names(), ", "))
 	fs.StringVar(&dir, "dir", "profiles", "folder to write the profiles into")
 	fs.StringVar(&p.Name, "name", "my-cluster", "cluster name prefix: <name>-dev, <name>-staging, <name>-prod")
@@ -29,6 +37,18 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return usageErr("init: unexpected arguments %v", fs.Args())
+	}
+	switch {
+	case !accountRE.MatchString(p.Account):
+		return usageErr("init: --account %q is not an AWS account ID (12 digits)", p.Account)
+	case facts.Regions[p.Region] == "":
+		hint := ""
+		if s := diag.Closest(p.Region, slices.Sorted(maps.Keys(facts.Regions))); s != "" {
+			hint = fmt.Sprintf("; did you mean %q?", s)
+		}
+		return usageErr("init: --region %q is not an AWS region karpgen knows%s", p.Region, hint)
+	case !lint.ValidClusterName(p.Name + "-staging"):
+		return usageErr("init: --name %q does not make valid EKS cluster names (%s-staging): use letters, digits, '-' and '_', starting with a letter or digit", p.Name, p.Name)
 	}
 	files, err := templates.Render(name, p)
 	if err != nil {

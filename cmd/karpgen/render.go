@@ -14,7 +14,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	var dir, out string
 	var check, deleteForeign bool
 	var lockWait time.Duration
-	fs := newFlags("render", stderr)
+	fs := newFlags("render", stdout, stderr)
 	addProfilesFlag(fs, &dir)
 	var timeout time.Duration
 	addTimeoutFlag(fs, &timeout)

@@ -76,6 +76,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
+	case "--version":
+		args = []string{"version"}
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
@@ -108,11 +110,13 @@ func exitCode(err error, stderr io.Writer) int {
 	return exitFailure
 }
 
-// newFlags returns a flag set that reports errors as usage errors.
-func newFlags(name string, stderr io.Writer) *pflag.FlagSet {
+// newFlags returns a flag set that reports errors as usage errors and
+// prints the command's help on stdout for --help.
+func newFlags(name string, stdout, stderr io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.SortFlags = false
+	fs.Usage = func() { printHelp(stdout, fs) }
 	return fs
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 func runVersion(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("version", stderr)
+	fs := newFlags("version", stdout, stderr)
 	if err := parse(fs, args); err != nil {
 		return err
 	}

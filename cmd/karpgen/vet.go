@@ -10,7 +10,7 @@ import (
 
 func runVet(args []string, stdout, stderr io.Writer) error {
 	var dir, format string
-	fs := newFlags("vet", stderr)
+	fs := newFlags("vet", stdout, stderr)
 	addProfilesFlag(fs, &dir)
 	var timeout time.Duration
 	addTimeoutFlag(fs, &timeout)

@@ -9,8 +9,7 @@ var nameRules = []*Rule{
 		ID: "name/cluster", Severity: diag.Error, Group: "Names",
 		Summary: "cluster.name is a valid EKS cluster name (1-100 letters, digits, '-' and '_', starting with a letter or digit).",
 		check: func(c *Context) {
-			n := c.P.Cluster.Name
-			if len(n) == 0 || len(n) > 100 || !clusterNameRE.MatchString(n) {
+			if n := c.P.Cluster.Name; !ValidClusterName(n) {
 				c.Report("cluster.name", "use 1 to 100 letters, digits, '-' and '_', starting with a letter or digit", "cluster name %q is not a valid EKS cluster name", n)
 			}
 		},
@@ -49,4 +48,9 @@ var nameRules = []*Rule{
 			}
 		},
 	},
+}
+
+// ValidClusterName reports whether n is a valid EKS cluster name.
+func ValidClusterName(n string) bool {
+	return len(n) > 0 && len(n) <= 100 && clusterNameRE.MatchString(n)
 }

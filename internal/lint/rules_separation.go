@@ -113,14 +113,14 @@ var opsRules = []*Rule{
 	},
 	{
 		ID: "ops/ami-latest-prod", Severity: diag.Warning, Group: "Operations",
-		Summary: "A production environment (name starting with \"prod\") pins its AMI alias instead of @latest.",
-		Hint:    "pin a release, e.g. \"al2023@v20250116\", and roll it forward on purpose",
+		Summary: "A production environment (name starting with \"prod\") pins its AMI alias instead of @latest, or its pools hold drift back with a budget for the Drifted reason.",
+		Hint:    "pin a release, e.g. \"al2023@v20250116\", and roll it forward on purpose; or add a budget {nodes: \"0\", reasons: [\"Drifted\"], schedule: ..., duration: ...} to its pools",
 		check: func(c *Context) {
 			if !strings.HasPrefix(c.E.Name, "prod") {
 				return
 			}
 			for _, n := range names(c.P.NodeClasses) {
-				if a := c.P.NodeClasses[n].AMI.Alias; strings.HasSuffix(a, "@latest") && !strings.HasPrefix(a, "windows") {
+				if a := c.P.NodeClasses[n].AMI.Alias; strings.HasSuffix(a, "@latest") && !strings.HasPrefix(a, "windows") && !driftHeld(c.P, n) {
 					c.Report(at("nodeClasses", field(n), "ami", "alias"), "", "AMI alias %q in %s: every AMI release drifts and replaces all nodes", a, c.E.Name)
 				}
 			}
@@ -163,4 +163,25 @@ func instanceTypeBound(np profile.NodePool) (int, bool) {
 		return 0, false
 	}
 	return len(np.InstanceFamilies) * sizes, true
+}
+
+// driftHeld reports whether every pool of a node class has a disruption
+// budget for the Drifted reason, so that a new AMI release does not
+// replace its nodes whenever Karpenter sees it.
+func driftHeld(p *profile.Profile, class string) bool {
+	pools := 0
+	for _, np := range p.NodePools {
+		if np.NodeClass != class {
+			continue
+		}
+		pools++
+		held := false
+		for _, b := range np.Disruption.Budgets {
+			held = held || slices.Contains(b.Reasons, "Drifted")
+		}
+		if !held {
+			return false
+		}
+	}
+	return pools > 0
 }

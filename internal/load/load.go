@@ -131,6 +131,7 @@ func (f Folder) show(name string) string {
 // for folders that cannot be read and unknown environment names. Large
 // fleets are evaluated by parallel workers, one CUE context each.
 func Load(dir Folder, only []string, check Check) (*Result, error) {
+	only = slices.Compact(slices.Sorted(slices.Values(only)))
 	cueFiles, err := fs.Glob(dir.FS, "*.cue")
 	if err != nil {
 		return nil, fmt.Errorf("reading profiles: %w", err)
@@ -246,6 +247,10 @@ func newWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, onl
 		}
 		v := ctx.BuildInstance(insts[0])
 		if err := v.Err(); err != nil {
+			// The package has errors: collect all of them, not the first.
+			if all := v.Validate(); all != nil {
+				err = all
+			}
 			return nil, packageFindings(dir, cueFiles, err), nil
 		}
 		if fs := collect(v, w.raws, nil, len(evaluated) == 0, only); len(fs) > 0 {
@@ -305,10 +310,19 @@ func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required
 	if err != nil {
 		return schemaFindings(err)
 	}
+	n := 0
 	for iter.Next() {
 		if sel := iter.Selector(); sel.IsString() {
 			add(sel.Unquoted(), iter.Value())
+			n++
 		}
+	}
+	if n == 0 && required {
+		out = append(out, diag.Finding{
+			Rule: "schema", Severity: diag.Error, Path: "environments",
+			Message: "`environments` is empty: there is nothing to render",
+			Pos:     posOf(envs), Hint: "add `environments: <name>: {...}` with one profile per environment",
+		})
 	}
 	return out
 }
@@ -478,6 +492,7 @@ func schemaFindings(err error) []diag.Finding {
 			msg = strings.TrimSpace(posPrefix.ReplaceAllString(e.Error(), ""))
 		}
 		f := diag.Finding{Rule: rule, Severity: diag.Error, Path: path, Message: msg}
+		var schemaPos diag.Pos
 		for _, p := range errors.Positions(e) {
 			dp := fromToken(p)
 			if !dp.IsValid() {
@@ -485,13 +500,19 @@ func schemaFindings(err error) []diag.Finding {
 			}
 			switch {
 			case dp.File == schema.Filename:
-				f.Also = []diag.Pos{dp} // the last is the most specific
+				schemaPos = dp // the last is the most specific
 			case !f.Pos.IsValid():
 				f.Pos = dp
+			case dp != f.Pos && !slices.Contains(f.Also, dp):
+				// A conflict: the other side, in the profiles too.
+				f.Also = append(f.Also, dp)
 			}
 		}
+		if schemaPos.IsValid() {
+			f.Also = append(f.Also, schemaPos)
+		}
 		if !f.Pos.IsValid() && len(f.Also) > 0 {
-			f.Pos, f.Also = f.Also[0], nil
+			f.Pos, f.Also = f.Also[0], f.Also[1:]
 		}
 		if strings.Contains(msg, "field not allowed") {
 			f.Hint = "the schema has no such field: check its spelling and place (karpgen/schema/profile.cue)"

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/pflag"
+)
+
+// helpText is each command's --help: what it takes, what it does, and an
+// example.
+var helpText = map[string]struct{ usage, about, example string }{
+	"render": {
+		"karpgen render [ENV...] [flags]",
+		"Renders each environment of the profiles (all when none is named) into out/<env>/,\n" +
+			"or with --check compares out/ with what they render and prints a unified diff.",
+		"karpgen render            # every environment\n  karpgen render prod       # one\n  karpgen render --check    # in CI: exit 1 when out/ is stale",
+	},
+	"vet": {
+		"karpgen vet [ENV...] [flags]",
+		"Checks the profiles against the schema and the rule catalog (docs/rules.md); writes nothing.",
+		"karpgen vet\n  karpgen vet prod -o json",
+	},
+	"build": {
+		"karpgen build ENV [flags]",
+		"Prints the Kubernetes objects of one environment, with profiles/overlays/<env>/ applied:\n" +
+			"what the Argo CD plugin applies. Any failure exits non-zero with nothing on stdout.",
+		"karpgen build prod | kubectl diff -f -",
+	},
+	"init": {
+		"karpgen init [flags]",
+		"Starts a profiles folder with dev, staging and prod from a template; never overwrites a file.",
+		"karpgen init --template workload-separation --name shop --region eu-west-1 --account 111122223333",
+	},
+	"import": {
+		"karpgen import FILE... [flags]",
+		"Reads Karpenter manifests of any API generation (and the Helm values in use) and writes\n" +
+			"a profile that renders back to equivalent v1 objects; - reads standard input.",
+		"kubectl get nodepools,ec2nodeclasses -o yaml | karpgen import - --values values.yaml -o profiles/imported.cue",
+	},
+	"version": {
+		"karpgen version",
+		"Prints karpgen's version and the Karpenter minors it knows.",
+		"karpgen version",
+	},
+}
+
+// printHelp writes a command's help.
+func printHelp(w io.Writer, fs *pflag.FlagSet) {
+	h := helpText[fs.Name()]
+	fmt.Fprintf(w, "Usage:\n  %s\n\n%s\n\nExample:\n  %s\n", h.usage, h.about, h.example)
+	if flags := fs.FlagUsages(); flags != "" {
+		fmt.Fprintf(w, "\nFlags:\n%s", flags)
+	}
+}
