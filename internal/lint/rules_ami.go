@@ -140,4 +140,3 @@ func mimeMultipart(s string) error {
 	}
 	return nil
 }
-

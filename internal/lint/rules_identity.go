@@ -50,4 +50,3 @@ var identityRules = []*Rule{
 		},
 	},
 }
-

@@ -84,4 +84,3 @@ func (c *Context) checkTerms(path, what string, terms []profile.SelectorTerm, id
 		}
 	}
 }
-
