@@ -42,6 +42,25 @@ type Minor struct {
 	// Errata are upstream bugs of this minor's published artifacts that a
 	// later release fixed; the row already carries the fix.
 	Errata []Erratum
+	// BadPatches are patch releases of this minor with a known regression.
+	BadPatches []BadPatch
+}
+
+// BadPatch is a patch release with a known regression, and the patch
+// that fixed it.
+type BadPatch struct {
+	Patch, FixedIn int
+	Issue, Summary string
+}
+
+// BadPatch returns the known regression of an exact version, if any.
+func (m *Minor) BadPatch(v Version) (BadPatch, bool) {
+	for _, b := range m.BadPatches {
+		if b.Patch == v.Patch {
+			return b, true
+		}
+	}
+	return BadPatch{}, false
 }
 
 // Erratum is an upstream bug in a minor's published artifacts, fixed in a

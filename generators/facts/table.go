@@ -125,6 +125,8 @@ var Minors = []Minor{
 		NodeRolePolicies: ecrPullOnly, InterruptionRules: rulesBase,
 		Labels:      Labels{AWSKeys: awsKeys17, RestrictKubernetesDomains: true},
 		AMIFamilies: amiFamilies10, ConsolidationPolicies: policies10, RequirementOperators: operators10, CapacityTypes: capacity13,
+		BadPatches: []BadPatch{{Patch: 4, FixedIn: 5, Issue: "https://github.com/kubernetes-sigs/karpenter/issues/2785",
+			Summary: "its core (kubernetes-sigs/karpenter 1.8.1) cannot schedule pods with some topologySpreadConstraints and uses several times the memory (aws/karpenter-provider-aws#8841)"}},
 	},
 	{
 		Minor: "1.9", Reference: "v1.9.2",
@@ -167,6 +169,8 @@ var Minors = []Minor{
 		NodeRolePolicies: ecrPullOnly, InterruptionRules: rulesCapacityReservation,
 		Labels:      Labels{AWSKeys: awsKeys111},
 		AMIFamilies: amiFamilies19, ConsolidationPolicies: policies10, RequirementOperators: operators19, CapacityTypes: capacity13,
+		BadPatches: []BadPatch{{Patch: 0, FixedIn: 1, Issue: "https://github.com/kubernetes-sigs/karpenter/issues/2958",
+			Summary: "the controller's CPU use regressed"}},
 	},
 	{
 		Minor: "1.12", Reference: "v1.12.2",

@@ -11,6 +11,19 @@ import (
 
 var versionRules = []*Rule{
 	{
+		ID: "version/known-regression", Severity: diag.Warning, Group: "Versions",
+		Summary: "The Karpenter patch release has no known regression (the facts table lists the patches upstream had to fix).",
+		check: func(c *Context) {
+			if c.Minor == nil {
+				return
+			}
+			if b, ok := c.Minor.BadPatch(c.Version); ok {
+				c.Report("karpenter.version", fmt.Sprintf("use %s.%d or later", c.Minor.Minor, b.FixedIn),
+					"Karpenter %s has a known regression: %s (%s)", c.Version, b.Summary, b.Issue)
+			}
+		},
+	},
+	{
 		ID: "version/format", Severity: diag.Error, Group: "Versions",
 		Summary: "karpenter.version is a release version MAJOR.MINOR.PATCH.",
 		Hint:    "name an exact release, e.g. \"1.2.3\"",
