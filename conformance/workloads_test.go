@@ -10,11 +10,11 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
-	psaapi "k8s.io/pod-security-admission/api"
-	psapolicy "k8s.io/pod-security-admission/policy"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/klog/v2"
+	psaapi "k8s.io/pod-security-admission/api"
+	psapolicy "k8s.io/pod-security-admission/policy"
 	"sigs.k8s.io/yaml"
 
 	"github.com/karpgen/karpgen/generators"
