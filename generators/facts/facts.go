@@ -44,6 +44,8 @@ type Minor struct {
 	Errata []Erratum
 	// BadPatches are patch releases of this minor with a known regression.
 	BadPatches []BadPatch
+	// CRDs are the kinds whose CRDs the minor installs (karpenter-crd chart).
+	CRDs []string
 }
 
 // BadPatch is a patch release with a known regression, and the patch
@@ -163,6 +165,10 @@ var (
 	}
 	rulesCapacityReservation = append(clone(rulesBase),
 		Rule{"CapacityReservationInterruptionRule", "aws.ec2", "EC2 Capacity Reservation Instance Interruption Warning"})
+
+	crds10  = []string{"EC2NodeClass", "NodeClaim", "NodePool"}
+	crds17  = append(clone(crds10), "NodeOverlay")
+	crds114 = append(clone(crds17), "CapacityBuffer")
 
 	ecrReadOnly = []string{"AmazonEKS_CNI_Policy", "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryReadOnly", "AmazonSSMManagedInstanceCore"}
 	ecrPullOnly = []string{"AmazonEKS_CNI_Policy", "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonSSMManagedInstanceCore"}

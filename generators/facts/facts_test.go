@@ -145,3 +145,48 @@ func set(s []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestChartValuesMatchUpstream: the generated table of chart values is
+// each minor's values.yaml (run `go run ./generators/facts/gen` after a
+// refresh of the reference data), and each row's CRDs are the minor's.
+func TestChartValuesMatchUpstream(t *testing.T) {
+	dir := reference.Dir(t)
+	tags := []string{"v0.37.8"}
+	for _, m := range facts.Minors {
+		tags = append(tags, m.Reference)
+	}
+	for _, tag := range tags {
+		data, err := os.ReadFile(filepath.Join(dir, tag, "chart", "values.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := facts.ValuesLeaves(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		minor := strings.Join(strings.Split(strings.TrimPrefix(tag, "v"), ".")[:2], ".")
+		if got := facts.ChartValues(minor); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the chart values table is stale: run go run ./generators/facts/gen", tag)
+		}
+	}
+	kinds := map[string]string{"karpenter.sh_nodepools.yaml": "NodePool", "karpenter.sh_nodeclaims.yaml": "NodeClaim",
+		"karpenter.k8s.aws_ec2nodeclasses.yaml": "EC2NodeClass", "karpenter.sh_nodeoverlays.yaml": "NodeOverlay",
+		"autoscaling.x-k8s.io_capacitybuffers.yaml": "CapacityBuffer"}
+	for _, m := range facts.Minors {
+		entries, err := os.ReadDir(filepath.Join(dir, m.Reference, "crds"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range entries {
+			k, ok := kinds[e.Name()]
+			if !ok {
+				t.Errorf("%s: CRD file %s of no known kind", m.Reference, e.Name())
+			}
+			got = append(got, k)
+		}
+		if !reflect.DeepEqual(set(got), set(m.CRDs)) {
+			t.Errorf("%s: CRDs %v, upstream has %v", m.Minor, m.CRDs, got)
+		}
+	}
+}

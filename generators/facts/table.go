@@ -15,6 +15,7 @@ var (
 var Minors = []Minor{
 	{
 		Minor: "1.0", Reference: "v1.0.14",
+		CRDs:         crds10,
 		Kubernetes:   [2]string{"1.25", "1.31"},
 		FeatureGates: gates("spotToSpotConsolidation"),
 		IAM: IAM{
@@ -30,6 +31,7 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.1", Reference: "v1.1.10",
+		CRDs:         crds10,
 		Kubernetes:   [2]string{"1.25", "1.31"},
 		FeatureGates: gates("spotToSpotConsolidation", "nodeRepair"),
 		IAM: IAM{
@@ -42,6 +44,7 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.2", Reference: "v1.2.8",
+		CRDs:         crds10,
 		Kubernetes:   [2]string{"1.25", "1.32"},
 		FeatureGates: gates("spotToSpotConsolidation", "nodeRepair"),
 		IAM: IAM{
@@ -54,6 +57,7 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.3", Reference: "v1.3.8",
+		CRDs:         crds10,
 		Kubernetes:   [2]string{"1.25", "1.32"},
 		FeatureGates: gates("nodeRepair", "reservedCapacity", "spotToSpotConsolidation"),
 		IAM: IAM{
@@ -66,6 +70,7 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.4", Reference: "v1.4.4",
+		CRDs:         crds10,
 		Kubernetes:   [2]string{"1.25", "1.32"},
 		FeatureGates: gates("nodeRepair", "reservedCapacity", "spotToSpotConsolidation"),
 		IAM: IAM{
@@ -78,6 +83,7 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.5", Reference: "v1.5.8",
+		CRDs:         crds10,
 		Kubernetes:   [2]string{"1.26", "1.33"},
 		FeatureGates: gates("nodeRepair", "reservedCapacity", "spotToSpotConsolidation"),
 		IAM: IAM{
@@ -90,6 +96,7 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.6", Reference: "v1.6.8",
+		CRDs:         crds10,
 		Kubernetes:   [2]string{"1.26", "1.34"},
 		FeatureGates: gates("nodeRepair", "reservedCapacity=true", "spotToSpotConsolidation"),
 		IAM: IAM{
@@ -102,6 +109,7 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.7", Reference: "v1.7.6",
+		CRDs:         crds17,
 		Kubernetes:   [2]string{"1.26", "1.34"},
 		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation"),
 		IAM: IAM{
@@ -115,6 +123,7 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.8", Reference: "v1.8.8",
+		CRDs:         crds17,
 		Kubernetes:   [2]string{"1.26", "1.34"},
 		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
 		IAM: IAM{
@@ -130,6 +139,7 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.9", Reference: "v1.9.2",
+		CRDs:         crds17,
 		Kubernetes:   [2]string{"1.26", "1.35"},
 		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
 		IAM: IAM{
@@ -144,6 +154,7 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.10", Reference: "v1.10.2",
+		CRDs:         crds17,
 		Kubernetes:   [2]string{"1.26", "1.35"},
 		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
 		IAM: IAM{
@@ -158,6 +169,7 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.11", Reference: "v1.11.3",
+		CRDs:         crds17,
 		Kubernetes:   [2]string{"1.26", "1.35"},
 		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
 		IAM: IAM{
@@ -174,6 +186,7 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.12", Reference: "v1.12.2",
+		CRDs:              crds17,
 		Kubernetes:        [2]string{"1.26", "1.35"},
 		FeatureGates:      gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
 		ZonalShiftSetting: true,
@@ -189,6 +202,7 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.13", Reference: "v1.13.1",
+		CRDs:              crds17,
 		Kubernetes:        [2]string{"1.26", "1.36"},
 		FeatureGates:      gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
 		ZonalShiftSetting: true,
@@ -204,6 +218,7 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.14", Reference: "v1.14.1",
+		CRDs:              crds114,
 		Kubernetes:        [2]string{"1.26", "1.36"},
 		FeatureGates:      gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity", "capacityBuffer"),
 		ZonalShiftSetting: true,

@@ -1,0 +1,69 @@
+package facts
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ChartValues returns the leaf keys of the minor's chart values.yaml
+// (dotted paths, "settings.featureGates.nodeRepair") with their defaults
+// as JSON; nil for a minor karpgen has no chart of. "0.37" is the last
+// v1beta1 minor, for upgrades from it.
+func ChartValues(minor string) map[string]string { return chartValues[minor] }
+
+// ValuesLeaves flattens a Helm values document into its leaf keys with
+// their values as JSON. An empty map or list is a leaf.
+func ValuesLeaves(data []byte) (map[string]string, error) {
+	var v any
+	if err := yaml.Unmarshal(data, &v); err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		if m, ok := v.(map[string]any); ok && len(m) > 0 {
+			for k, x := range m {
+				p := k
+				if prefix != "" {
+					p = prefix + "." + k
+				}
+				walk(p, x)
+			}
+			return
+		}
+		js, _ := json.Marshal(v)
+		out[prefix] = string(js)
+	}
+	walk("", v)
+	return out, nil
+}
+
+// SortedKeys returns a values table's keys in order.
+func SortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Parent returns the nearest key of values that is a prefix of path: a
+// path under a free-form map (annotations, nodeSelector) has its map as
+// the leaf; "" when none.
+func Parent(values map[string]string, path string) string {
+	for p := path; p != ""; {
+		if _, ok := values[p]; ok {
+			return p
+		}
+		i := strings.LastIndex(p, ".")
+		if i < 0 {
+			return ""
+		}
+		p = p[:i]
+	}
+	return ""
+}
