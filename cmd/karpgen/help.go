@@ -38,6 +38,13 @@ var helpText = map[string]struct{ usage, about, example string }{
 			"a profile that renders back to equivalent v1 objects; - reads standard input.",
 		"kubectl get nodepools,ec2nodeclasses -o yaml | karpgen import - --values values.yaml -o profiles/imported.cue",
 	},
+	"upgrade": {
+		"karpgen upgrade ENV --to VERSION [flags]",
+		"Plans the move of one environment to another Karpenter version: every minor in between,\n" +
+			"what each changes (IAM, chart values, CRDs, drift), what blocks it, and the steps in order.\n" +
+			"--write puts the plan, transition policies and the target's values and IAM in out/<env>/upgrade/<to>/.",
+		"karpgen upgrade prod --to 1.14.1\n  karpgen upgrade prod --to 1.14.1 -o json | jq .blockers\n  karpgen upgrade prod --from 0.37.7 --to 1.0.14 --write",
+	},
 	"version": {
 		"karpgen version",
 		"Prints karpgen's version and the Karpenter minors it knows.",

@@ -44,6 +44,7 @@ Usage:
   karpgen build ENV [--profiles DIR]
   karpgen init [--template NAME] [--dir DIR] [--name PREFIX] [--region REGION] [--account ID]
   karpgen import FILE... [--values FILE] [--env NAME] [--cluster NAME] [--region REGION] [--account ID] [-o FILE] [--format text|json]
+  karpgen upgrade ENV --to VERSION [--from VERSION] [--profiles DIR] [-o text|markdown|json] [--write]
   karpgen version
 
 Exit codes: 0 ok, 1 failure or a difference found by --check, 2 usage error, 3 invalid profile.
@@ -61,6 +62,7 @@ func commands() []command {
 		{"build", runBuild},
 		{"init", runInit},
 		{"import", runImport},
+		{"upgrade", runUpgrade},
 		{"version", runVersion},
 	}
 }

@@ -14,6 +14,11 @@ import (
 // v1beta1 minor, for upgrades from it.
 func ChartValues(minor string) map[string]string { return chartValues[minor] }
 
+// StampedValues are values keys upstream stamps when it publishes a
+// chart: in the release branches' values.yaml they are stale, so they say
+// nothing about a release.
+var StampedValues = []string{"controller.image.digest", "controller.image.tag"}
+
 // ValuesLeaves flattens a Helm values document into its leaf keys with
 // their values as JSON. An empty map or list is a leaf.
 func ValuesLeaves(data []byte) (map[string]string, error) {

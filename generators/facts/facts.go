@@ -263,3 +263,26 @@ func KubernetesRange(v Version, m *Minor) [2]string {
 // Oldest and Newest name the supported range for messages.
 func Oldest() *Minor { return &Minors[0] }
 func Newest() *Minor { return &Minors[len(Minors)-1] }
+
+// Less reports whether v is an older release than w.
+func (v Version) Less(w Version) bool {
+	if v.Major != w.Major {
+		return v.Major < w.Major
+	}
+	if v.Minor != w.Minor {
+		return v.Minor < w.Minor
+	}
+	return v.Patch < w.Patch
+}
+
+// BetaMinor is the last minor of the v1beta1 APIs. Clusters on 0.33 to
+// 0.37 move to v1 through its latest patch and then 1.0.
+type BetaMinor struct {
+	Minor, Reference string
+	// Oldest is the oldest minor of the v1beta1 APIs (0.33).
+	Oldest     int
+	Kubernetes [2]string
+}
+
+// Beta is the v1beta1 minor the v1 migration starts from.
+var Beta = BetaMinor{Minor: "0.37", Reference: "v0.37.8", Oldest: 33, Kubernetes: [2]string{"1.23", "1.30"}}

@@ -23,7 +23,7 @@ func DiffBundle(w io.Writer, outDir string, b *generators.Bundle) (bool, error) 
 	if err != nil {
 		return false, err
 	}
-	return diffFiles(w, dir, have, WithManifest(b))
+	return diffFiles(w, dir, withoutKept(have), WithManifest(b))
 }
 
 // DiffGone writes the diff that removes the folder of an environment the

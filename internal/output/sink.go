@@ -120,11 +120,13 @@ func (d *Disk) Finish(fleet map[string][]byte) error {
 		if s.old != "" {
 			os.RemoveAll(s.old)
 		}
-		d.staged[filepath.Base(s.target)] = ""
+	}
+	for _, env := range envs {
+		d.staged[env] = ""
 	}
 	for _, env := range envs {
 		state := "unchanged"
-		if slices.ContainsFunc(done, func(s swap) bool { return filepath.Base(s.target) == env }) {
+		if slices.ContainsFunc(done, func(s swap) bool { return s.target == filepath.Join(d.dir, env) }) {
 			state = fmt.Sprintf("written (%d files)", d.counts[env])
 		}
 		fmt.Fprintf(d.opts.Stdout, "%s: %s\n", d.show(env), state)

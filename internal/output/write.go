@@ -103,6 +103,7 @@ func stage(outDir string, b *generators.Bundle, deleteForeign bool) (string, err
 	if err != nil {
 		return "", err
 	}
+	have = withoutKept(have)
 	if !deleteForeign {
 		owned, _ := readManifest(target)
 		var foreign []string
@@ -119,15 +120,44 @@ func stage(outDir string, b *generators.Bundle, deleteForeign bool) (string, err
 	if sameFiles(have, want) {
 		return "", nil
 	}
-	tmp, err := os.MkdirTemp(outDir, tmpPrefix+b.Env+"-new-")
+	tmp, err := os.MkdirTemp(outDir, tmpPrefix+strings.ReplaceAll(b.Env, "/", "_")+"-new-")
 	if err != nil {
 		return "", fmt.Errorf("writing %s: %w", filepath.ToSlash(target), err)
 	}
-	if err := writeTree(tmp, want); err != nil {
+	err = writeTree(tmp, want)
+	if err == nil {
+		err = carryKept(target, tmp)
+	}
+	if err != nil {
 		os.RemoveAll(tmp)
 		return "", fmt.Errorf("writing %s: %w", filepath.ToSlash(target), err)
 	}
 	return tmp, nil
+}
+
+// Kept is the folder of an environment's folder that a render carries
+// over as it is: the upgrade plans `karpgen upgrade --write` keeps there,
+// each with a manifest of its own.
+const Kept = "upgrade"
+
+// withoutKept drops the files of the kept folder.
+func withoutKept(files map[string][]byte) map[string][]byte {
+	for p := range files {
+		if strings.HasPrefix(p, Kept+"/") {
+			delete(files, p)
+		}
+	}
+	return files
+}
+
+// carryKept copies the kept folder of target, if any, into the staged
+// folder, so that replacing the environment's folder keeps it.
+func carryKept(target, staged string) error {
+	src := filepath.Join(target, Kept)
+	if _, err := os.Lstat(src); err != nil {
+		return nil
+	}
+	return os.CopyFS(filepath.Join(staged, Kept), os.DirFS(src))
 }
 
 func writeTree(dir string, files map[string][]byte) error {
@@ -157,6 +187,10 @@ func commit(outDir string, staged [][2]string) ([]swap, error) {
 	for _, st := range staged {
 		target, tmp := st[0], st[1]
 		s := swap{target: target}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			undo(done)
+			return nil, fmt.Errorf("replacing %s: %w", filepath.ToSlash(target), err)
+		}
 		if _, err := os.Lstat(target); err == nil {
 			old, err := os.MkdirTemp(outDir, tmpPrefix+filepath.Base(target)+"-old-")
 			if err == nil {

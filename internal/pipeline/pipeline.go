@@ -30,6 +30,10 @@ type Options struct {
 	Envs []string
 	// Timeout bounds the evaluation of the profiles; 0 is no bound.
 	Timeout time.Duration
+	// KeepInvalid keeps, in Envs, the environments that decoded even when
+	// the rule catalog refuses them (the upgrade planner reports those
+	// findings as blockers); schema errors still leave Envs empty.
+	KeepInvalid bool
 }
 
 // Result is the checked state of the environments asked for.
@@ -96,7 +100,7 @@ func Check(opts Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Names: loaded.Names, Findings: diag.Sort(loaded.Findings), All: len(opts.Envs) == 0}
-	if diag.HasErrors(res.Findings) {
+	if diag.HasErrors(res.Findings) && (!opts.KeepInvalid || len(loaded.Envs) < len(opts.Envs) || len(opts.Envs) == 0) {
 		return res, nil
 	}
 	for _, src := range loaded.Envs {

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/karpgen/karpgen/internal/output"
+	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/upgrade"
+)
+
+// runUpgrade plans the move of one environment to another Karpenter
+// version, and with --write puts the plan and what it applies in
+// out/<env>/upgrade/<to>/. A plan with blockers exits 1 and writes
+// nothing. The profile is never edited.
+func runUpgrade(args []string, stdout, stderr io.Writer) error {
+	var dir, out, to, from, format string
+	var write bool
+	var timeout time.Duration
+	fs := newFlags("upgrade", stdout, stderr)
+	fs.StringVar(&to, "to", "", "Karpenter version to move to (required)")
+	fs.StringVar(&from, "from", "", "Karpenter version the cluster runs (default: the profile's; 0.33 to 0.37 for the move to v1)")
+	addProfilesFlag(fs, &dir)
+	addTimeoutFlag(fs, &timeout)
+	fs.StringVar(&out, flagOut, "out", "folder of the rendered bundles; --write puts the plan in <out>/<env>/upgrade/<to>/")
+	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")
+	fs.BoolVar(&write, "write", false, "write the plan, the transition policies and the target's Helm values and IAM")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageErr("upgrade: name exactly one environment")
+	}
+	if to == "" {
+		return usageErr("upgrade: --to VERSION is required")
+	}
+	if format != "text" && format != "markdown" && format != "json" {
+		return usageErr("upgrade: -o must be text, markdown or json, not %q", format)
+	}
+	// The profile may already be refused at the version it names: the
+	// plan reports what the target refuses as blockers.
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: timeout, KeepInvalid: true})
+	if err != nil {
+		return err
+	}
+	if len(res.Envs) == 0 {
+		return printFindings(stderr, res.Findings)
+	}
+	plan, err := upgrade.New(res.Envs[0], from, to)
+	if err != nil {
+		return usageErr("upgrade: %v", err)
+	}
+	var text []byte
+	switch format {
+	case "json":
+		if text, err = plan.JSON(); err != nil {
+			return err
+		}
+	case "markdown":
+		text = plan.Markdown()
+	default:
+		text = plan.Text()
+	}
+	if _, err := stdout.Write(text); err != nil {
+		return err
+	}
+	if plan.Blocked() {
+		return &exitError{exitFailure, fmt.Errorf("upgrade: %d blocker(s): nothing can start until they are resolved; nothing was written", len(plan.Blockers))}
+	}
+	if !write {
+		return nil
+	}
+	b, err := plan.Bundle()
+	if err != nil {
+		return err
+	}
+	disk, err := output.NewDisk(out, output.DiskOptions{Stdout: stderr, Stderr: stderr})
+	if err != nil {
+		return err
+	}
+	defer disk.Close()
+	if err := disk.Put(b); err != nil {
+		return err
+	}
+	return disk.Finish(nil)
+}

@@ -1,0 +1,345 @@
+// Package upgrade plans the move of one environment from the Karpenter
+// version it runs to another: the hops (every minor in between at its
+// latest patch), what each hop changes (controller IAM, node role,
+// interruption rules, chart values, CRDs, node drift), what blocks the
+// move, and the steps in the order they are applied. Everything is derived
+// from the facts table and the generators; nothing is written per pair.
+package upgrade
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/lint"
+	"github.com/karpgen/karpgen/internal/model"
+)
+
+// Plan is the move of one environment. Its JSON form is documented in
+// docs/upgrade.md and stable for scripts.
+type Plan struct {
+	Env               string    `json:"env"`
+	From              string    `json:"from"`
+	To                string    `json:"to"`
+	KubernetesVersion string    `json:"kubernetesVersion"`
+	Blockers          []Blocker `json:"blockers"`
+	Hops              []Hop     `json:"hops"`
+	Steps             []Step    `json:"steps"`
+
+	// versions are the releases the controller runs on the way, from
+	// first to last; envs the environment resolved at each (nil for the
+	// v1beta1 start).
+	versions []facts.Version
+	envs     []*model.Env
+}
+
+// Blocker is a reason the move cannot start.
+type Blocker struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Hop is one minor-to-minor step of the move.
+type Hop struct {
+	From     string    `json:"from"`
+	To       string    `json:"to"`
+	IAM      IAMDelta  `json:"iam"`
+	NodeRole NodeDelta `json:"nodeRole"`
+	Values   Values    `json:"values"`
+	CRDs     CRDDelta  `json:"crds"`
+	Drift    []string  `json:"drift"`
+	Notes    []string  `json:"notes"`
+}
+
+// IAMDelta is what changes in the controller's policies.
+type IAMDelta struct {
+	Added           []string `json:"added"`
+	Removed         []string `json:"removed"`
+	Rescoped        []string `json:"rescoped"`
+	PoliciesAdded   []string `json:"policiesAdded"`
+	PoliciesRemoved []string `json:"policiesRemoved"`
+}
+
+// NodeDelta is what changes in the node role's managed policies.
+type NodeDelta struct {
+	ManagedPoliciesAdded   []string `json:"managedPoliciesAdded"`
+	ManagedPoliciesRemoved []string `json:"managedPoliciesRemoved"`
+}
+
+// Values is what changes in the chart's values.
+type Values struct {
+	Added           []string        `json:"added"`
+	Removed         []string        `json:"removed"`
+	Renamed         []Rename        `json:"renamed"`
+	DefaultsChanged []DefaultChange `json:"defaultsChanged"`
+}
+
+// Rename is a values key that moved.
+type Rename struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// DefaultChange is a values key whose default changed (as JSON).
+type DefaultChange struct {
+	Key  string `json:"key"`
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// CRDDelta is what changes in the CRDs.
+type CRDDelta struct {
+	Added   []string `json:"added"`
+	Changed []string `json:"changed"`
+}
+
+// Step is one thing to do, in order, with the command that does it (or
+// checks it).
+type Step struct {
+	Order   int    `json:"order"`
+	Title   string `json:"title"`
+	Command string `json:"command"`
+	// IfFails says what to do when a check's command shows a problem.
+	IfFails string `json:"ifFails,omitempty"`
+}
+
+// New plans the move of a resolved environment to the version to. from is
+// the version the cluster runs: the profile's when empty (0.33 to 0.37
+// are accepted, for the move to v1).
+func New(e *model.Env, from, to string) (*Plan, error) {
+	if from == "" {
+		from = e.Profile.Karpenter.Version
+	}
+	fv, err := facts.ParseVersion(from)
+	if err != nil {
+		return nil, fmt.Errorf("--from: %w", err)
+	}
+	tv, err := facts.ParseVersion(to)
+	if err != nil {
+		return nil, fmt.Errorf("--to: %w", err)
+	}
+	tm, ok := facts.Lookup(tv)
+	if !ok {
+		return nil, fmt.Errorf("--to %s: karpgen knows Karpenter %s to %s", tv, facts.Oldest().Minor, facts.Newest().Minor)
+	}
+	beta := fv.Major == 0
+	switch {
+	case beta && (fv.Minor < facts.Beta.Oldest || fv.Minor > 37):
+		return nil, fmt.Errorf("--from %s: upgrades start from a v1 minor or from 0.%d to 0.37 (the v1beta1 APIs)", fv, facts.Beta.Oldest)
+	case !beta:
+		if _, ok := facts.Lookup(fv); !ok {
+			return nil, fmt.Errorf("--from %s: karpgen knows Karpenter %s to %s", fv, facts.Oldest().Minor, facts.Newest().Minor)
+		}
+	}
+	if !fv.Less(tv) {
+		return nil, fmt.Errorf("--to %s is not newer than %s", tv, fv)
+	}
+	p := &Plan{Env: e.Name, From: fv.String(), To: tv.String(), KubernetesVersion: e.Profile.Cluster.KubernetesVersion}
+
+	// The releases on the way: the start, the latest patch of every minor
+	// in between, the target.
+	p.versions = []facts.Version{fv}
+	if beta {
+		// Through the latest 0.37 patch, as the v1 migration asks.
+		if last, _ := facts.ParseVersion(strings.TrimPrefix(facts.Beta.Reference, "v")); fv.Less(last) {
+			p.versions = append(p.versions, last)
+		}
+	}
+	for _, m := range facts.Minors {
+		v, _ := facts.ParseVersion(strings.TrimPrefix(m.Reference, "v"))
+		if minorBefore(fv, v) && minorBefore(v, tv) {
+			p.versions = append(p.versions, v)
+		}
+	}
+	p.versions = append(p.versions, tv)
+	for _, v := range p.versions {
+		if v.Major == 0 {
+			p.envs = append(p.envs, nil)
+			continue
+		}
+		p.envs = append(p.envs, at(e, v))
+	}
+
+	p.blockers(tm, tv)
+	for i := 1; i < len(p.versions); i++ {
+		p.Hops = append(p.Hops, p.hop(i))
+	}
+	p.Steps = p.steps()
+	return p, nil
+}
+
+// at resolves the environment's profile at another Karpenter version.
+func at(e *model.Env, v facts.Version) *model.Env {
+	cp := *e.Profile
+	cp.Karpenter.Version = v.String()
+	return model.Resolve(&cp)
+}
+
+// Blocked reports whether the move cannot start.
+func (p *Plan) Blocked() bool { return len(p.Blockers) > 0 }
+
+func (p *Plan) blockers(tm *facts.Minor, tv facts.Version) {
+	k := p.KubernetesVersion
+	if b, ok := tm.BadPatch(tv); ok {
+		p.Blockers = append(p.Blockers, Blocker{"known-regression",
+			fmt.Sprintf("Karpenter %s has a known regression: %s (%s); move to %s.%d instead", tv, b.Summary, b.Issue, tm.Minor, b.FixedIn)})
+	}
+	for i, v := range p.versions[1:] {
+		rng := facts.Beta.Kubernetes
+		if e := p.envs[i+1]; e != nil {
+			rng, _ = e.KubernetesRange()
+		}
+		switch {
+		case minorLess(k, rng[0]):
+			p.Blockers = append(p.Blockers, Blocker{"kubernetes-too-old",
+				fmt.Sprintf("Karpenter %s supports Kubernetes %s to %s; the cluster runs %s: upgrade Kubernetes to %s first", v, rng[0], rng[1], k, rng[0])})
+		case minorLess(rng[1], k):
+			p.Blockers = append(p.Blockers, Blocker{"kubernetes-too-new",
+				fmt.Sprintf("Karpenter %s supports Kubernetes %s to %s; the cluster runs %s%s", v, rng[0], rng[1], k, lastSupporting(k))})
+		}
+	}
+	// What the profile says that the target refuses: the rule catalog at
+	// the target version (the version rules aside: the target is the
+	// point).
+	target := p.envs[len(p.envs)-1]
+	for _, f := range lint.Check(target, noSource{}) {
+		if f.Severity != diag.Error || strings.HasPrefix(f.Rule, "version/") {
+			continue
+		}
+		p.Blockers = append(p.Blockers, Blocker{"profile-" + strings.ReplaceAll(f.Rule, "/", "-"),
+			fmt.Sprintf("at Karpenter %s the profile is refused: %s (%s)", tv, f.Message, strings.TrimPrefix(f.Path, "environments."+p.Env+"."))})
+	}
+}
+
+// lastSupporting names the newest Karpenter minor that runs on Kubernetes k.
+func lastSupporting(k string) string {
+	last := ""
+	for _, m := range facts.Minors {
+		if !minorLess(k, m.Kubernetes[0]) && !minorLess(m.Kubernetes[1], k) {
+			last = m.Minor
+		}
+	}
+	if last == "" {
+		return ""
+	}
+	return fmt.Sprintf(": the newest Karpenter minor for it is %s", last)
+}
+
+// noSource places no finding: the plan quotes messages only.
+type noSource struct{}
+
+func (noSource) Pos(string) diag.Pos { return diag.Pos{} }
+func (noSource) Has(string) bool     { return false }
+
+func (p *Plan) hop(i int) Hop {
+	from, to := p.versions[i-1], p.versions[i]
+	a, b := p.envs[i-1], p.envs[i]
+	h := Hop{From: from.String(), To: to.String()}
+	fromChart, toChart := facts.ChartValues(from.MinorString()), facts.ChartValues(to.MinorString())
+	h.Values = valuesDelta(fromChart, toChart)
+	if b == nil {
+		h.Notes = []string{"Within the v1beta1 minors: move to the latest 0.37 patch, with the webhooks enabled, before 1.0."}
+		normalize(&h)
+		return h
+	}
+	if a == nil {
+		// The move to v1: the v1beta1 artifacts are not in the table.
+		for _, cp := range generators.ControllerPolicies(b.Facts, b.Names) {
+			h.IAM.PoliciesAdded = append(h.IAM.PoliciesAdded, cp.Name)
+		}
+		h.IAM.PoliciesRemoved = []string{"the v1beta1 controller policy"}
+		h.CRDs.Added = nil
+		h.CRDs.Changed = []string{"NodePool, NodeClaim and EC2NodeClass move to karpenter.sh/v1 and karpenter.k8s.aws/v1 (v1beta1 is still served through 1.0's conversion webhooks)"}
+		h.Drift = []string{"metadataOptions.httpPutResponseHopLimit defaults to 1 in v1 (2 before): node classes that leave it unset drift and their nodes are replaced"}
+		h.Notes = []string{
+			"Go to the latest 0.33-0.37 patch with webhooks enabled first, then 1.0: its conversion webhooks serve the v1beta1 objects while they are migrated.",
+			"Migrate the manifests to v1 (karpgen import reads them), and check that the CRDs' status.storedVersions is [v1] before leaving 1.0.",
+		}
+		normalize(&h)
+		return h
+	}
+	h.IAM = iamDelta(a, b)
+	h.NodeRole.ManagedPoliciesAdded, h.NodeRole.ManagedPoliciesRemoved = diffStrings(a.Facts.NodeRolePolicies, b.Facts.NodeRolePolicies)
+	h.CRDs.Added, _ = diffStrings(a.Facts.CRDs, b.Facts.CRDs)
+	h.CRDs.Changed = crdChanges(a.Facts, b.Facts)
+	h.Drift = drift(a, b)
+	var rulesBefore, rulesAfter []string
+	for _, r := range a.Facts.InterruptionRules {
+		rulesBefore = append(rulesBefore, r.Name)
+	}
+	for _, r := range b.Facts.InterruptionRules {
+		rulesAfter = append(rulesAfter, r.Name)
+	}
+	if added, _ := diffStrings(rulesBefore, rulesAfter); len(added) > 0 && b.Names.Queue != "" {
+		h.Notes = append(h.Notes, "Interruption rules added: "+strings.Join(added, ", ")+" (EventBridge, targeting the queue "+b.Names.Queue+").")
+	}
+	for _, g := range b.Facts.FeatureGates {
+		if _, set := b.Profile.Karpenter.FeatureGates[g.Name]; set {
+			continue
+		}
+		for _, old := range a.Facts.FeatureGates {
+			if old.Name == g.Name && old.Default != g.Default {
+				h.Notes = append(h.Notes, fmt.Sprintf("The %s feature gate's default turns %v (it was %v) and the profile does not set it: behaviour changes (set karpenter.featureGates.%s to keep it).",
+					g.Name, g.Default, old.Default, g.Name))
+			}
+		}
+	}
+	if from.Minor == 0 && to.Minor >= 1 {
+		h.Notes = append(h.Notes, "1.1 drops the v1beta1 APIs and the conversion webhooks: the CRDs' status.storedVersions must be [v1] and no v1beta1 webhook configuration may remain.")
+	}
+	if a.Facts.IAM.Split != b.Facts.IAM.Split {
+		h.Notes = append(h.Notes, "The controller policy is split into several managed policies, as upstream splits it.")
+	}
+	normalize(&h)
+	return h
+}
+
+// normalize gives every list of a hop a value, so that JSON has [] and
+// never null.
+func normalize(h *Hop) {
+	for _, l := range []*[]string{&h.IAM.Added, &h.IAM.Removed, &h.IAM.Rescoped, &h.IAM.PoliciesAdded, &h.IAM.PoliciesRemoved,
+		&h.NodeRole.ManagedPoliciesAdded, &h.NodeRole.ManagedPoliciesRemoved, &h.Values.Added, &h.Values.Removed,
+		&h.CRDs.Added, &h.CRDs.Changed, &h.Drift, &h.Notes} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	if h.Values.Renamed == nil {
+		h.Values.Renamed = []Rename{}
+	}
+	if h.Values.DefaultsChanged == nil {
+		h.Values.DefaultsChanged = []DefaultChange{}
+	}
+}
+
+// diffStrings returns what b has that a has not, and the reverse, sorted.
+func diffStrings(a, b []string) (added, removed []string) {
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			added = append(added, x)
+		}
+	}
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			removed = append(removed, x)
+		}
+	}
+	slices.Sort(added)
+	slices.Sort(removed)
+	return added, removed
+}
+
+// minorBefore reports whether v's minor is older than w's.
+func minorBefore(v, w facts.Version) bool {
+	return v.Major < w.Major || v.Major == w.Major && v.Minor < w.Minor
+}
+
+func minorLess(a, b string) bool {
+	var am, an, bm, bn int
+	fmt.Sscanf(a, "%d.%d", &am, &an)
+	fmt.Sscanf(b, "%d.%d", &bm, &bn)
+	return am < bm || am == bm && an < bn
+}

@@ -1,0 +1,161 @@
+package upgrade_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/upgrade"
+)
+
+func prodEnv(t *testing.T) *model.Env {
+	t.Helper()
+	res, err := pipeline.Check(pipeline.Options{Dir: filepath.Join("testdata", "profiles")})
+	if err != nil || len(res.Envs) != 1 {
+		t.Fatalf("loading the test profile: %v %v", err, res.Findings)
+	}
+	return res.Envs[0]
+}
+
+// pairs are the moves with golden plans: every adjacent pair of minors
+// (each at its latest patch), the move to v1 from 0.37, and 1.0 to 1.14
+// in one plan.
+func pairs() [][2]string {
+	out := [][2]string{{strings.TrimPrefix(facts.Beta.Reference, "v"), strings.TrimPrefix(facts.Minors[0].Reference, "v")}}
+	for i := 1; i < len(facts.Minors); i++ {
+		out = append(out, [2]string{strings.TrimPrefix(facts.Minors[i-1].Reference, "v"), strings.TrimPrefix(facts.Minors[i].Reference, "v")})
+	}
+	return append(out, [2]string{strings.TrimPrefix(facts.Oldest().Reference, "v"), strings.TrimPrefix(facts.Newest().Reference, "v")})
+}
+
+// TestGoldenPlans: the text and JSON plan of every pair is the one in
+// testdata/plans (KARPGEN_UPDATE=1 rewrites them; review the change).
+func TestGoldenPlans(t *testing.T) {
+	e := prodEnv(t)
+	for _, pair := range pairs() {
+		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
+			p, err := upgrade.New(e, pair[0], pair[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Blocked() {
+				t.Errorf("blocked: %+v", p.Blockers)
+			}
+			js, err := p.JSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ext, got := range map[string][]byte{"txt": p.Text(), "json": js} {
+				golden := filepath.Join("testdata", "plans", pair[0]+"-"+pair[1]+"."+ext)
+				if os.Getenv("KARPGEN_UPDATE") == "1" {
+					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(golden, got, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got) != string(want) {
+					t.Errorf("%s differs from the plan (KARPGEN_UPDATE=1 rewrites it):\n%s", golden, got)
+				}
+			}
+		})
+	}
+}
+
+// TestTransitionPolicies: for every adjacent pair, the target's policies
+// with the transition policies allow every call of both controllers and
+// refuse every misuse (the IAM simulator's scenarios of both minors), and
+// each transition document fits IAM's limit for a 100-character cluster.
+func TestTransitionPolicies(t *testing.T) {
+	e := prodEnv(t)
+	long := *e.Profile
+	long.Cluster.Name = strings.Repeat("k", 100)
+	longEnv := model.Resolve(&long)
+	for i := 1; i < len(facts.Minors); i++ {
+		from, to := strings.TrimPrefix(facts.Minors[i-1].Reference, "v"), strings.TrimPrefix(facts.Minors[i].Reference, "v")
+		p, err := upgrade.New(longEnv, from, to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cp := range p.TransitionPolicies() {
+			if size := generators.CompactSize(cp.Document); size > generators.MaxPolicySize {
+				t.Errorf("%s -> %s: %s is %d characters", from, to, cp.File, size)
+			}
+			if len(cp.Name) > 128 {
+				t.Errorf("%s -> %s: policy name %q is longer than 128", from, to, cp.Name)
+			}
+		}
+	}
+	sim := reference.Simulator(t)
+	node, err := exec.LookPath("node")
+	if err != nil {
+		reference.Missing(t, "node is not installed: %v", err)
+	}
+	for i := 1; i < len(facts.Minors); i++ {
+		from, to := &facts.Minors[i-1], &facts.Minors[i]
+		t.Run(from.Minor+"-"+to.Minor, func(t *testing.T) {
+			t.Parallel()
+			p, err := upgrade.New(e, strings.TrimPrefix(from.Reference, "v"), strings.TrimPrefix(to.Reference, "v"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := p.Bundle()
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			for path, data := range b.Files {
+				if strings.HasPrefix(path, "iam/") && strings.HasSuffix(path, ".json") {
+					if err := os.WriteFile(filepath.Join(dir, filepath.Base(path)), data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			n := e.Names
+			for _, m := range []*facts.Minor{from, to} {
+				args := []string{filepath.Join(sim, "run.mjs"), "--policies", dir, "--cluster", n.Cluster, "--region", n.Region,
+					"--account", n.Account, "--partition", n.Partition, "--node-role-arn", n.NodeRoleARN, "--queue-arn", n.QueueARN,
+					"--minor", strings.TrimPrefix(m.Minor, "1.")}
+				out, err := exec.Command(node, args...).CombinedOutput()
+				lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+				if last := lines[len(lines)-1]; err != nil || !strings.Contains(last, " passed, 0 failed") {
+					t.Errorf("scenarios of %s: %v\n%s", m.Minor, err, out)
+				}
+			}
+		})
+	}
+}
+
+// TestPlanRefusesBadRequests: what cannot be planned is a clear error.
+func TestPlanRefusesBadRequests(t *testing.T) {
+	e := prodEnv(t)
+	for _, c := range []struct{ from, to, want string }{
+		{"", "1.0.1", "--to 1.0.1 is not newer than 1.0.14"},
+		{"", "2.0.0", "--to 2.0.0: karpgen knows Karpenter 1.0 to 1.14"},
+		{"0.32.1", "1.0.14", "--from 0.32.1: upgrades start from a v1 minor or from 0.33 to 0.37 (the v1beta1 APIs)"},
+		{"1.2", "1.3.0", `--from: "1.2" is not a Karpenter release version (MAJOR.MINOR.PATCH, e.g. "1.2.3")`},
+	} {
+		_, err := upgrade.New(e, c.from, c.to)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s -> %s: %v, want %s", c.from, c.to, err, c.want)
+		}
+	}
+	p, err := upgrade.New(e, "", "1.1.10")
+	if err != nil || p.From != "1.0.14" {
+		t.Fatalf("from the profile's version: %v %v", p, err)
+	}
+
+}

@@ -1,0 +1,160 @@
+package upgrade
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
+)
+
+// Dir is where --write puts a plan, under out/: <env>/upgrade/<to>.
+func (p *Plan) Dir() string { return path.Join(p.Env, "upgrade", p.To) }
+
+// steps are the plan in apply order: the checks that cannot be made
+// offline, IAM that serves every controller on the way, then for each hop
+// the CRDs and the controller, then the objects at the target, and last
+// the removal of what only the old controllers needed.
+func (p *Plan) steps() []Step {
+	target := p.envs[len(p.envs)-1]
+	n := target.Names
+	ns := n.Namespace
+	dir := "out/" + p.Dir()
+	var steps []Step
+	add := func(title, command, ifFails string) {
+		steps = append(steps, Step{Order: len(steps) + 1, Title: title, Command: command, IfFails: ifFails})
+	}
+	crosses := func(minor string) bool {
+		for _, v := range p.versions[1:] {
+			if v.MinorString() == minor {
+				return true
+			}
+		}
+		return false
+	}
+	if crosses("1.1") {
+		add("Check that the CRDs store only v1 (1.1 drops v1beta1)",
+			"kubectl get crd nodepools.karpenter.sh nodeclaims.karpenter.sh ec2nodeclasses.karpenter.k8s.aws -o jsonpath='{range .items[*]}{.metadata.name}: {.status.storedVersions}{\"\\n\"}{end}'",
+			"every line must read [\"v1\"]: run 1.0.x (its conversion webhooks migrate the objects; 1.0.6+ migrates stored versions itself), re-apply every NodePool and EC2NodeClass, then remove v1beta1 from status.storedVersions with `kubectl patch crd <name> --subresource=status --type=merge -p '{\"status\":{\"storedVersions\":[\"v1\"]}}'`")
+		add("Check that no v1beta1 webhook configuration is left",
+			"kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o name | grep -i karpenter",
+			"delete each one listed (`kubectl delete <name>`): they point at webhooks 1.1 no longer serves and would block every NodePool and EC2NodeClass change")
+	}
+	policyARN := func(name string) string { return "arn:" + n.Partition + ":iam::" + n.Account + ":policy/" + name }
+	transition := p.TransitionPolicies()
+	if len(transition) > 0 {
+		var cmds []string
+		for _, cp := range transition {
+			cmds = append(cmds, fmt.Sprintf("aws iam create-policy --policy-name %s --policy-document file://%s/iam/%s && aws iam attach-role-policy --role-name %s --policy-arn %s",
+				cp.Name, dir, cp.File, n.ControllerRole, policyARN(cp.Name)))
+		}
+		add("Let the controller keep what the running release needs, beside what the target needs (transition policies)", strings.Join(cmds, "\n"), "")
+	}
+	add("Deploy the target's IAM (controller policies, node role, interruption queue and rules)",
+		fmt.Sprintf("aws cloudformation deploy --template-file %s/iam/cloudformation.yaml --stack-name Karpenter-%s --capabilities CAPABILITY_NAMED_IAM", dir, n.Cluster), "")
+	for i, v := range p.versions[1:] {
+		if v.Major == 0 {
+			add(fmt.Sprintf("Upgrade the v1beta1 controller to %s with its webhooks enabled", v),
+				fmt.Sprintf("helm upgrade karpenter oci://public.ecr.aws/karpenter/karpenter --version %s --namespace %s --reuse-values --set webhook.enabled=true", v, ns), "")
+			continue
+		}
+		values := fmt.Sprintf("%s/helm/karpenter-values-%s.yaml", dir, v)
+		if i == len(p.versions)-2 {
+			values = dir + "/helm/karpenter-values.yaml"
+		}
+		add(fmt.Sprintf("Upgrade the CRDs to %s", v),
+			fmt.Sprintf("helm upgrade --install karpenter-crd oci://public.ecr.aws/karpenter/karpenter-crd --version %s --namespace %s", v, ns), "")
+		add(fmt.Sprintf("Upgrade the controller to %s", v),
+			fmt.Sprintf("helm upgrade karpenter oci://public.ecr.aws/karpenter/karpenter --version %s --namespace %s --values %s && kubectl -n %s rollout status deployment/karpenter", v, ns, values, ns), "")
+	}
+	add("Move the profile to the target and apply its NodePools and EC2NodeClasses",
+		fmt.Sprintf("set karpenter.version: %q in the profile, then: karpgen render %s && kubectl apply -k out/%s (or let Argo CD sync)", p.To, p.Env, p.Env), "")
+	if len(transition) > 0 {
+		var cmds []string
+		for _, cp := range transition {
+			arn := policyARN(cp.Name)
+			cmds = append(cmds, fmt.Sprintf("aws iam detach-role-policy --role-name %s --policy-arn %s && aws iam delete-policy --policy-arn %s", n.ControllerRole, arn, arn))
+		}
+		add("Remove the transition policies once the target controller runs", strings.Join(cmds, "\n"), "")
+	}
+	return steps
+}
+
+// TransitionPolicies are the statements a release on the way needs that
+// the target's policies do not hold, packed into managed policies that
+// each fit IAM's size limit: attached beside the target's, they let every
+// controller of the move work while the next one starts.
+func (p *Plan) TransitionPolicies() []generators.ControllerPolicy {
+	target := p.envs[len(p.envs)-1]
+	have, _ := statements(target)
+	var extra []any
+	seen := map[string]bool{}
+	for i, e := range p.envs[:len(p.envs)-1] {
+		if e == nil {
+			continue
+		}
+		sts, _ := statements(e)
+		for _, sid := range sortedKeys(sts) {
+			st := sts[sid]
+			if t, ok := have[sid]; ok && equalJSON(t, st) {
+				continue
+			}
+			key := fmt.Sprint(norm(st))
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			// A statement id is unique within a policy: say which release
+			// the statement is of.
+			cp := map[string]any{}
+			for k, v := range st {
+				cp[k] = v
+			}
+			cp["Sid"] = sid + "Of" + strings.ReplaceAll(p.versions[i].MinorString(), ".", "")
+			extra = append(extra, cp)
+		}
+	}
+	return pack(extra, target.Names)
+}
+
+// pack puts statements into as few documents as fit the size limit.
+func pack(sts []any, n model.Names) []generators.ControllerPolicy {
+	var out []generators.ControllerPolicy
+	var cur []any
+	flush := func() {
+		if len(cur) == 0 {
+			return
+		}
+		i := len(out) + 1
+		name := model.FitName(fmt.Sprintf("KarpenterControllerTransition%dPolicy-%s", i, n.Cluster), 128)
+		out = append(out, generators.ControllerPolicy{
+			Part: fmt.Sprintf("Transition%d", i), File: fmt.Sprintf("controller-policy-transition-%d.json", i), Name: name,
+			LogicalID: fmt.Sprintf("KarpenterControllerTransition%dPolicy", i),
+			Document:  map[string]any{"Version": "2012-10-17", "Statement": slices.Clone(cur)},
+		})
+		cur = nil
+	}
+	for _, st := range sts {
+		next := append(slices.Clone(cur), st)
+		if len(cur) > 0 && generators.CompactSize(map[string]any{"Version": "2012-10-17", "Statement": next}) > generators.MaxPolicySize {
+			flush()
+			next = []any{st}
+		}
+		cur = next
+	}
+	flush()
+	return out
+}
+
+func equalJSON(a, b any) bool { return fmt.Sprint(norm(a)) == fmt.Sprint(norm(b)) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
