@@ -2,36 +2,61 @@ package main
 
 import (
 	"io"
+	"os"
 	"time"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/lint"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/pipeline"
 )
 
 func runVet(args []string, stdout, stderr io.Writer) error {
-	var dir, format string
+	var dir, format, valuesFile, version string
+	var timeout time.Duration
 	fs := newFlags("vet", stdout, stderr)
 	addProfilesFlag(fs, &dir)
-	var timeout time.Duration
 	addTimeoutFlag(fs, &timeout)
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
+	fs.StringVar(&valuesFile, "values", "", "check a Helm values file in use against the chart of --version instead of the profiles")
+	fs.StringVar(&version, "version", "", "the Karpenter version whose chart --values is for")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if format != "text" && format != "json" {
 		return usageErr("vet: -o must be text or json, not %q", format)
 	}
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: timeout})
-	if err != nil {
-		return err
+	var findings []diag.Finding
+	switch {
+	case valuesFile != "":
+		if version == "" || fs.NArg() > 0 {
+			return usageErr("vet: --values FILE needs --version VERSION, and no environment")
+		}
+		minor, err := model.MinorOf(version)
+		if err != nil {
+			return usageErr("vet: --version: %v", err)
+		}
+		data, err := os.ReadFile(valuesFile)
+		if err != nil {
+			return err
+		}
+		findings = diag.Sort(lint.CheckValues(valuesFile, data, minor))
+	case version != "":
+		return usageErr("vet: --version is for --values")
+	default:
+		res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: timeout})
+		if err != nil {
+			return err
+		}
+		findings = res.Findings
 	}
 	if format == "text" {
-		return printFindings(stderr, res.Findings)
+		return printFindings(stderr, findings)
 	}
-	if err := diag.PrintJSON(stdout, relative(res.Findings)); err != nil {
+	if err := diag.PrintJSON(stdout, relative(findings)); err != nil {
 		return err
 	}
-	if diag.HasErrors(res.Findings) {
+	if diag.HasErrors(findings) {
 		return errInvalid
 	}
 	return nil

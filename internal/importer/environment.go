@@ -53,6 +53,7 @@ func (im *importer) environment() (map[string]any, error) {
 		version = strings.TrimPrefix(facts.Newest().Reference, "v")
 		im.note("default-version", im.first, "no --karpenter-version: the profile takes Karpenter %s, the newest karpgen knows; give the version the cluster will run", version)
 	}
+	im.version = version
 	kube := o.KubernetesVersion
 	if kube == "" {
 		kube = facts.Newest().Kubernetes[1]

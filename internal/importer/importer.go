@@ -21,6 +21,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/lint"
+	"github.com/karpgen/karpgen/internal/model"
 )
 
 // Options name what the manifests do not say.
@@ -63,6 +65,8 @@ type importer struct {
 	nodeRoles map[string]diag.Pos // role -> where
 	// first is the start of the first input, for what no line says.
 	first diag.Pos
+	// version is the Karpenter version the profile takes.
+	version string
 }
 
 type kubeletSource struct {
@@ -110,6 +114,9 @@ func Import(manifests []Input, values *Input, opts Options) (*Result, error) {
 	env, err := im.environment()
 	if err != nil {
 		return nil, err
+	}
+	if values != nil {
+		im.checkValues(*values)
 	}
 	src, err := im.cue(env)
 	if err != nil {
@@ -362,4 +369,29 @@ func (im *importer) cue(env map[string]any) ([]byte, error) {
 		return nil, fmt.Errorf("formatting the profile: %w", err)
 	}
 	return out, nil
+}
+
+// checkValues reports, as vet --values does, what of the values in use
+// the chart of the version the profile takes does not have; what the
+// import already noted at the same place is not said twice.
+func (im *importer) checkValues(in Input) {
+	minor, err := model.MinorOf(im.version)
+	if err != nil {
+		return
+	}
+	noted := map[diag.Pos]bool{}
+	for _, n := range im.notes {
+		noted[n.Pos] = true
+	}
+	for _, f := range lint.CheckValues(in.Name, in.Data, minor) {
+		if noted[f.Pos] {
+			continue
+		}
+		f.Severity = diag.Note
+		if f.Hint != "" {
+			f.Message += " (" + f.Hint + ")"
+			f.Hint = ""
+		}
+		im.notes = append(im.notes, f)
+	}
 }

@@ -87,3 +87,16 @@ func (e *Env) KubernetesRange() (rng [2]string, ok bool) {
 	}
 	return facts.KubernetesRange(e.Version, e.Facts), true
 }
+
+// MinorOf returns the minor ("1.4") of a release version, and an error
+// for a version that is malformed or that karpgen has no chart of.
+func MinorOf(version string) (string, error) {
+	v, m, err := factsOf(version)
+	if err != nil {
+		return "", err
+	}
+	if m == nil && facts.ChartValues(v.MinorString()) == nil {
+		return "", fmt.Errorf("karpgen has no facts of Karpenter %s (it knows %s to %s, and %s)", v, facts.Oldest().Minor, facts.Newest().Minor, facts.Beta.Minor)
+	}
+	return v.MinorString(), nil
+}
