@@ -80,6 +80,12 @@ func Summary(e *model.Env, files []string) []byte {
 		}
 	}
 
+	if newest := e.Newest(); newest != nil && newest.Minor != m.Minor {
+		w("\n## Upgrades\n\n")
+		w("Karpenter %s is the newest minor karpgen knows for Kubernetes %s: `karpgen upgrade %s --to %s` plans the way (hops, IAM, values, CRDs, drift, steps).\n",
+			newest.Minor, p.Cluster.KubernetesVersion, e.Name, strings.TrimPrefix(newest.Reference, "v"))
+	}
+
 	w("\n## Steps karpgen cannot take\n\n")
 	for i, step := range manualSteps(e) {
 		w("%d. %s\n", i+1, step)

@@ -100,3 +100,24 @@ func MinorOf(version string) (string, error) {
 	}
 	return v.MinorString(), nil
 }
+
+// Newest is the newest Karpenter minor karpgen knows that runs on the
+// cluster's Kubernetes version; nil when none does.
+func (e *Env) Newest() *facts.Minor {
+	k := e.Profile.Cluster.KubernetesVersion
+	var newest *facts.Minor
+	for i := range facts.Minors {
+		m := &facts.Minors[i]
+		if !minorLess(k, m.Kubernetes[0]) && !minorLess(m.Kubernetes[1], k) {
+			newest = m
+		}
+	}
+	return newest
+}
+
+func minorLess(a, b string) bool {
+	var am, an, bm, bn int
+	fmt.Sscanf(a, "%d.%d", &am, &an)
+	fmt.Sscanf(b, "%d.%d", &bm, &bn)
+	return am < bm || am == bm && an < bn
+}
