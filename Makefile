@@ -39,12 +39,14 @@ $(SIMDIR)/node_modules/.package-lock.json: $(SIMDIR)/package-lock.json
 out-check: build
 	$(BIN) render --check
 
-# docs/rules.md must be what the rule catalog generates.
+# docs/rules.md and docs/doctor.md must be what the catalogs generate.
 rules-check:
 	$(GO) run ./internal/lint/gendocs -check docs/rules.md
+	$(GO) run ./internal/doctor/gendocs -check docs/doctor.md
 
 docs:
 	$(GO) run ./internal/lint/gendocs docs/rules.md
+	$(GO) run ./internal/doctor/gendocs docs/doctor.md
 
 # Benchmarks: Go benchmarks of loading, each generator, whole renders and
 # writing; then karpgen side by side with helm template and cue export,

@@ -206,7 +206,7 @@ func manualSteps(e *model.Env) []string {
 	if e.Placement.AddonGroup != "" {
 		steps = append(steps, "Apply the add-on placement in `addons/` (`aws eks update-addon --configuration-values file://addons/eks-<addon>.json`, and the Helm values snippets).")
 	}
-	return steps
+	return append(steps, fmt.Sprintf("Check the account and the cluster against this bundle: `karpgen doctor %s --capture-script > capture.sh && sh capture.sh state && karpgen doctor %s --state state` (read-only; see docs/doctor.md).", e.Name, e.Name))
 }
 
 func labelsText(labels map[string]string) string {

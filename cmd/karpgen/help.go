@@ -45,6 +45,12 @@ var helpText = map[string]struct{ usage, about, example string }{
 			"--write puts the plan, transition policies and the target's values and IAM in out/<env>/upgrade/<to>/.",
 		"karpgen upgrade prod --to 1.14.1\n  karpgen upgrade prod --to 1.14.1 -o json | jq .blockers\n  karpgen upgrade prod --from 0.37.7 --to 1.0.14 --write",
 	},
+	"doctor": {
+		"karpgen doctor ENV --capture-script | --state DIR [flags]",
+		"Checks a live account and cluster against the bundle, offline: --capture-script prints a shell\n" +
+			"script of read-only aws, kubectl and helm commands; --state checks the folder it wrote (docs/doctor.md).",
+		"karpgen doctor prod --capture-script > capture.sh && sh capture.sh state && karpgen doctor prod --state state",
+	},
 	"version": {
 		"karpgen version",
 		"Prints karpgen's version and the Karpenter minors it knows.",

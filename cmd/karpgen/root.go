@@ -45,6 +45,7 @@ Usage:
   karpgen init [--template NAME] [--dir DIR] [--name PREFIX] [--region REGION] [--account ID]
   karpgen import FILE... [--values FILE] [--env NAME] [--cluster NAME] [--region REGION] [--account ID] [-o FILE] [--format text|json]
   karpgen upgrade ENV --to VERSION [--from VERSION] [--profiles DIR] [-o text|markdown|json] [--write]
+  karpgen doctor ENV --capture-script | --state DIR [-o text|json]
   karpgen version
 
 Exit codes: 0 ok, 1 failure or a difference found by --check, 2 usage error, 3 invalid profile.
@@ -63,6 +64,7 @@ func commands() []command {
 		{"init", runInit},
 		{"import", runImport},
 		{"upgrade", runUpgrade},
+		{"doctor", runDoctor},
 		{"version", runVersion},
 	}
 }

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/doctor"
+	"github.com/karpgen/karpgen/internal/pipeline"
+)
+
+// runDoctor prints the capture script of an environment, or checks a
+// captured folder against the bundle, offline.
+func runDoctor(args []string, stdout, stderr io.Writer) error {
+	var dir, state, format string
+	var script bool
+	var timeout time.Duration
+	fs := newFlags("doctor", stdout, stderr)
+	fs.BoolVar(&script, "capture-script", false, "print the shell script that captures the account's and cluster's state")
+	fs.StringVar(&state, "state", "", "check the captured folder")
+	addProfilesFlag(fs, &dir)
+	addTimeoutFlag(fs, &timeout)
+	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case fs.NArg() != 1:
+		return usageErr("doctor: name exactly one environment")
+	case script == (state != ""):
+		return usageErr("doctor: give --capture-script or --state DIR")
+	case format != "text" && format != "json":
+		return usageErr("doctor: -o must be text or json, not %q", format)
+	}
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: timeout})
+	if err != nil {
+		return err
+	}
+	if diag.HasErrors(res.Findings) {
+		return printFindings(stderr, res.Findings)
+	}
+	e := res.Envs[0]
+	if script {
+		_, err := io.WriteString(stdout, doctor.Script(e))
+		return err
+	}
+	info, err := os.Stat(state)
+	if err != nil || !info.IsDir() {
+		return fmt.Errorf("doctor: the state folder %s cannot be read: %v", state, err)
+	}
+	root, err := os.OpenRoot(state)
+	if err != nil {
+		return fmt.Errorf("doctor: %w", err)
+	}
+	defer root.Close()
+	report, err := doctor.Run(e, doctor.NewState(root.FS(), state))
+	var se *doctor.StateError
+	if errors.As(err, &se) {
+		return fmt.Errorf("doctor: %s/%w", state, err)
+	}
+	if err != nil {
+		return err
+	}
+	text := report.Text()
+	if format == "json" {
+		if text, err = report.JSON(); err != nil {
+			return err
+		}
+	}
+	if _, err := stdout.Write(text); err != nil {
+		return err
+	}
+	if report.Errors() {
+		return &exitError{exitInvalid, fmt.Errorf("doctor: %s differs from what the bundle says", e.Name)}
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+// Package doctor compares what an environment's bundle says should exist
+// with what a captured account and cluster hold. Capture is a POSIX shell
+// script of read-only aws, kubectl and helm commands, one JSON file per
+// command; the check reads that folder offline, so the same folder always
+// gives the same answer. A file that was not captured skips its checks.
+package doctor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
+)
+
+// command is one read-only command of the capture and the file its JSON
+// output goes to.
+type command struct {
+	file string
+	argv string
+}
+
+// commands are the capture's commands for an environment, in order.
+func commands(e *model.Env) []command {
+	n := e.Names
+	region := "--region " + n.Region
+	out := []command{
+		{"eks-cluster.json", fmt.Sprintf("aws eks describe-cluster %s --name %s --output json", region, n.Cluster)},
+		{"ec2-subnets.json", fmt.Sprintf(`aws ec2 describe-subnets %s --filters "Name=vpc-id,Values=$VPC" --output json`, region)},
+		{"ec2-security-groups.json", fmt.Sprintf(`aws ec2 describe-security-groups %s --filters "Name=vpc-id,Values=$VPC" --output json`, region)},
+		{"iam-node-role.json", fmt.Sprintf("aws iam get-role --role-name %s --output json", n.NodeRole)},
+		{"iam-node-role-policies.json", fmt.Sprintf("aws iam list-attached-role-policies --role-name %s --output json", n.NodeRole)},
+		{"iam-controller-role.json", fmt.Sprintf("aws iam get-role --role-name %s --output json", n.ControllerRole)},
+		{"iam-controller-role-policies.json", fmt.Sprintf("aws iam list-attached-role-policies --role-name %s --output json", n.ControllerRole)},
+	}
+	for _, cp := range generators.ControllerPolicies(e.Facts, n) {
+		arn := "arn:" + n.Partition + ":iam::" + n.Account + ":policy/" + cp.Name
+		out = append(out, command{"iam-policy-" + cp.Name + ".json", fmt.Sprintf(
+			`aws iam get-policy-version --policy-arn %s --version-id "$(aws iam get-policy --policy-arn %s --query Policy.DefaultVersionId --output text)" --output json`, arn, arn)})
+	}
+	out = append(out,
+		command{"iam-spot-service-linked-role.json", "aws iam get-role --role-name AWSServiceRoleForEC2Spot --output json"},
+		command{"iam-oidc-providers.json", "aws iam list-open-id-connect-providers --output json"},
+		command{"eks-access-entries.json", fmt.Sprintf("aws eks list-access-entries %s --cluster-name %s --output json", region, n.Cluster)},
+		command{"eks-access-entry-node.json", fmt.Sprintf("aws eks describe-access-entry %s --cluster-name %s --principal-arn %s --output json", region, n.Cluster, n.NodeRoleARN)},
+		command{"eks-pod-identity-associations.json", fmt.Sprintf("aws eks list-pod-identity-associations %s --cluster-name %s --output json", region, n.Cluster)},
+		command{"eks-addons.json", fmt.Sprintf("aws eks list-addons %s --cluster-name %s --output json", region, n.Cluster)},
+	)
+	if n.Queue != "" {
+		out = append(out, command{"sqs-queue.json", fmt.Sprintf(
+			`aws sqs get-queue-attributes %s --queue-url "$(aws sqs get-queue-url %s --queue-name %s --query QueueUrl --output text)" --attribute-names All --output json`, region, region, n.Queue)})
+		out = append(out, command{"events-rules.json", fmt.Sprintf("aws events list-rules %s --output json", region)})
+		for _, r := range e.Facts.InterruptionRules {
+			name := n.RuleName(r)
+			out = append(out, command{"events-targets-" + name + ".json", fmt.Sprintf("aws events list-targets-by-rule %s --rule %s --output json", region, name)})
+		}
+	}
+	out = append(out,
+		command{"k8s-crds.json", "kubectl get crd nodepools.karpenter.sh nodeclaims.karpenter.sh ec2nodeclasses.karpenter.k8s.aws -o json"},
+		command{"k8s-webhooks.json", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json"},
+		command{"k8s-karpenter-deployment.json", fmt.Sprintf("kubectl get deployment karpenter --namespace %s -o json", n.Namespace)},
+		command{"k8s-ec2nodeclasses.json", "kubectl get ec2nodeclasses.karpenter.k8s.aws -o json"},
+		command{"k8s-nodepools.json", "kubectl get nodepools.karpenter.sh -o json"},
+		command{"helm-values.json", fmt.Sprintf("helm get values karpenter --namespace %s -o json", n.Namespace)},
+	)
+	if e.Profile.Karpenter.NodeAccess == "awsAuth" {
+		out = append(out, command{"k8s-aws-auth.json", "kubectl get configmap aws-auth --namespace kube-system -o json"})
+	}
+	return out
+}
+
+// Script is the capture script of an environment: POSIX sh, read-only
+// commands only, each writing its JSON (or an {"error": ...} object) into
+// the folder given as its first argument.
+func Script(e *model.Env) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `#!/bin/sh
+# Capture what karpgen doctor checks for environment %s (cluster %s in %s).
+# Every command only reads. Run it with credentials that may read EKS, EC2,
+# IAM, SQS and EventBridge, and a kubeconfig for the cluster:
+#   sh capture.sh STATE_DIR && karpgen doctor %s --state STATE_DIR
+# Generated by karpgen doctor --capture-script.
+set -u
+dir=${1:?usage: sh capture.sh STATE_DIR}
+mkdir -p "$dir"
+
+# run FILE COMMAND: write the command's JSON output to FILE, or an error
+# object with the code the tool reported.
+run() {
+	file=$1
+	shift
+	if out=$("$@" 2>"$dir/.stderr"); then
+		printf '%%s\n' "$out" >"$dir/$file"
+	else
+		code=$(sed -n -e 's/.*An error occurred (\([A-Za-z.]*\)).*/\1/p' -e 's/.*Error from server (\([A-Za-z]*\)).*/\1/p' "$dir/.stderr" | head -n 1)
+		message=$(tr -d '\\\n"' <"$dir/.stderr" | cut -c 1-500)
+		printf '{"error": {"code": "%%s", "message": "%%s"}}\n' "${code:-CommandFailed}" "$message" >"$dir/$file"
+	fi
+	rm -f "$dir/.stderr"
+}
+
+`, e.Name, e.Names.Cluster, e.Names.Region, e.Name)
+	for _, c := range commands(e) {
+		if c.file == "ec2-subnets.json" {
+			fmt.Fprintf(&b, "VPC=$(aws eks describe-cluster --region %s --name %s --query cluster.resourcesVpcConfig.vpcId --output text)\n", e.Names.Region, e.Names.Cluster)
+		}
+		fmt.Fprintf(&b, "run %s %s\n", c.file, c.argv)
+	}
+	b.WriteString("echo \"captured into $dir\"\n")
+	return b.String()
+}

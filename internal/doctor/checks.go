@@ -1,0 +1,747 @@
+package doctor
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// Check is one comparison of the catalog (docs/doctor.md).
+type Check struct {
+	ID       string
+	Severity diag.Severity
+	Summary  string
+	// Files are the captured files it reads; without any of them it is
+	// skipped.
+	Files func(e *model.Env) []string
+	run   func(c *checkRun)
+}
+
+// Finding is one difference between what should be and what is.
+type Finding struct {
+	Check    string        `json:"check"`
+	Severity diag.Severity `json:"severity"`
+	Resource string        `json:"resource"`
+	Expected string        `json:"expected"`
+	Found    string        `json:"found"`
+	Fix      string        `json:"fix"`
+}
+
+// Result is one check's outcome.
+type Result struct {
+	Check    string    `json:"check"`
+	Status   string    `json:"status"` // ok, failed, skipped, not-applicable
+	Skipped  string    `json:"skipped,omitempty"`
+	Findings []Finding `json:"findings"`
+}
+
+// Report is a doctor run.
+type Report struct {
+	Env     string   `json:"env"`
+	Results []Result `json:"results"`
+}
+
+// Errors reports whether a check found an error.
+func (r *Report) Errors() bool {
+	for _, res := range r.Results {
+		for _, f := range res.Findings {
+			if f.Severity == diag.Error {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+type checkRun struct {
+	e        *model.Env
+	s        *State
+	check    *Check
+	findings []Finding
+	err      error
+}
+
+func (c *checkRun) report(resource, expected, found, fix string) {
+	c.findings = append(c.findings, Finding{Check: c.check.ID, Severity: c.check.Severity, Resource: resource, Expected: expected, Found: found, Fix: fix})
+}
+
+// load reads a file the check needs; false when the check cannot go on
+// (the failure is then a finding or a state error).
+func (c *checkRun) load(file string, v any, resource, expected, fix string) bool {
+	_, failed, err := c.s.read(file, v)
+	switch {
+	case err != nil:
+		c.err = err
+		return false
+	case failed != nil:
+		c.report(resource, expected, failed.Code+": "+failed.Message, fix)
+		return false
+	}
+	return true
+}
+
+// Run runs every check on a captured folder. The error is for a folder
+// that cannot be read as a capture.
+func Run(e *model.Env, s *State) (*Report, error) {
+	r := &Report{Env: e.Name}
+	for _, ch := range Catalog() {
+		res := Result{Check: ch.ID, Findings: []Finding{}}
+		if len(ch.Files(e)) == 0 {
+			res.Status = "not-applicable"
+			r.Results = append(r.Results, res)
+			continue
+		}
+		var missing []string
+		for _, f := range ch.Files(e) {
+			if found, _, _ := s.read(f, &json.RawMessage{}); !found {
+				missing = append(missing, f)
+			}
+		}
+		if len(missing) > 0 {
+			res.Status, res.Skipped = "skipped", strings.Join(missing, ", ")+" not captured"
+			r.Results = append(r.Results, res)
+			continue
+		}
+		c := &checkRun{e: e, s: s, check: ch}
+		ch.run(c)
+		if c.err != nil {
+			return nil, c.err
+		}
+		res.Findings = append(res.Findings, c.findings...)
+		res.Status = "ok"
+		if len(c.findings) > 0 {
+			res.Status = "failed"
+		}
+		r.Results = append(r.Results, res)
+	}
+	return r, nil
+}
+
+func files(names ...string) func(*model.Env) []string {
+	return func(*model.Env) []string { return names }
+}
+
+// Catalog returns the checks, in the order they run.
+func Catalog() []*Check { return catalog }
+
+var catalog = []*Check{
+	{
+		ID: "doctor/kubernetes-version", Severity: diag.Error, Files: files("eks-cluster.json"),
+		Summary: "The cluster runs the profile's Kubernetes version.",
+		run: func(c *checkRun) {
+			var cl eksCluster
+			n := c.e.Names
+			if !c.load("eks-cluster.json", &cl, "cluster "+n.Cluster, "an EKS cluster", "check cluster.name and cluster.region in the profile") {
+				return
+			}
+			if want := c.e.Profile.Cluster.KubernetesVersion; cl.Cluster.Version != want {
+				c.report("cluster "+n.Cluster, "Kubernetes "+want, "Kubernetes "+cl.Cluster.Version,
+					fmt.Sprintf("set cluster.kubernetesVersion: %q in the profile and render, or upgrade the cluster", cl.Cluster.Version))
+			}
+		},
+	},
+	{
+		ID: "doctor/subnets", Severity: diag.Error, Files: files("ec2-subnets.json"),
+		Summary: "Every zone of every pool has a subnet its node class selects (tags, with \"*\" for any value, or id), with free addresses.",
+		run: func(c *checkRun) {
+			var sn ec2Subnets
+			if !c.load("ec2-subnets.json", &sn, "subnets", "the VPC's subnets", "") {
+				return
+			}
+			p := c.e.Profile
+			for _, pool := range sortedKeys(p.NodePools) {
+				np := p.NodePools[pool]
+				terms := p.NodeClasses[np.NodeClass].SubnetSelectorTerms
+				byZone := map[string]int{}
+				for _, s := range sn.Subnets {
+					if matchesTerms(terms, s.SubnetID, "", s.Tags) {
+						byZone[s.AvailabilityZone] += s.AvailableIPAddressCount
+					}
+				}
+				zones := np.Zones
+				if len(zones) == 0 {
+					if len(byZone) == 0 {
+						c.report("node pool "+pool, "a subnet matching "+termsText(terms), "none",
+							"tag the node subnets: "+tagFix(terms, "ec2 create-tags --resources <subnet-id>"))
+					}
+					continue
+				}
+				for _, z := range zones {
+					free, ok := byZone[z]
+					switch {
+					case !ok:
+						c.report("node pool "+pool+" zone "+z, "a subnet in "+z+" matching "+termsText(terms), "none",
+							"tag a subnet of "+z+": "+tagFix(terms, "ec2 create-tags --resources <subnet-id>"))
+					case free == 0:
+						c.report("node pool "+pool+" zone "+z, "free addresses in the matching subnets of "+z, "0 free addresses",
+							"add a subnet (or a secondary CIDR) in "+z+" and tag it")
+					}
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/security-groups", Severity: diag.Error, Files: files("ec2-security-groups.json"),
+		Summary: "Every node class selects at least one security group (tags, id or name).",
+		run: func(c *checkRun) {
+			var sg ec2SecurityGroups
+			if !c.load("ec2-security-groups.json", &sg, "security groups", "the VPC's security groups", "") {
+				return
+			}
+			for _, class := range sortedKeys(c.e.Profile.NodeClasses) {
+				terms := c.e.Profile.NodeClasses[class].SecurityGroupSelectorTerms
+				found := false
+				for _, g := range sg.SecurityGroups {
+					found = found || matchesTerms(terms, g.GroupID, g.GroupName, g.Tags)
+				}
+				if !found {
+					c.report("node class "+class, "a security group matching "+termsText(terms), "none",
+						"tag the cluster's node security group: "+tagFix(terms, "ec2 create-tags --resources <sg-id>"))
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/node-role", Severity: diag.Error, Files: files("iam-node-role.json", "iam-node-role-policies.json"),
+		Summary: "The node role exists, trusts EC2 and has the managed policies of the profile's Karpenter minor.",
+		run: func(c *checkRun) {
+			n := c.e.Names
+			fix := "deploy iam/cloudformation.yaml (aws cloudformation deploy ...)"
+			if n.NodeRoleExists {
+				fix = "attach the policies to the existing role (aws iam attach-role-policy --role-name " + n.NodeRole + " --policy-arn <arn>)"
+			}
+			var role iamRole
+			if !c.load("iam-node-role.json", &role, "role "+n.NodeRole, "the node role", fix) {
+				return
+			}
+			if !trusts(role.Role.AssumeRolePolicyDocument, "Service", "ec2.amazonaws.com") {
+				c.report("role "+n.NodeRole, "a trust policy for ec2.amazonaws.com", compact(role.Role.AssumeRolePolicyDocument), "update it to iam/node-trust-policy.json")
+			}
+			var att iamAttached
+			if !c.load("iam-node-role-policies.json", &att, "role "+n.NodeRole, "its attached policies", fix) {
+				return
+			}
+			var have []string
+			for _, p := range att.AttachedPolicies {
+				have = append(have, p.PolicyArn)
+			}
+			for _, name := range c.e.Facts.NodeRolePolicies {
+				if arn := n.ManagedPolicyARN(name); !slices.Contains(have, arn) {
+					c.report("role "+n.NodeRole, arn+" attached", strings.Join(have, ", "),
+						"aws iam attach-role-policy --role-name "+n.NodeRole+" --policy-arn "+arn)
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/node-access", Severity: diag.Error,
+		Files: func(e *model.Env) []string {
+			if e.Profile.Karpenter.NodeAccess == profile.AWSAuth {
+				return []string{"k8s-aws-auth.json"}
+			}
+			return []string{"eks-access-entry-node.json"}
+		},
+		Summary: "The node role may join the cluster: an access entry of the right type (EC2_LINUX, or EC2_WINDOWS when a pool runs Windows).",
+		run: func(c *checkRun) {
+			n := c.e.Names
+			if c.e.Profile.Karpenter.NodeAccess == profile.AWSAuth {
+				var cm struct {
+					Data map[string]string `json:"data"`
+				}
+				if c.load("k8s-aws-auth.json", &cm, "configmap kube-system/aws-auth", "a mapping of "+n.NodeRoleARN, "add iam/aws-auth-maproles.yaml to the aws-auth ConfigMap") &&
+					!strings.Contains(cm.Data["mapRoles"], n.NodeRoleARN) {
+					c.report("configmap kube-system/aws-auth", "a mapping of "+n.NodeRoleARN, "none", "add iam/aws-auth-maproles.yaml to the aws-auth ConfigMap")
+				}
+				return
+			}
+			want := generators.AccessEntryType(c.e.Windows)
+			fix := fmt.Sprintf("aws eks create-access-entry --cluster-name %s --principal-arn %s --type %s", n.Cluster, n.NodeRoleARN, want)
+			var ae eksAccessEntry
+			if !c.load("eks-access-entry-node.json", &ae, "access entry "+n.NodeRoleARN, "an access entry of type "+want, fix) {
+				return
+			}
+			if ae.AccessEntry.Type != want {
+				c.report("access entry "+n.NodeRoleARN, "type "+want, "type "+ae.AccessEntry.Type,
+					"an access entry's type cannot change: delete it (aws eks delete-access-entry ...) and "+fix)
+			}
+		},
+	},
+	{
+		ID: "doctor/controller-trust", Severity: diag.Error,
+		Files: func(e *model.Env) []string {
+			if e.Profile.Karpenter.Auth == profile.AuthIRSA {
+				return []string{"iam-controller-role.json", "iam-oidc-providers.json"}
+			}
+			return []string{"iam-controller-role.json", "eks-pod-identity-associations.json", "eks-addons.json"}
+		},
+		Summary: "The controller role trusts the auth mode: the cluster's OIDC provider for IRSA; EKS Pod Identity with an association and the agent add-on.",
+		run: func(c *checkRun) {
+			n := c.e.Names
+			var role iamRole
+			if !c.load("iam-controller-role.json", &role, "role "+n.ControllerRole, "the controller role", "deploy iam/cloudformation.yaml") {
+				return
+			}
+			if c.e.Profile.Karpenter.Auth == profile.AuthIRSA {
+				if !trusts(role.Role.AssumeRolePolicyDocument, "Federated", n.OIDCProviderARN) {
+					c.report("role "+n.ControllerRole, "trust of "+n.OIDCProviderARN, compact(role.Role.AssumeRolePolicyDocument), "update it to iam/controller-trust-policy.json")
+				}
+				var ps iamOIDCProviders
+				if !c.load("iam-oidc-providers.json", &ps, "OIDC providers", "the cluster's provider", "") {
+					return
+				}
+				found := false
+				for _, p := range ps.OpenIDConnectProviderList {
+					found = found || p.Arn == n.OIDCProviderARN
+				}
+				if !found {
+					c.report("OIDC provider", n.OIDCProviderARN, "absent", "eksctl utils associate-iam-oidc-provider --cluster "+n.Cluster+" --approve")
+				}
+				return
+			}
+			if !trusts(role.Role.AssumeRolePolicyDocument, "Service", "pods.eks.amazonaws.com") {
+				c.report("role "+n.ControllerRole, "trust of pods.eks.amazonaws.com", compact(role.Role.AssumeRolePolicyDocument), "update it to iam/controller-trust-policy.json")
+			}
+			var as eksPodIdentityAssociations
+			if c.load("eks-pod-identity-associations.json", &as, "pod identity associations", "an association", "") {
+				found := false
+				for _, a := range as.Associations {
+					found = found || a.Namespace == n.Namespace && a.ServiceAccount == n.ServiceAccount
+				}
+				if !found {
+					c.report("pod identity association", n.Namespace+"/"+n.ServiceAccount, "absent",
+						"aws eks create-pod-identity-association --cli-input-json file://iam/pod-identity-association.json")
+				}
+			}
+			var ad eksAddons
+			if c.load("eks-addons.json", &ad, "add-ons", "eks-pod-identity-agent", "") && !slices.Contains(ad.Addons, "eks-pod-identity-agent") {
+				c.report("add-on eks-pod-identity-agent", "installed", "absent", "aws eks create-addon --cluster-name "+n.Cluster+" --addon-name eks-pod-identity-agent")
+			}
+		},
+	},
+	{
+		ID: "doctor/controller-policy", Severity: diag.Error,
+		Files: func(e *model.Env) []string {
+			out := []string{"iam-controller-role-policies.json"}
+			for _, cp := range generators.ControllerPolicies(e.Facts, e.Names) {
+				out = append(out, "iam-policy-"+cp.Name+".json")
+			}
+			return out
+		},
+		Summary: "Each controller policy is attached and equals the rendered one statement by statement (the missing and extra actions are named).",
+		run: func(c *checkRun) {
+			n := c.e.Names
+			var att iamAttached
+			if !c.load("iam-controller-role-policies.json", &att, "role "+n.ControllerRole, "its attached policies", "") {
+				return
+			}
+			for _, cp := range generators.ControllerPolicies(c.e.Facts, n) {
+				arn := "arn:" + n.Partition + ":iam::" + n.Account + ":policy/" + cp.Name
+				attached := false
+				for _, p := range att.AttachedPolicies {
+					attached = attached || p.PolicyArn == arn
+				}
+				if !attached {
+					c.report("role "+n.ControllerRole, arn+" attached", "not attached", "aws iam attach-role-policy --role-name "+n.ControllerRole+" --policy-arn "+arn)
+				}
+				var pv iamPolicyVersion
+				if !c.load("iam-policy-"+cp.Name+".json", &pv, "policy "+cp.Name, "the policy of iam/"+cp.File, "deploy iam/cloudformation.yaml") {
+					continue
+				}
+				c.comparePolicy(cp, pv.PolicyVersion.Document)
+			}
+		},
+	},
+	{
+		ID: "doctor/interruption", Severity: diag.Error,
+		Files: func(e *model.Env) []string {
+			if e.Names.Queue == "" {
+				return nil
+			}
+			out := []string{"sqs-queue.json", "events-rules.json"}
+			for _, r := range e.Facts.InterruptionRules {
+				out = append(out, "events-targets-"+e.Names.RuleName(r)+".json")
+			}
+			return out
+		},
+		Summary: "The interruption queue exists with the rendered policy, and every rule exists and targets it.",
+		run: func(c *checkRun) {
+			n := c.e.Names
+			if n.Queue == "" {
+				return
+			}
+			var q sqsQueue
+			if c.load("sqs-queue.json", &q, "queue "+n.Queue, "the interruption queue", "deploy iam/cloudformation.yaml") {
+				var have any
+				json.Unmarshal([]byte(q.Attributes["Policy"]), &have)
+				want := norm(generators.InterruptionQueuePolicy(n))
+				delete(want.(map[string]any), "Version")
+				if m, ok := have.(map[string]any); ok {
+					delete(m, "Version")
+				}
+				if !reflect.DeepEqual(norm(have), want) {
+					c.report("queue "+n.Queue, "the policy of iam/interruption-queue-policy.json", compact(have), "aws sqs set-queue-attributes --queue-url <url> --attributes Policy=<iam/interruption-queue-policy.json>")
+				}
+			}
+			var rules eventsRules
+			if !c.load("events-rules.json", &rules, "EventBridge rules", "the interruption rules", "") {
+				return
+			}
+			for _, r := range c.e.Facts.InterruptionRules {
+				name := n.RuleName(r)
+				found := false
+				for _, have := range rules.Rules {
+					found = found || have.Name == name
+				}
+				if !found {
+					c.report("rule "+name, "a rule for "+r.DetailType, "absent", "deploy iam/cloudformation.yaml")
+					continue
+				}
+				var t eventsTargets
+				if !c.load("events-targets-"+name+".json", &t, "rule "+name, "its targets", "") {
+					continue
+				}
+				targets := false
+				var arns []string
+				for _, tg := range t.Targets {
+					targets = targets || tg.Arn == n.QueueARN
+					arns = append(arns, tg.Arn)
+				}
+				if !targets {
+					c.report("rule "+name, "target "+n.QueueARN, orNone(strings.Join(arns, ", ")), "aws events put-targets --rule "+name+" --targets Id=KarpenterInterruptionQueueTarget,Arn="+n.QueueARN)
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/spot-role", Severity: diag.Error,
+		Files: func(e *model.Env) []string {
+			if !usesSpot(e) {
+				return nil
+			}
+			return []string{"iam-spot-service-linked-role.json"}
+		},
+		Summary: "The account has the EC2 Spot service-linked role when a pool may launch spot instances.",
+		run: func(c *checkRun) {
+			if !usesSpot(c.e) {
+				return
+			}
+			var role iamRole
+			c.load("iam-spot-service-linked-role.json", &role, "role AWSServiceRoleForEC2Spot", "the Spot service-linked role",
+				"aws iam create-service-linked-role --aws-service-name spot.amazonaws.com")
+		},
+	},
+	{
+		ID: "doctor/crds", Severity: diag.Error, Files: files("k8s-crds.json"),
+		Summary: "The Karpenter CRDs serve v1 and, from Karpenter 1.1, store only v1.",
+		run: func(c *checkRun) {
+			var l k8sList
+			if !c.load("k8s-crds.json", &l, "CRDs", "the Karpenter CRDs", "helm upgrade --install karpenter-crd ...") {
+				return
+			}
+			for _, crd := range l.Items {
+				served := false
+				for _, v := range crd.Spec.Versions {
+					served = served || v.Name == "v1" && v.Served
+				}
+				if !served {
+					c.report("CRD "+crd.Metadata.Name, "v1 served", "not served", "upgrade the CRDs with the karpenter-crd chart at "+c.e.Version.String())
+				}
+				if c.e.Version.Minor >= 1 && !slices.Equal(crd.Status.StoredVersions, []string{"v1"}) {
+					c.report("CRD "+crd.Metadata.Name, "status.storedVersions [v1]", fmt.Sprint(crd.Status.StoredVersions),
+						"kubectl patch crd "+crd.Metadata.Name+` --subresource=status --type=merge -p '{"status":{"storedVersions":["v1"]}}' (after every object was re-applied as v1)`)
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/webhooks", Severity: diag.Error, Files: files("k8s-webhooks.json"),
+		Summary: "No webhook configuration of Karpenter's removed v1beta1 APIs is left (from 1.1 nothing serves them).",
+		run: func(c *checkRun) {
+			var l k8sList
+			if !c.load("k8s-webhooks.json", &l, "webhook configurations", "the webhook configurations", "") {
+				return
+			}
+			if c.e.Version.Major == 1 && c.e.Version.Minor == 0 {
+				return // 1.0 still serves them
+			}
+			for _, w := range l.Items {
+				if strings.Contains(w.Metadata.Name, "karpenter") {
+					c.report(strings.ToLower(w.Kind)+" "+w.Metadata.Name, "absent", "present", "kubectl delete "+strings.ToLower(w.Kind)+" "+w.Metadata.Name)
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/controller", Severity: diag.Error, Files: files("k8s-karpenter-deployment.json"),
+		Summary: "The running controller is the profile's version, with its CLUSTER_NAME and INTERRUPTION_QUEUE.",
+		run: func(c *checkRun) {
+			n := c.e.Names
+			var d k8sDeployment
+			if !c.load("k8s-karpenter-deployment.json", &d, "deployment "+n.Namespace+"/karpenter", "the controller", "install the chart with helm/karpenter-values.yaml") {
+				return
+			}
+			for _, ct := range d.Spec.Template.Spec.Containers {
+				if ct.Name != "controller" {
+					continue
+				}
+				tag := ct.Image[strings.LastIndex(ct.Image, ":")+1:]
+				if at := strings.Index(ct.Image, "@"); at >= 0 {
+					img := ct.Image[:at]
+					tag = img[strings.LastIndex(img, ":")+1:]
+				}
+				if tag != c.e.Version.String() {
+					c.report("deployment "+n.Namespace+"/karpenter", "image "+c.e.Version.String(), ct.Image,
+						"helm upgrade karpenter oci://public.ecr.aws/karpenter/karpenter --version "+c.e.Version.String()+" --values helm/karpenter-values.yaml")
+				}
+				env := map[string]string{}
+				for _, v := range ct.Env {
+					env[v.Name] = v.Value
+				}
+				for k, want := range map[string]string{"CLUSTER_NAME": n.Cluster, "INTERRUPTION_QUEUE": n.Queue} {
+					if env[k] != want {
+						c.report("deployment "+n.Namespace+"/karpenter", k+"="+want, k+"="+env[k], "install the chart with helm/karpenter-values.yaml")
+					}
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/helm-values", Severity: diag.Error, Files: files("helm-values.json"),
+		Summary: "The Helm values in use equal the rendered values (the keys that differ are named).",
+		run: func(c *checkRun) {
+			var have map[string]any
+			if !c.load("helm-values.json", &have, "release "+c.e.Names.Namespace+"/karpenter", "the rendered values", "") {
+				return
+			}
+			want := norm(generators.HelmValues(c.e)).(map[string]any)
+			for _, k := range diffKeys("", norm(have), want) {
+				c.report("release "+c.e.Names.Namespace+"/karpenter", "values of helm/karpenter-values.yaml", "differs at "+k,
+					"helm upgrade karpenter oci://public.ecr.aws/karpenter/karpenter --version "+c.e.Version.String()+" --values helm/karpenter-values.yaml")
+			}
+		},
+	},
+	{
+		ID: "doctor/node-class-status", Severity: diag.Error, Files: files("k8s-ec2nodeclasses.json", "k8s-nodepools.json"),
+		Summary: "No EC2NodeClass or NodePool status condition reports a failure (its reason and message are shown).",
+		run: func(c *checkRun) {
+			for _, f := range []string{"k8s-ec2nodeclasses.json", "k8s-nodepools.json"} {
+				var l k8sList
+				if !c.load(f, &l, f, "the objects", "") {
+					continue
+				}
+				for _, o := range l.Items {
+					for _, cond := range o.Status.Conditions {
+						if cond.Status == "False" {
+							c.report(strings.TrimSuffix(strings.TrimPrefix(f, "k8s-"), "es.json")+" "+o.Metadata.Name, cond.Type+"=True",
+								fmt.Sprintf("%s=False (%s: %s)", cond.Type, cond.Reason, cond.Message), "fix what the message names; karpenter's logs have the details")
+						}
+					}
+				}
+			}
+		},
+	},
+}
+
+func (c *checkRun) comparePolicy(cp generators.ControllerPolicy, have map[string]any) {
+	want := statementsBySid(norm(cp.Document))
+	got := statementsBySid(norm(have))
+	for _, sid := range sortedKeys(want) {
+		g, ok := got[sid]
+		if !ok {
+			c.report("policy "+cp.Name, "statement "+sid, "absent", "deploy iam/cloudformation.yaml (or update the policy to iam/"+cp.File+")")
+			continue
+		}
+		if reflect.DeepEqual(g, want[sid]) {
+			continue
+		}
+		missing, extra := actionDiff(want[sid], g)
+		found := "different resources or conditions"
+		if len(missing) > 0 || len(extra) > 0 {
+			found = fmt.Sprintf("missing actions %s; extra actions %s", orNone(strings.Join(missing, ", ")), orNone(strings.Join(extra, ", ")))
+		}
+		c.report("policy "+cp.Name+" statement "+sid, "the statement of iam/"+cp.File, found, "update the policy to iam/"+cp.File)
+	}
+	for _, sid := range sortedKeys(got) {
+		if _, ok := want[sid]; !ok {
+			c.report("policy "+cp.Name, "no statement "+sid, "statement "+sid, "update the policy to iam/"+cp.File)
+		}
+	}
+}
+
+func statementsBySid(doc any) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	m, _ := doc.(map[string]any)
+	sts, _ := m["Statement"].([]any)
+	for i, st := range sts {
+		s, _ := st.(map[string]any)
+		sid, _ := s["Sid"].(string)
+		if sid == "" {
+			sid = fmt.Sprintf("#%d", i)
+		}
+		out[sid] = s
+	}
+	return out
+}
+
+func actionDiff(want, got map[string]any) (missing, extra []string) {
+	w, g := asStrings(want["Action"]), asStrings(got["Action"])
+	for _, a := range w {
+		if !slices.Contains(g, a) {
+			missing = append(missing, a)
+		}
+	}
+	for _, a := range g {
+		if !slices.Contains(w, a) {
+			extra = append(extra, a)
+		}
+	}
+	return missing, extra
+}
+
+func asStrings(v any) []string {
+	switch v := v.(type) {
+	case string:
+		return []string{v}
+	case []any:
+		var out []string
+		for _, x := range v {
+			out = append(out, fmt.Sprint(x))
+		}
+		return out
+	}
+	return nil
+}
+
+// trusts reports whether a trust policy lets the principal (of a kind:
+// Service, Federated) assume the role.
+func trusts(doc map[string]any, kind, principal string) bool {
+	sts, _ := doc["Statement"].([]any)
+	for _, st := range sts {
+		s, _ := st.(map[string]any)
+		if s["Effect"] != "Allow" {
+			continue
+		}
+		p, _ := s["Principal"].(map[string]any)
+		if slices.Contains(asStrings(p[kind]), principal) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchesTerms evaluates selector terms as Karpenter does: terms are
+// ORed; a term's tags must all match ("*" is any value); id and name
+// match exactly.
+func matchesTerms(terms []profile.SelectorTerm, id, name string, tags []awsTag) bool {
+	for _, t := range terms {
+		switch {
+		case t.ID != "":
+			if t.ID == id {
+				return true
+			}
+		case t.Name != "":
+			if t.Name == name {
+				return true
+			}
+		case len(t.Tags) > 0:
+			if tagsMatch(tags, t.Tags) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func termsText(terms []profile.SelectorTerm) string {
+	var parts []string
+	for _, t := range terms {
+		switch {
+		case t.ID != "":
+			parts = append(parts, "id "+t.ID)
+		case t.Name != "":
+			parts = append(parts, "name "+t.Name)
+		default:
+			parts = append(parts, "tags "+tagsText(t.Tags))
+		}
+	}
+	return strings.Join(parts, " or ")
+}
+
+func tagFix(terms []profile.SelectorTerm, cmd string) string {
+	for _, t := range terms {
+		if len(t.Tags) > 0 {
+			var tags []string
+			for _, k := range sortedKeys(t.Tags) {
+				tags = append(tags, "Key="+k+",Value="+t.Tags[k])
+			}
+			return "aws " + cmd + " --tags " + strings.Join(tags, " ")
+		}
+	}
+	return "select existing ones in the node class"
+}
+
+func usesSpot(e *model.Env) bool {
+	for _, np := range e.Profile.NodePools {
+		if slices.Contains(np.CapacityTypes, "spot") {
+			return true
+		}
+	}
+	return false
+}
+
+// diffKeys lists the dotted keys where two JSON values differ.
+func diffKeys(prefix string, have, want any) []string {
+	hm, hok := have.(map[string]any)
+	wm, wok := want.(map[string]any)
+	if !hok || !wok {
+		if reflect.DeepEqual(have, want) {
+			return nil
+		}
+		return []string{orNone(prefix)}
+	}
+	var out []string
+	keys := map[string]bool{}
+	for k := range hm {
+		keys[k] = true
+	}
+	for k := range wm {
+		keys[k] = true
+	}
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
+		p := k
+		if prefix != "" {
+			p = prefix + "." + k
+		}
+		out = append(out, diffKeys(p, hm[k], wm[k])...)
+	}
+	return out
+}
+
+func norm(v any) any {
+	data, _ := json.Marshal(v)
+	var out any
+	json.Unmarshal(data, &out)
+	return out
+}
+
+func compact(v any) string {
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

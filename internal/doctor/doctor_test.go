@@ -1,0 +1,415 @@
+package doctor_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/doctor"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/reference"
+)
+
+func prodEnv(t *testing.T) *model.Env {
+	t.Helper()
+	res, err := pipeline.Check(pipeline.Options{Dir: filepath.Join("testdata", "profiles")})
+	if err != nil || len(res.Envs) != 1 {
+		t.Fatalf("loading the test profile: %v %v", err, res.Findings)
+	}
+	return res.Envs[0]
+}
+
+// healthy writes a captured folder of an account and cluster that are
+// exactly what the bundle says, in the shapes the AWS CLI and kubectl
+// print.
+func healthy(t *testing.T, e *model.Env) map[string]any {
+	n := e.Names
+	b, err := generators.Render(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var values any
+	if err := yamlToAny(b.Files["helm/karpenter-values.yaml"], &values); err != nil {
+		t.Fatal(err)
+	}
+	tags := []any{map[string]any{"Key": "karpenter.sh/discovery", "Value": n.Cluster}}
+	files := map[string]any{
+		"eks-cluster.json": map[string]any{"cluster": map[string]any{"name": n.Cluster, "version": "1.29", "status": "ACTIVE",
+			"resourcesVpcConfig": map[string]any{"vpcId": "vpc-0a1b2c", "subnetIds": []any{"subnet-0a", "subnet-0c"}},
+			"identity":           map[string]any{"oidc": map[string]any{"issuer": "https://oidc.eks." + n.Region + ".amazonaws.com/id/ABC"}}}},
+		"ec2-subnets.json": map[string]any{"Subnets": []any{
+			map[string]any{"SubnetId": "subnet-0a", "VpcId": "vpc-0a1b2c", "AvailabilityZone": n.Region + "a", "AvailableIpAddressCount": 4000, "Tags": tags},
+			map[string]any{"SubnetId": "subnet-0c", "VpcId": "vpc-0a1b2c", "AvailabilityZone": n.Region + "c", "AvailableIpAddressCount": 3900, "Tags": tags},
+			map[string]any{"SubnetId": "subnet-0p", "VpcId": "vpc-0a1b2c", "AvailabilityZone": n.Region + "b", "AvailableIpAddressCount": 250, "Tags": []any{}},
+		}},
+		"ec2-security-groups.json": map[string]any{"SecurityGroups": []any{
+			map[string]any{"GroupId": "sg-0node", "GroupName": "eks-cluster-sg-" + n.Cluster, "Tags": tags},
+		}},
+		"iam-node-role.json": map[string]any{"Role": map[string]any{"RoleName": n.NodeRole, "Arn": n.NodeRoleARN, "Path": "/",
+			"AssumeRolePolicyDocument": generators.NodeTrustPolicy(n)}},
+		"iam-node-role-policies.json":       attached(n, e.Facts.NodeRolePolicies, true),
+		"iam-controller-role.json":          map[string]any{"Role": map[string]any{"RoleName": n.ControllerRole, "Arn": n.ControllerRoleARN, "Path": "/", "AssumeRolePolicyDocument": generators.ControllerTrustPolicy(e)}},
+		"iam-spot-service-linked-role.json": map[string]any{"Role": map[string]any{"RoleName": "AWSServiceRoleForEC2Spot", "Arn": "arn:aws:iam::" + n.Account + ":role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot"}},
+		"iam-oidc-providers.json":           map[string]any{"OpenIDConnectProviderList": []any{}},
+		"eks-access-entries.json":           map[string]any{"accessEntries": []any{n.NodeRoleARN}},
+		"eks-access-entry-node.json": map[string]any{"accessEntry": map[string]any{"clusterName": n.Cluster, "principalArn": n.NodeRoleARN,
+			"type": "EC2_LINUX", "kubernetesGroups": []any{"system:nodes"}, "username": "system:node:{{EC2PrivateDNSName}}"}},
+		"eks-pod-identity-associations.json": map[string]any{"associations": []any{map[string]any{"clusterName": n.Cluster,
+			"namespace": n.Namespace, "serviceAccount": n.ServiceAccount, "associationId": "a-0123"}}},
+		"eks-addons.json": map[string]any{"addons": []any{"coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"}},
+		"sqs-queue.json": map[string]any{"Attributes": map[string]any{"QueueArn": n.QueueARN, "MessageRetentionPeriod": "300",
+			"Policy": mustJSON(t, generators.InterruptionQueuePolicy(n))}},
+		"k8s-crds.json":     map[string]any{"apiVersion": "v1", "kind": "List", "items": crds(e)},
+		"k8s-webhooks.json": map[string]any{"apiVersion": "v1", "kind": "List", "items": []any{}},
+		"k8s-karpenter-deployment.json": map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "karpenter", "namespace": n.Namespace},
+			"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{
+				"name": "controller", "image": "public.ecr.aws/karpenter/controller:" + e.Version.String() + "@sha256:0123",
+				"env": []any{map[string]any{"name": "CLUSTER_NAME", "value": n.Cluster}, map[string]any{"name": "INTERRUPTION_QUEUE", "value": n.Queue}},
+			}}}}}},
+		"k8s-ec2nodeclasses.json": map[string]any{"apiVersion": "v1", "kind": "List", "items": []any{ready("EC2NodeClass", "default")}},
+		"k8s-nodepools.json":      map[string]any{"apiVersion": "v1", "kind": "List", "items": []any{ready("NodePool", "app")}},
+		"helm-values.json":        values,
+	}
+	var policies []string
+	for _, cp := range generators.ControllerPolicies(e.Facts, n) {
+		policies = append(policies, cp.Name)
+		files["iam-policy-"+cp.Name+".json"] = map[string]any{"PolicyVersion": map[string]any{"Document": cp.Document, "VersionId": "v1", "IsDefaultVersion": true}}
+	}
+	files["iam-controller-role-policies.json"] = attached(n, policies, false)
+	var rules []any
+	for _, r := range generators.InterruptionRules(e.Facts, n) {
+		rm := r.(map[string]any)
+		rules = append(rules, map[string]any{"Name": rm["Name"], "EventPattern": mustJSON(t, rm["EventPattern"]), "State": "ENABLED"})
+		files["events-targets-"+rm["Name"].(string)+".json"] = map[string]any{"Targets": rm["Targets"]}
+	}
+	files["events-rules.json"] = map[string]any{"Rules": rules}
+	return files
+}
+
+func attached(n model.Names, names []string, managed bool) map[string]any {
+	var out []any
+	for _, p := range names {
+		arn := "arn:" + n.Partition + ":iam::" + n.Account + ":policy/" + p
+		if managed {
+			arn = n.ManagedPolicyARN(p)
+		}
+		out = append(out, map[string]any{"PolicyName": p, "PolicyArn": arn})
+	}
+	return map[string]any{"AttachedPolicies": out}
+}
+
+func crds(e *model.Env) []any {
+	var out []any
+	for _, name := range []string{"ec2nodeclasses.karpenter.k8s.aws", "nodeclaims.karpenter.sh", "nodepools.karpenter.sh"} {
+		out = append(out, map[string]any{"kind": "CustomResourceDefinition", "metadata": map[string]any{"name": name},
+			"spec":   map[string]any{"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true}}},
+			"status": map[string]any{"storedVersions": []any{"v1"}}})
+	}
+	return out
+}
+
+func ready(kind, name string) map[string]any {
+	return map[string]any{"kind": kind, "metadata": map[string]any{"name": name},
+		"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "True", "reason": "Ready", "message": ""}}}}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// writeState writes files into a folder, as the capture script does.
+func writeState(t *testing.T, files map[string]any) string {
+	dir := t.TempDir()
+	for name, v := range files {
+		data, err := json.MarshalIndent(v, "", "    ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), append(data, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func run(t *testing.T, e *model.Env, dir string) *doctor.Report {
+	t.Helper()
+	r, err := doctor.Run(e, doctor.NewState(os.DirFS(dir), dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func findings(r *doctor.Report) []doctor.Finding {
+	var out []doctor.Finding
+	for _, res := range r.Results {
+		out = append(out, res.Findings...)
+	}
+	return out
+}
+
+// TestHealthy: a folder that is what the bundle says passes every check,
+// and the same folder gives the same report byte for byte. The folder is
+// kept in testdata/state/healthy, as a capture writes it
+// (KARPGEN_UPDATE=1 rewrites it).
+func TestHealthy(t *testing.T) {
+	e := prodEnv(t)
+	dir := filepath.Join("testdata", "state", "healthy")
+	fresh := writeState(t, healthy(t, e))
+	if os.Getenv("KARPGEN_UPDATE") == "1" {
+		os.RemoveAll(dir)
+		if err := os.CopyFS(dir, os.DirFS(fresh)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, _ := os.ReadDir(fresh)
+	for _, en := range entries {
+		want, _ := os.ReadFile(filepath.Join(fresh, en.Name()))
+		if have, err := os.ReadFile(filepath.Join(dir, en.Name())); err != nil || string(have) != string(want) {
+			t.Errorf("%s is stale (KARPGEN_UPDATE=1 rewrites it)", filepath.Join(dir, en.Name()))
+		}
+	}
+	r := run(t, e, dir)
+	for _, res := range r.Results {
+		if res.Status != "ok" {
+			t.Errorf("%s: %s %s %+v", res.Check, res.Status, res.Skipped, res.Findings)
+		}
+	}
+	if !strings.HasPrefix(string(r.Text()), "doctor prod: 14 checks, 14 ok, 0 failed, 0 skipped, 0 not applicable\n") {
+		t.Errorf("report:\n%s", r.Text())
+	}
+	if len(r.Results) != len(doctor.Catalog()) {
+		t.Errorf("%d results for %d checks", len(r.Results), len(doctor.Catalog()))
+	}
+	if a, b := string(r.Text()), string(run(t, e, dir).Text()); a != b {
+		t.Error("two runs on the same folder differ")
+	}
+}
+
+// TestBroken: each broken folder (the healthy one with one thing wrong)
+// produces exactly its check's finding.
+func TestBroken(t *testing.T) {
+	e := prodEnv(t)
+	n := e.Names
+	lifecycle := "iam-policy-" + n.ControllerPolicyName("NodeLifecycle") + ".json"
+	cases := []struct {
+		check, resource, found string
+		breakIt                func(f map[string]any)
+	}{
+		{"doctor/kubernetes-version", "cluster ws-prod", "Kubernetes 1.30", func(f map[string]any) {
+			get(f, "eks-cluster.json", "cluster")["version"] = "1.30"
+		}},
+		{"doctor/subnets", "node pool app zone ap-northeast-2c", "none", func(f map[string]any) {
+			subnets := f["ec2-subnets.json"].(map[string]any)["Subnets"].([]any)
+			subnets[1].(map[string]any)["Tags"] = []any{map[string]any{"Key": "karpenter.sh/discovery", "Value": "ws-other"}}
+		}},
+		{"doctor/subnets", "node pool app zone ap-northeast-2a", "0 free addresses", func(f map[string]any) {
+			f["ec2-subnets.json"].(map[string]any)["Subnets"].([]any)[0].(map[string]any)["AvailableIpAddressCount"] = 0
+		}},
+		{"doctor/security-groups", "node class default", "none", func(f map[string]any) {
+			f["ec2-security-groups.json"].(map[string]any)["SecurityGroups"].([]any)[0].(map[string]any)["Tags"] = []any{}
+		}},
+		{"doctor/node-role", "role KarpenterNodeRole-ws-prod", "NoSuchEntity: The role with name KarpenterNodeRole-ws-prod cannot be found.", func(f map[string]any) {
+			f["iam-node-role.json"] = captureError("NoSuchEntity", "The role with name KarpenterNodeRole-ws-prod cannot be found.")
+		}},
+		{"doctor/node-access", "access entry arn:aws:iam::491085395789:role/KarpenterNodeRole-ws-prod", "type STANDARD", func(f map[string]any) {
+			get(f, "eks-access-entry-node.json", "accessEntry")["type"] = "STANDARD"
+		}},
+		{"doctor/controller-trust", "add-on eks-pod-identity-agent", "absent", func(f map[string]any) {
+			f["eks-addons.json"] = map[string]any{"addons": []any{"coredns", "vpc-cni"}}
+		}},
+		{"doctor/controller-policy", "policy KarpenterControllerNodeLifecyclePolicy-ws-prod statement AllowScopedEC2InstanceAccessActions",
+			"missing actions ec2:CreateFleet; extra actions none", func(f map[string]any) {
+				for _, st := range get(f, lifecycle, "PolicyVersion")["Document"].(map[string]any)["Statement"].([]any) {
+					s := st.(map[string]any)
+					if s["Sid"] == "AllowScopedEC2InstanceAccessActions" {
+						s["Action"] = []any{"ec2:RunInstances"}
+					}
+				}
+			}},
+		{"doctor/interruption", "rule KarpenterSpotInterruption-ws-prod", "arn:aws:sqs:ap-northeast-2:491085395789:old-queue", func(f map[string]any) {
+			f["events-targets-KarpenterSpotInterruption-ws-prod.json"] = map[string]any{"Targets": []any{map[string]any{"Id": "q", "Arn": "arn:aws:sqs:ap-northeast-2:491085395789:old-queue"}}}
+		}},
+		{"doctor/spot-role", "role AWSServiceRoleForEC2Spot", "NoSuchEntity: The role with name AWSServiceRoleForEC2Spot cannot be found.", func(f map[string]any) {
+			f["iam-spot-service-linked-role.json"] = captureError("NoSuchEntity", "The role with name AWSServiceRoleForEC2Spot cannot be found.")
+		}},
+		{"doctor/crds", "CRD nodepools.karpenter.sh", "[v1beta1 v1]", func(f map[string]any) {
+			for _, it := range f["k8s-crds.json"].(map[string]any)["items"].([]any) {
+				if it.(map[string]any)["metadata"].(map[string]any)["name"] == "nodepools.karpenter.sh" {
+					it.(map[string]any)["status"] = map[string]any{"storedVersions": []any{"v1beta1", "v1"}}
+				}
+			}
+		}},
+		{"doctor/webhooks", "validatingwebhookconfiguration validation.webhook.karpenter.sh", "present", func(f map[string]any) {
+			f["k8s-webhooks.json"].(map[string]any)["items"] = []any{map[string]any{"kind": "ValidatingWebhookConfiguration",
+				"metadata": map[string]any{"name": "validation.webhook.karpenter.sh"}, "webhooks": []any{}}}
+		}},
+		{"doctor/controller", "deployment karpenter/karpenter", "INTERRUPTION_QUEUE=", func(f map[string]any) {
+			c := get(f, "k8s-karpenter-deployment.json", "spec")["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+			c["env"] = []any{map[string]any{"name": "CLUSTER_NAME", "value": "ws-prod"}}
+		}},
+		{"doctor/helm-values", "release karpenter/karpenter", "differs at settings.interruptionQueue", func(f map[string]any) {
+			f["helm-values.json"].(map[string]any)["settings"].(map[string]any)["interruptionQueue"] = ""
+		}},
+		{"doctor/node-class-status", "ec2nodeclass default", "Ready=False (SubnetsNotFound: SubnetSelector did not match any Subnets)", func(f map[string]any) {
+			f["k8s-ec2nodeclasses.json"].(map[string]any)["items"] = []any{map[string]any{"kind": "EC2NodeClass", "metadata": map[string]any{"name": "default"},
+				"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "False", "reason": "SubnetsNotFound", "message": "SubnetSelector did not match any Subnets"}}}}}
+		}},
+	}
+	covered := map[string]bool{}
+	for _, c := range cases {
+		covered[c.check] = true
+		t.Run(strings.TrimPrefix(c.check, "doctor/")+"/"+c.found, func(t *testing.T) {
+			f := healthy(t, e)
+			c.breakIt(f)
+			got := findings(run(t, e, writeState(t, f)))
+			if len(got) != 1 {
+				t.Fatalf("%d findings, want exactly one: %+v", len(got), got)
+			}
+			if got[0].Check != c.check || got[0].Resource != c.resource || got[0].Found != c.found || got[0].Expected == "" {
+				t.Errorf("finding %+v\nwant check %s, resource %q, found %q", got[0], c.check, c.resource, c.found)
+			}
+		})
+	}
+	for _, ch := range doctor.Catalog() {
+		if !covered[ch.ID] {
+			t.Errorf("check %s has no broken folder", ch.ID)
+		}
+	}
+}
+
+func get(f map[string]any, file, key string) map[string]any {
+	return f[file].(map[string]any)[key].(map[string]any)
+}
+
+func captureError(code, msg string) map[string]any {
+	return map[string]any{"error": map[string]any{"code": code, "message": msg}}
+}
+
+// TestNotCapturedIsSkipped: a file that is absent skips its checks,
+// never guessed.
+func TestNotCapturedIsSkipped(t *testing.T) {
+	e := prodEnv(t)
+	f := healthy(t, e)
+	delete(f, "helm-values.json")
+	delete(f, "k8s-crds.json")
+	r := run(t, e, writeState(t, f))
+	var skipped []string
+	for _, res := range r.Results {
+		if res.Status == "skipped" {
+			skipped = append(skipped, res.Check+": "+res.Skipped)
+		}
+	}
+	sort.Strings(skipped)
+	if want := "doctor/crds: k8s-crds.json not captured|doctor/helm-values: helm-values.json not captured"; strings.Join(skipped, "|") != want {
+		t.Errorf("skipped %v", skipped)
+	}
+}
+
+// TestMalformedState: a file that is not what the capture writes is an
+// error naming the file and the JSON path.
+func TestMalformedState(t *testing.T) {
+	e := prodEnv(t)
+	f := healthy(t, e)
+	get(f, "eks-cluster.json", "cluster")["version"] = 129
+	_, err := doctor.Run(e, doctor.NewState(os.DirFS(writeState(t, f)), "state"))
+	if err == nil || err.Error() != "eks-cluster.json: cluster.version: expected string, found a JSON number" {
+		t.Errorf("err %v", err)
+	}
+	dir := writeState(t, healthy(t, e))
+	os.WriteFile(filepath.Join(dir, "eks-addons.json"), []byte("{not json"), 0o644)
+	_, err = doctor.Run(e, doctor.NewState(os.DirFS(dir), "state"))
+	if err == nil || !strings.HasPrefix(err.Error(), "eks-addons.json: not JSON at byte 2") {
+		t.Errorf("err %v", err)
+	}
+}
+
+// readOnly are the commands the capture may run.
+var readOnly = regexp.MustCompile(`^(aws [a-z0-9-]+ (describe|get|list)-[a-z-]+|kubectl get|helm get values) `)
+
+// TestCaptureScript: the script is POSIX sh (sh -n, and shellcheck when
+// installed), names no command that writes, and with stand-ins for aws,
+// kubectl and helm writes one JSON file per command, or the error object
+// with the code the tool reported.
+func TestCaptureScript(t *testing.T) {
+	e := prodEnv(t)
+	script := doctor.Script(e)
+	for _, line := range strings.Split(script, "\n") {
+		if strings.HasPrefix(line, "run ") {
+			cmd := strings.SplitN(line, " ", 3)[2]
+			if !readOnly.MatchString(cmd) {
+				t.Errorf("not a read-only command: %s", cmd)
+			}
+			for _, sub := range regexp.MustCompile(`\$\(([^)]*)\)`).FindAllStringSubmatch(cmd, -1) {
+				if !readOnly.MatchString(sub[1] + " ") {
+					t.Errorf("not a read-only command: %s", sub[1])
+				}
+			}
+		}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "capture.sh")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("sh", "-n", path).CombinedOutput(); err != nil {
+		t.Fatalf("sh -n: %v\n%s", err, out)
+	}
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		reference.Missing(t, "shellcheck is not installed: %v", err)
+	} else if out, err := exec.Command("shellcheck", "-s", "sh", path).CombinedOutput(); err != nil {
+		t.Errorf("shellcheck: %v\n%s", err, out)
+	}
+
+	bin := filepath.Join(dir, "bin")
+	os.MkdirAll(bin, 0o755)
+	stub := `#!/bin/sh
+case "$*" in
+*AWSServiceRoleForEC2Spot*) echo "An error occurred (NoSuchEntity) when calling the GetRole operation: The role with name AWSServiceRoleForEC2Spot cannot be found." >&2; exit 254;;
+*"--query"*) echo "vpc-0a1b2c";;
+*) printf '{"tool": "%s", "args": "%s"}\n' "$(basename "$0")" "$1 $2";;
+esac
+`
+	for _, tool := range []string{"aws", "kubectl", "helm"} {
+		if err := os.WriteFile(filepath.Join(bin, tool), []byte(stub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	state := filepath.Join(dir, "state")
+	cmd := exec.Command("sh", path, state)
+	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("capture: %v\n%s", err, out)
+	}
+	entries, _ := os.ReadDir(state)
+	if want := strings.Count(script, "\nrun "); len(entries) != want {
+		t.Errorf("%d files, want %d", len(entries), want)
+	}
+	var slr struct {
+		Error struct{ Code, Message string } `json:"error"`
+	}
+	data, _ := os.ReadFile(filepath.Join(state, "iam-spot-service-linked-role.json"))
+	if err := json.Unmarshal(data, &slr); err != nil || slr.Error.Code != "NoSuchEntity" || !strings.Contains(slr.Error.Message, "cannot be found") {
+		t.Errorf("error file %s (%v)", data, err)
+	}
+	data, _ = os.ReadFile(filepath.Join(state, "eks-cluster.json"))
+	if string(data) != "{\"tool\": \"aws\", \"args\": \"eks describe-cluster\"}\n" {
+		t.Errorf("eks-cluster.json is %q", data)
+	}
+}
+
+func yamlToAny(data []byte, v *any) error {
+	return yamlUnmarshal(data, v)
+}

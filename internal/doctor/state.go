@@ -1,0 +1,266 @@
+package doctor
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+)
+
+// State is a captured folder: the files it holds, read lazily.
+type State struct {
+	fsys fs.FS
+	// Name is the folder as the user named it, for messages.
+	Name string
+}
+
+// NewState reads a captured folder.
+func NewState(fsys fs.FS, name string) *State { return &State{fsys: fsys, Name: name} }
+
+// StateError is a file of the folder that cannot be read as what the
+// capture writes: exit 1, naming the file and the JSON path.
+type StateError struct {
+	File, Path, Reason string
+}
+
+func (e *StateError) Error() string {
+	if e.Path != "" {
+		return fmt.Sprintf("%s: %s: %s", e.File, e.Path, e.Reason)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Reason)
+}
+
+// captureError is what the capture writes when a command failed.
+type captureError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// read decodes a file into v. found is false when the file was not
+// captured; failed is the command's error when it failed.
+func (s *State) read(file string, v any) (found bool, failed *captureError, err error) {
+	data, err := fs.ReadFile(s.fsys, file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil, nil
+	}
+	if err != nil {
+		return false, nil, &StateError{File: file, Reason: err.Error()}
+	}
+	var probe struct {
+		Error *captureError `json:"error"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return true, nil, &StateError{File: file, Reason: fmt.Sprintf("not JSON at byte %d: %v", se.Offset, err)}
+		}
+	}
+	if probe.Error != nil {
+		if probe.Error.Code == "" {
+			return true, nil, &StateError{File: file, Path: "error.code", Reason: "an error without a code"}
+		}
+		return true, probe.Error, nil
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return true, nil, &StateError{File: file, Path: te.Field, Reason: fmt.Sprintf("expected %s, found a JSON %s", te.Type, te.Value)}
+		}
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return true, nil, &StateError{File: file, Reason: fmt.Sprintf("not JSON at byte %d: %v", se.Offset, err)}
+		}
+		return true, nil, &StateError{File: file, Reason: err.Error()}
+	}
+	return true, nil, nil
+}
+
+// The files, as the AWS CLI and kubectl print them (only the fields the
+// checks read).
+
+type eksCluster struct {
+	Cluster struct {
+		Name              string `json:"name"`
+		Version           string `json:"version"`
+		ResourcesVpcConfig struct {
+			VpcID string `json:"vpcId"`
+		} `json:"resourcesVpcConfig"`
+		Identity struct {
+			OIDC struct {
+				Issuer string `json:"issuer"`
+			} `json:"oidc"`
+		} `json:"identity"`
+	} `json:"cluster"`
+}
+
+type awsTag struct {
+	Key   string `json:"Key"`
+	Value string `json:"Value"`
+}
+
+type ec2Subnets struct {
+	Subnets []struct {
+		SubnetID                string   `json:"SubnetId"`
+		VpcID                   string   `json:"VpcId"`
+		AvailabilityZone        string   `json:"AvailabilityZone"`
+		AvailableIPAddressCount int      `json:"AvailableIpAddressCount"`
+		Tags                    []awsTag `json:"Tags"`
+	} `json:"Subnets"`
+}
+
+type ec2SecurityGroups struct {
+	SecurityGroups []struct {
+		GroupID   string   `json:"GroupId"`
+		GroupName string   `json:"GroupName"`
+		Tags      []awsTag `json:"Tags"`
+	} `json:"SecurityGroups"`
+}
+
+type iamRole struct {
+	Role struct {
+		RoleName                 string         `json:"RoleName"`
+		Arn                      string         `json:"Arn"`
+		AssumeRolePolicyDocument map[string]any `json:"AssumeRolePolicyDocument"`
+	} `json:"Role"`
+}
+
+type iamAttached struct {
+	AttachedPolicies []struct {
+		PolicyName string `json:"PolicyName"`
+		PolicyArn  string `json:"PolicyArn"`
+	} `json:"AttachedPolicies"`
+}
+
+type iamPolicyVersion struct {
+	PolicyVersion struct {
+		Document         map[string]any `json:"Document"`
+		VersionID        string         `json:"VersionId"`
+		IsDefaultVersion bool           `json:"IsDefaultVersion"`
+	} `json:"PolicyVersion"`
+}
+
+type iamOIDCProviders struct {
+	OpenIDConnectProviderList []struct {
+		Arn string `json:"Arn"`
+	} `json:"OpenIDConnectProviderList"`
+}
+
+type eksAccessEntries struct {
+	AccessEntries []string `json:"accessEntries"`
+}
+
+type eksAccessEntry struct {
+	AccessEntry struct {
+		PrincipalArn string `json:"principalArn"`
+		Type         string `json:"type"`
+	} `json:"accessEntry"`
+}
+
+type eksPodIdentityAssociations struct {
+	Associations []struct {
+		Namespace      string `json:"namespace"`
+		ServiceAccount string `json:"serviceAccount"`
+	} `json:"associations"`
+}
+
+type eksAddons struct {
+	Addons []string `json:"addons"`
+}
+
+type sqsQueue struct {
+	Attributes map[string]string `json:"Attributes"`
+}
+
+type eventsRules struct {
+	Rules []struct {
+		Name         string `json:"Name"`
+		EventPattern string `json:"EventPattern"`
+		State        string `json:"State"`
+	} `json:"Rules"`
+}
+
+type eventsTargets struct {
+	Targets []struct {
+		ID  string `json:"Id"`
+		Arn string `json:"Arn"`
+	} `json:"Targets"`
+}
+
+type k8sList struct {
+	Items []k8sObject `json:"items"`
+}
+
+type k8sObject struct {
+	Kind     string `json:"kind"`
+	Metadata struct {
+		Name string `json:"name"`
+	} `json:"metadata"`
+	Spec struct {
+		Versions []struct {
+			Name    string `json:"name"`
+			Served  bool   `json:"served"`
+			Storage bool   `json:"storage"`
+		} `json:"versions"`
+	} `json:"spec"`
+	Status struct {
+		StoredVersions []string `json:"storedVersions"`
+		Conditions     []struct {
+			Type    string `json:"type"`
+			Status  string `json:"status"`
+			Reason  string `json:"reason"`
+			Message string `json:"message"`
+		} `json:"conditions"`
+	} `json:"status"`
+	Webhooks []struct {
+		Name         string `json:"name"`
+		ClientConfig struct {
+			Service *struct {
+				Name      string `json:"name"`
+				Namespace string `json:"namespace"`
+			} `json:"service"`
+		} `json:"clientConfig"`
+	} `json:"webhooks"`
+}
+
+type k8sDeployment struct {
+	Spec struct {
+		Template struct {
+			Spec struct {
+				Containers []struct {
+					Name  string `json:"name"`
+					Image string `json:"image"`
+					Env   []struct {
+						Name  string `json:"name"`
+						Value string `json:"value"`
+					} `json:"env"`
+				} `json:"containers"`
+			} `json:"spec"`
+		} `json:"template"`
+	} `json:"spec"`
+}
+
+// tagsMatch reports whether tags hold every wanted tag ("*" matches any
+// value), as Karpenter matches selector terms.
+func tagsMatch(tags []awsTag, want map[string]string) bool {
+	for k, v := range want {
+		ok := false
+		for _, t := range tags {
+			if t.Key == k && (v == "*" || t.Value == v) {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func tagsText(want map[string]string) string {
+	var parts []string
+	for _, k := range sortedKeys(want) {
+		parts = append(parts, k+"="+want[k])
+	}
+	return strings.Join(parts, ",")
+}
