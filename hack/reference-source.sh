@@ -13,5 +13,6 @@ cd "$root/reference/karpenter"
 		sed -n 's/^source: github.com\/aws\/karpenter-provider-aws tag \([^ ]*\) commit \([0-9a-f]*\)$/tag \1 commit \2/p' "$d/SOURCE.txt"
 	done
 	echo "# sha256"
-	find . -type f ! -name SOURCE -printf '%P\n' | LC_ALL=C sort | xargs sha256sum
-} >SOURCE
+	find . -type f ! -name 'SOURCE*' -printf '%P\n' | LC_ALL=C sort | xargs sha256sum
+} >SOURCE.new
+mv SOURCE.new SOURCE
