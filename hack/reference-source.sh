@@ -5,6 +5,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root/reference/karpenter"
+tmp=$(mktemp)
 {
 	echo "# Upstream release artifacts of github.com/aws/karpenter-provider-aws, one folder per tag."
 	echo "# Written by hack/refresh-reference.sh; do not edit by hand."
@@ -13,6 +14,6 @@ cd "$root/reference/karpenter"
 		sed -n 's/^source: github.com\/aws\/karpenter-provider-aws tag \([^ ]*\) commit \([0-9a-f]*\)$/tag \1 commit \2/p' "$d/SOURCE.txt"
 	done
 	echo "# sha256"
-	find . -type f ! -name 'SOURCE*' -printf '%P\n' | LC_ALL=C sort | xargs sha256sum
-} >SOURCE.new
-mv SOURCE.new SOURCE
+	find . -type f ! -name SOURCE -printf '%P\n' | LC_ALL=C sort | xargs sha256sum
+} >"$tmp"
+mv "$tmp" SOURCE
