@@ -81,8 +81,8 @@ func (s *State) read(file string, v any) (found bool, failed *captureError, err 
 
 type eksCluster struct {
 	Cluster struct {
-		Name              string `json:"name"`
-		Version           string `json:"version"`
+		Name               string `json:"name"`
+		Version            string `json:"version"`
 		ResourcesVpcConfig struct {
 			VpcID string `json:"vpcId"`
 		} `json:"resourcesVpcConfig"`
