@@ -2,7 +2,9 @@ package importer
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // shorthand maps requirement keys to the profile fields that say them.
@@ -19,12 +21,26 @@ var shorthand = map[string]string{
 	"node.kubernetes.io/instance-type":      "instanceTypes",
 }
 
+// operators are the requirement operators of any Karpenter API version.
+var operators = []string{"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
 // requirements turns requirements into shorthand fields where one says
 // the same, and keeps the rest as they are.
 func (im *importer) requirements(list node, pool map[string]any) {
 	var rest []any
 	for _, r := range list.list() {
 		key, op, values := r.get("key").str(), r.get("operator").str(), r.get("values").strings()
+		if key == "" || !slices.Contains(operators, op) {
+			im.note("requirement", r.pos(), "requirement %s %s is not one karpgen understands (a key and one of %s); dropped", orDash(key), orDash(op), strings.Join(operators, ", "))
+			continue
+		}
 		field, short := shorthand[key]
 		_, taken := pool[field]
 		minValues, hasMin := r.get("minValues").integer()
