@@ -146,10 +146,6 @@ type iamOIDCProviders struct {
 	} `json:"OpenIDConnectProviderList"`
 }
 
-type eksAccessEntries struct {
-	AccessEntries []string `json:"accessEntries"`
-}
-
 type eksAccessEntry struct {
 	AccessEntry struct {
 		PrincipalArn string `json:"principalArn"`

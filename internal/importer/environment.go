@@ -99,9 +99,7 @@ func (im *importer) environment() (map[string]any, error) {
 			im.note("node-role", im.nodeRoles[r], "node role %s: a karpgen environment has one node role (%s); the node classes that used %s now use it", r, roles[0], r)
 		}
 		for _, nc := range im.classes {
-			if _, ok := nc["role"]; ok {
-				delete(nc, "role") // every class uses the environment's node role
-			}
+			delete(nc, "role") // every class uses the environment's node role
 		}
 	}
 	im.readValues(karpenter, settings)

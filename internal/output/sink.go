@@ -102,7 +102,7 @@ func (d *Disk) Finish(fleet map[string][]byte) error {
 	if err != nil {
 		return fmt.Errorf("%w; nothing was changed", err)
 	}
-	for i, name := range fleetChanged {
+	for _, name := range fleetChanged {
 		target := filepath.Join(d.dir, name)
 		var err error
 		if data, ok := fleet[name]; ok {
@@ -112,7 +112,6 @@ func (d *Disk) Finish(fleet map[string][]byte) error {
 		}
 		if err != nil {
 			undo(done)
-			fleetChanged = fleetChanged[:i]
 			return fmt.Errorf("writing %s: %w; the environments' folders were put back", filepath.ToSlash(target), err)
 		}
 	}
