@@ -11,6 +11,7 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/policy"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -381,12 +382,12 @@ var catalog = []*Check{
 			if c.load("sqs-queue.json", &q, "queue "+n.Queue, "the interruption queue", "deploy iam/cloudformation.yaml") {
 				var have any
 				json.Unmarshal([]byte(q.Attributes["Policy"]), &have)
-				want := norm(generators.InterruptionQueuePolicy(n))
+				want := policy.Normalize(generators.InterruptionQueuePolicy(n))
 				delete(want.(map[string]any), "Version")
 				if m, ok := have.(map[string]any); ok {
 					delete(m, "Version")
 				}
-				if !reflect.DeepEqual(norm(have), want) {
+				if !reflect.DeepEqual(policy.Normalize(have), want) {
 					c.report("queue "+n.Queue, "the policy of iam/interruption-queue-policy.json", compact(have), "aws sqs set-queue-attributes --queue-url <url> --attributes Policy=<iam/interruption-queue-policy.json>")
 				}
 			}
@@ -521,8 +522,8 @@ var catalog = []*Check{
 			if !c.load("helm-values.json", &have, "release "+c.e.Names.Namespace+"/karpenter", "the rendered values", "") {
 				return
 			}
-			want := norm(generators.HelmValues(c.e)).(map[string]any)
-			for _, k := range diffKeys("", norm(have), want) {
+			want := policy.Normalize(generators.HelmValues(c.e)).(map[string]any)
+			for _, k := range diffKeys("", policy.Normalize(have), want) {
 				c.report("release "+c.e.Names.Namespace+"/karpenter", "values of helm/karpenter-values.yaml", "differs at "+k,
 					"helm upgrade karpenter oci://public.ecr.aws/karpenter/karpenter --version "+c.e.Version.String()+" --values helm/karpenter-values.yaml")
 			}
@@ -551,8 +552,8 @@ var catalog = []*Check{
 }
 
 func (c *checkRun) comparePolicy(cp generators.ControllerPolicy, have map[string]any) {
-	want := statementsBySid(norm(cp.Document))
-	got := statementsBySid(norm(have))
+	want := statementsBySid(policy.Normalize(cp.Document))
+	got := statementsBySid(policy.Normalize(have))
 	for _, sid := range sortedKeys(want) {
 		g, ok := got[sid]
 		if !ok {
@@ -592,32 +593,7 @@ func statementsBySid(doc any) map[string]map[string]any {
 }
 
 func actionDiff(want, got map[string]any) (missing, extra []string) {
-	w, g := asStrings(want["Action"]), asStrings(got["Action"])
-	for _, a := range w {
-		if !slices.Contains(g, a) {
-			missing = append(missing, a)
-		}
-	}
-	for _, a := range g {
-		if !slices.Contains(w, a) {
-			extra = append(extra, a)
-		}
-	}
-	return missing, extra
-}
-
-func asStrings(v any) []string {
-	switch v := v.(type) {
-	case string:
-		return []string{v}
-	case []any:
-		var out []string
-		for _, x := range v {
-			out = append(out, fmt.Sprint(x))
-		}
-		return out
-	}
-	return nil
+	return policy.Diff(policy.Strings(got["Action"]), policy.Strings(want["Action"]))
 }
 
 // trusts reports whether a trust policy lets the principal (of a kind:
@@ -630,7 +606,7 @@ func trusts(doc map[string]any, kind, principal string) bool {
 			continue
 		}
 		p, _ := s["Principal"].(map[string]any)
-		if slices.Contains(asStrings(p[kind]), principal) {
+		if slices.Contains(policy.Strings(p[kind]), principal) {
 			return true
 		}
 	}
@@ -722,13 +698,6 @@ func diffKeys(prefix string, have, want any) []string {
 		}
 		out = append(out, diffKeys(p, hm[k], wm[k])...)
 	}
-	return out
-}
-
-func norm(v any) any {
-	data, _ := json.Marshal(v)
-	var out any
-	json.Unmarshal(data, &out)
 	return out
 }
 

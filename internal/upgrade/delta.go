@@ -1,7 +1,6 @@
 package upgrade
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"reflect"
@@ -11,6 +10,7 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/policy"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -33,29 +33,13 @@ func statements(e *model.Env) (map[string]map[string]any, []string) {
 func actions(sts map[string]map[string]any) []string {
 	var out []string
 	for _, s := range sts {
-		for _, a := range asStrings(s["Action"]) {
+		for _, a := range policy.Strings(s["Action"]) {
 			if !slices.Contains(out, a) {
 				out = append(out, a)
 			}
 		}
 	}
 	return out
-}
-
-func asStrings(v any) []string {
-	switch v := v.(type) {
-	case string:
-		return []string{v}
-	case []any:
-		var out []string
-		for _, x := range v {
-			out = append(out, fmt.Sprint(x))
-		}
-		return out
-	case []string:
-		return v
-	}
-	return nil
 }
 
 // iamDelta compares the controller's policies at two releases: actions
@@ -66,27 +50,18 @@ func iamDelta(a, b *model.Env) IAMDelta {
 	before, beforeNames := statements(a)
 	after, afterNames := statements(b)
 	var d IAMDelta
-	d.Added, d.Removed = diffStrings(actions(before), actions(after))
+	d.Added, d.Removed = policy.Diff(actions(before), actions(after))
 	for _, sid := range slices.Sorted(maps.Keys(after)) {
 		old, ok := before[sid]
 		if !ok {
 			continue
 		}
-		if !reflect.DeepEqual(norm(old), norm(after[sid])) {
+		if !reflect.DeepEqual(policy.Normalize(old), policy.Normalize(after[sid])) {
 			d.Rescoped = append(d.Rescoped, sid)
 		}
 	}
-	d.PoliciesAdded, d.PoliciesRemoved = diffStrings(beforeNames, afterNames)
+	d.PoliciesAdded, d.PoliciesRemoved = policy.Diff(beforeNames, afterNames)
 	return d
-}
-
-// norm is a statement as JSON values, so that equal statements compare
-// equal whatever Go types built them.
-func norm(v any) any {
-	data, _ := json.Marshal(v)
-	var out any
-	json.Unmarshal(data, &out)
-	return out
 }
 
 // valuesDelta compares two charts' values: keys added and removed, keys
@@ -94,7 +69,7 @@ func norm(v any) any {
 // that changed.
 func valuesDelta(before, after map[string]string) Values {
 	var v Values
-	added, removed := diffStrings(slices.Collect(maps.Keys(before)), slices.Collect(maps.Keys(after)))
+	added, removed := policy.Diff(slices.Collect(maps.Keys(before)), slices.Collect(maps.Keys(after)))
 	for _, r := range removed {
 		last := r[strings.LastIndex(r, ".")+1:]
 		moved := ""
@@ -127,7 +102,7 @@ func valuesDelta(before, after map[string]string) Values {
 func crdChanges(a, b *facts.Minor) []string {
 	var out []string
 	add := func(what string, before, after []string) {
-		added, removed := diffStrings(before, after)
+		added, removed := policy.Diff(before, after)
 		for _, x := range added {
 			out = append(out, fmt.Sprintf("%s %s is new", what, x))
 		}

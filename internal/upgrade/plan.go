@@ -8,7 +8,6 @@ package upgrade
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
@@ -16,6 +15,7 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/policy"
 )
 
 // Plan is the move of one environment. Its JSON form is documented in
@@ -262,8 +262,8 @@ func (p *Plan) hop(i int) Hop {
 		return h
 	}
 	h.IAM = iamDelta(a, b)
-	h.NodeRole.ManagedPoliciesAdded, h.NodeRole.ManagedPoliciesRemoved = diffStrings(a.Facts.NodeRolePolicies, b.Facts.NodeRolePolicies)
-	h.CRDs.Added, _ = diffStrings(a.Facts.CRDs, b.Facts.CRDs)
+	h.NodeRole.ManagedPoliciesAdded, h.NodeRole.ManagedPoliciesRemoved = policy.Diff(a.Facts.NodeRolePolicies, b.Facts.NodeRolePolicies)
+	h.CRDs.Added, _ = policy.Diff(a.Facts.CRDs, b.Facts.CRDs)
 	h.CRDs.Changed = crdChanges(a.Facts, b.Facts)
 	h.Drift = drift(a, b)
 	var rulesBefore, rulesAfter []string
@@ -273,7 +273,7 @@ func (p *Plan) hop(i int) Hop {
 	for _, r := range b.Facts.InterruptionRules {
 		rulesAfter = append(rulesAfter, r.Name)
 	}
-	if added, _ := diffStrings(rulesBefore, rulesAfter); len(added) > 0 && b.Names.Queue != "" {
+	if added, _ := policy.Diff(rulesBefore, rulesAfter); len(added) > 0 && b.Names.Queue != "" {
 		h.Notes = append(h.Notes, "Interruption rules added: "+strings.Join(added, ", ")+" (EventBridge, targeting the queue "+b.Names.Queue+").")
 	}
 	for _, g := range b.Facts.FeatureGates {
@@ -313,23 +313,6 @@ func normalize(h *Hop) {
 	if h.Values.DefaultsChanged == nil {
 		h.Values.DefaultsChanged = []DefaultChange{}
 	}
-}
-
-// diffStrings returns what b has that a has not, and the reverse, sorted.
-func diffStrings(a, b []string) (added, removed []string) {
-	for _, x := range b {
-		if !slices.Contains(a, x) {
-			added = append(added, x)
-		}
-	}
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			removed = append(removed, x)
-		}
-	}
-	slices.Sort(added)
-	slices.Sort(removed)
-	return added, removed
 }
 
 // minorBefore reports whether v's minor is older than w's.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/policy"
 )
 
 // Dir is where --write puts a plan, under out/: <env>/upgrade/<to>.
@@ -101,7 +102,7 @@ func (p *Plan) TransitionPolicies() []generators.ControllerPolicy {
 			if t, ok := have[sid]; ok && equalJSON(t, st) {
 				continue
 			}
-			key := fmt.Sprint(norm(st))
+			key := fmt.Sprint(policy.Normalize(st))
 			if seen[key] {
 				continue
 			}
@@ -148,7 +149,9 @@ func pack(sts []any, n model.Names) []generators.ControllerPolicy {
 	return out
 }
 
-func equalJSON(a, b any) bool { return fmt.Sprint(norm(a)) == fmt.Sprint(norm(b)) }
+func equalJSON(a, b any) bool {
+	return fmt.Sprint(policy.Normalize(a)) == fmt.Sprint(policy.Normalize(b))
+}
 
 func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
