@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -188,5 +189,56 @@ func TestChartValuesMatchUpstream(t *testing.T) {
 		if !reflect.DeepEqual(set(got), set(m.CRDs)) {
 			t.Errorf("%s: CRDs %v, upstream has %v", m.Minor, m.CRDs, got)
 		}
+	}
+}
+
+// TestFeaturesMatchUpstream: each feature's field (or kind) is in the CRD
+// of the minor it arrives in and not in the minor before, and its gate is
+// a chart gate of that minor.
+func TestFeaturesMatchUpstream(t *testing.T) {
+	dir := reference.Dir(t)
+	files := map[string]string{"EC2NodeClass": "karpenter.k8s.aws_ec2nodeclasses.yaml", "NodePool": "karpenter.sh_nodepools.yaml"}
+	for _, f := range facts.Features {
+		t.Run(f.Path, func(t *testing.T) {
+			first, ok := facts.LookupMinor(f.Since)
+			if !ok {
+				t.Fatalf("no row for %s", f.Since)
+			}
+			prev := &facts.Minors[slices.IndexFunc(facts.Minors, func(m facts.Minor) bool { return m.Minor == f.Since })-1]
+			if f.Gate != "" && !slices.ContainsFunc(first.FeatureGates, func(g facts.Gate) bool { return g.Name == f.Gate }) {
+				t.Errorf("%s has no gate %s", first.Minor, f.Gate)
+			}
+			if f.CRDPath == "" {
+				if !slices.Contains(first.CRDs, f.Kind) || slices.Contains(prev.CRDs, f.Kind) {
+					t.Errorf("%s arrives in %s: the CRDs say otherwise", f.Kind, f.Since)
+				}
+				return
+			}
+			for _, c := range []struct {
+				m    *facts.Minor
+				want bool
+			}{{first, true}, {prev, false}} {
+				var doc map[string]any
+				data := readText(t, filepath.Join(dir, c.m.Reference, "crds", files[f.Kind]))
+				if err := yaml.Unmarshal([]byte(data), &doc); err != nil {
+					t.Fatal(err)
+				}
+				node := doc["spec"].(map[string]any)["versions"].([]any)[0].(map[string]any)["schema"].(map[string]any)["openAPIV3Schema"].(map[string]any)["properties"].(map[string]any)["spec"]
+				for _, part := range strings.Split(f.CRDPath, ".") {
+					name, list := strings.CutSuffix(part, "[]")
+					props, _ := node.(map[string]any)["properties"].(map[string]any)
+					node = props[name]
+					if node != nil && list {
+						node = node.(map[string]any)["items"]
+					}
+					if node == nil {
+						break
+					}
+				}
+				if (node != nil) != c.want {
+					t.Errorf("%s spec.%s in %s: %v, want %v", f.Kind, f.CRDPath, c.m.Reference, node != nil, c.want)
+				}
+			}
+		})
 	}
 }
