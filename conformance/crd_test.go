@@ -45,8 +45,10 @@ func loadCRD(t testing.TB, path string) *crd {
 	if err := yaml.Unmarshal(data, &def); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+	// The storage version: v1 for Karpenter's v1 kinds, v1alpha1 and
+	// v1beta1 for NodeOverlay and CapacityBuffer.
 	for _, v := range def.Spec.Versions {
-		if v.Name != "v1" {
+		if !v.Storage {
 			continue
 		}
 		internal := &apiextensions.JSONSchemaProps{}
@@ -63,7 +65,7 @@ func loadCRD(t testing.TB, path string) *crd {
 		}
 		return &crd{kind: def.Spec.Names.Kind, structural: s, schema: sv, cel: cel.NewValidator(s, true, celconfig.PerCallLimit)}
 	}
-	t.Fatalf("%s has no v1 version", path)
+	t.Fatalf("%s has no storage version", path)
 	return nil
 }
 

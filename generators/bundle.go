@@ -62,6 +62,8 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 		{"ec2nodeclasses.yaml", NodeClasses(e)},
 		{"nodepools.yaml", NodePools(p)},
 		{"headroom.yaml", Headroom(e)},
+		{"nodeoverlays.yaml", NodeOverlays(p)},
+		{"capacitybuffers.yaml", CapacityBuffers(e)},
 	} {
 		if len(f.docs) > 0 {
 			yamlFile(f.path, f.docs...)

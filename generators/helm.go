@@ -1,6 +1,8 @@
 package generators
 
 import (
+	"slices"
+
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
@@ -14,7 +16,7 @@ func HelmValues(e *model.Env) obj {
 	settings := obj{
 		"clusterName":       n.Cluster,
 		"interruptionQueue": n.Queue, // the queue name, not its ARN; empty turns handling off
-		"featureGates":      featureGates(m, k.FeatureGates),
+		"featureGates":      featureGates(m, k.FeatureGates, e.Gates),
 	}
 	if m.ZonalShiftSetting && k.ZonalShift != nil {
 		settings["enableZonalShift"] = *k.ZonalShift
@@ -46,14 +48,15 @@ func HelmValues(e *model.Env) obj {
 	}
 }
 
-// featureGates lists every gate of the minor with the profile's choice or
-// the chart default, so the values say exactly what runs.
-func featureGates(m *facts.Minor, set map[string]bool) obj {
+// featureGates lists every gate of the minor with the profile's choice,
+// else on when a feature of the profile needs it, else the chart default,
+// so the values say exactly what runs.
+func featureGates(m *facts.Minor, set map[string]bool, needed []string) obj {
 	out := obj{}
 	for _, g := range m.FeatureGates {
 		v, ok := set[g.Name]
 		if !ok {
-			v = g.Default
+			v = g.Default || slices.Contains(needed, g.Name)
 		}
 		out[g.Name] = v
 	}

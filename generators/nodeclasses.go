@@ -67,6 +67,39 @@ func nodeClass(name string, nc profile.NodeClass, n model.Names) obj {
 	if nc.Kubelet != nil {
 		spec["kubelet"] = kubelet(*nc.Kubelet)
 	}
+	if len(nc.CapacityReservationSelectorTerms) > 0 {
+		var terms []any
+		for _, t := range nc.CapacityReservationSelectorTerms {
+			o := obj{}
+			if t.ID != "" {
+				o["id"] = t.ID
+			}
+			if t.OwnerID != "" {
+				o["ownerID"] = t.OwnerID
+			}
+			if len(t.Tags) > 0 {
+				o["tags"] = t.Tags
+			}
+			terms = append(terms, o)
+		}
+		spec["capacityReservationSelectorTerms"] = terms
+	}
+	if nc.IPPrefixCount != nil {
+		spec["ipPrefixCount"] = *nc.IPPrefixCount
+	}
+	if len(nc.PlacementGroupSelector) > 0 {
+		spec["placementGroupSelector"] = nc.PlacementGroupSelector
+	}
+	if len(nc.CPUOptions) > 0 {
+		spec["cpuOptions"] = nc.CPUOptions
+	}
+	if len(nc.ConnectionTracking) > 0 {
+		ct := obj{}
+		for k, v := range nc.ConnectionTracking {
+			ct[k] = v
+		}
+		spec["connectionTracking"] = ct
+	}
 	return obj{
 		"apiVersion": nodeClassVersion,
 		"kind":       nodeClassKind,
@@ -131,6 +164,9 @@ func blockDevices(bs []profile.BlockDevice) []any {
 		}
 		if b.SnapshotID != "" {
 			ebs["snapshotID"] = b.SnapshotID
+		}
+		if b.VolumeInitializationRate != nil {
+			ebs["volumeInitializationRate"] = *b.VolumeInitializationRate
 		}
 		o := obj{"deviceName": b.DeviceName, "ebs": ebs}
 		if b.RootVolume != nil {

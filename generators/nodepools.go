@@ -66,6 +66,9 @@ func nodePool(name string, np profile.NodePool) obj {
 	if len(np.Limits) > 0 {
 		spec["limits"] = np.Limits
 	}
+	if np.Replicas != nil {
+		spec["replicas"] = *np.Replicas
+	}
 	if np.Weight != nil {
 		spec["weight"] = *np.Weight
 	}

@@ -44,3 +44,14 @@ func (m *Minor) Has(f Feature) bool {
 // ReservedCapacity is the capacity type of reserved instances
 // (capacity reservations), which needs the reservedCapacity gate.
 const ReservedCapacity = "reserved"
+
+// FirstMinor is the oldest minor for which has holds, "" for none: where a
+// value of an enum arrives.
+func FirstMinor(has func(*Minor) bool) string {
+	for i := range Minors {
+		if has(&Minors[i]) {
+			return Minors[i].Minor
+		}
+	}
+	return ""
+}

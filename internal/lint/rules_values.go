@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/profile"
 )
@@ -177,7 +178,9 @@ var valueRules = []*Rule{
 				}
 				for i, ct := range np.CapacityTypes {
 					if !slices.Contains(c.Minor.CapacityTypes, ct) {
-						c.Report(at("nodePools", field(p), "capacityTypes", i), "use Karpenter 1.3 or later for reserved capacity", "capacity type %q does not exist in Karpenter %s", ct, c.Minor.Minor)
+						since := facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.CapacityTypes, ct) })
+						c.Report(at("nodePools", field(p), "capacityTypes", i), "move to Karpenter "+since+" or later",
+							"capacity type %q arrives in Karpenter %s; the profile runs %s", ct, since, c.Version)
 					}
 				}
 			}

@@ -28,6 +28,8 @@ type Env struct {
 	Placement  Placement
 	// Windows: a pool may launch Windows nodes.
 	Windows bool
+	// Gates are the chart feature gates the profile's features need on.
+	Gates []string
 	// Application is how Argo CD delivers the environment; nil without an
 	// argocd section (or without facts).
 	Application *Application
@@ -42,8 +44,29 @@ func Resolve(p *profile.Profile) *Env {
 	e.Version, e.Facts, e.VersionErr = factsOf(p.Karpenter.Version)
 	if e.Facts != nil {
 		e.Application = applicationOf(p, e.Facts, e.Names)
+		e.Gates = gatesOf(p, e.Facts)
 	}
 	return e
+}
+
+// gatesOf lists the chart gates of the minor that the profile's features
+// need: NodeOverlays, CapacityBuffers, static pools, reserved capacity.
+func gatesOf(p *profile.Profile, m *facts.Minor) []string {
+	need := map[string]bool{
+		"nodeOverlay":    len(p.NodeOverlays) > 0,
+		"capacityBuffer": len(p.CapacityBuffers) > 0,
+	}
+	for _, np := range p.NodePools {
+		need["staticCapacity"] = need["staticCapacity"] || np.Replicas != nil
+		need["reservedCapacity"] = need["reservedCapacity"] || slices.Contains(np.CapacityTypes, facts.ReservedCapacity)
+	}
+	var out []string
+	for _, g := range m.FeatureGates {
+		if need[g.Name] {
+			out = append(out, g.Name)
+		}
+	}
+	return out
 }
 
 // Supported says why the environment has no facts row, or nil.

@@ -13,7 +13,10 @@ type Profile struct {
 	NodeClasses map[string]NodeClass `json:"nodeClasses"`
 	NodePools   map[string]NodePool  `json:"nodePools"`
 	ArgoCD      *ArgoCD              `json:"argocd,omitempty"`
-	Addons      Addons               `json:"addons"`
+	// NodeOverlays and CapacityBuffers become objects of their own.
+	NodeOverlays    map[string]NodeOverlay    `json:"nodeOverlays"`
+	CapacityBuffers map[string]CapacityBuffer `json:"capacityBuffers"`
+	Addons          Addons                    `json:"addons"`
 }
 
 // Addons says where critical cluster add-ons run.
@@ -146,6 +149,8 @@ type BlockDevice struct {
 	KMSKeyID            string `json:"kmsKeyID,omitempty"`
 	SnapshotID          string `json:"snapshotID,omitempty"`
 	RootVolume          *bool  `json:"rootVolume,omitempty"`
+	// VolumeInitializationRate is in MiB/s.
+	VolumeInitializationRate *int `json:"volumeInitializationRate,omitempty"`
 }
 
 // Kubelet is the kubelet configuration of a node class.
@@ -180,6 +185,42 @@ type NodeClass struct {
 	InstanceStorePolicy        string            `json:"instanceStorePolicy,omitempty"`
 	Kubelet                    *Kubelet          `json:"kubelet,omitempty"`
 	PodsUseIMDS                bool              `json:"podsUseIMDS,omitempty"`
+
+	CapacityReservationSelectorTerms []CapacityReservationTerm `json:"capacityReservationSelectorTerms,omitempty"`
+	IPPrefixCount                    *int                      `json:"ipPrefixCount,omitempty"`
+	PlacementGroupSelector           map[string]string         `json:"placementGroupSelector,omitempty"`
+	CPUOptions                       map[string]string         `json:"cpuOptions,omitempty"`
+	ConnectionTracking               map[string]int            `json:"connectionTracking,omitempty"`
+}
+
+// CapacityReservationTerm selects capacity reservations.
+type CapacityReservationTerm struct {
+	ID      string            `json:"id,omitempty"`
+	OwnerID string            `json:"ownerID,omitempty"`
+	Tags    map[string]string `json:"tags,omitempty"`
+}
+
+// NodeOverlay changes what Karpenter assumes of instance types.
+type NodeOverlay struct {
+	Requirements    []Requirement  `json:"requirements"`
+	Price           string         `json:"price,omitempty"`
+	PriceAdjustment string         `json:"priceAdjustment,omitempty"`
+	Capacity        map[string]any `json:"capacity,omitempty"`
+	Weight          *int           `json:"weight,omitempty"`
+}
+
+// CapacityBuffer keeps capacity ready for a workload's pods.
+type CapacityBuffer struct {
+	Namespace   string `json:"namespace"`
+	PodTemplate string `json:"podTemplate,omitempty"`
+	Scalable    *struct {
+		APIGroup string `json:"apiGroup"`
+		Kind     string `json:"kind"`
+		Name     string `json:"name"`
+	} `json:"scalable,omitempty"`
+	Replicas   *int           `json:"replicas,omitempty"`
+	Percentage *int           `json:"percentage,omitempty"`
+	Limits     map[string]any `json:"limits,omitempty"`
 }
 
 // Requirement is a NodePool scheduling requirement.
@@ -226,6 +267,7 @@ type NodePool struct {
 	Requirements            []Requirement     `json:"requirements"`
 	Limits                  map[string]any    `json:"limits"`
 	Weight                  *int              `json:"weight,omitempty"`
+	Replicas                *int              `json:"replicas,omitempty"`
 	Disruption              Disruption        `json:"disruption"`
 	ExpireAfter             string            `json:"expireAfter"`
 	TerminationGracePeriod  string            `json:"terminationGracePeriod,omitempty"`
