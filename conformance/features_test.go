@@ -2,11 +2,15 @@ package conformance
 
 import (
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/reference"
@@ -26,6 +30,10 @@ func withFeature(p *profile.Profile, f facts.Feature) {
 			DeleteOnTermination: true, SnapshotID: "snap-0abc", VolumeInitializationRate: &rate}}
 	case "nodeClasses.*.ipPrefixCount":
 		nc.IPPrefixCount = &two
+	case "nodeClasses.*.capacityReservationSelectorTerms[].instanceMatchCriteria":
+		nc.CapacityReservationSelectorTerms = []profile.CapacityReservationTerm{{InstanceMatchCriteria: "open"}}
+	case "nodeClasses.*.networkInterfaces":
+		nc.NetworkInterfaces = []profile.NetworkInterface{{NetworkCardIndex: 0, DeviceIndex: 0, InterfaceType: "interface"}, {NetworkCardIndex: 1, DeviceIndex: 0, InterfaceType: "efa-only"}}
 	case "nodeClasses.*.placementGroupSelector":
 		nc.PlacementGroupSelector = map[string]string{"name": "pg-app"}
 	case "nodeClasses.*.cpuOptions":
@@ -93,6 +101,61 @@ func TestFeaturesOnTheirFirstMinor(t *testing.T) {
 			}
 			if !found {
 				t.Errorf("the %s chart does not run with %s=true", m.Reference, f.Gate)
+			}
+		})
+	}
+}
+
+// profileSource answers lint's questions from a profile built in Go: a
+// field is set when its JSON form has it.
+type profileSource struct{ v any }
+
+func (profileSource) Pos(string) diag.Pos { return diag.Pos{} }
+
+func (s profileSource) Has(path string) bool {
+	cur := s.v
+	for _, part := range strings.Split(path, ".") {
+		name, index, indexed := strings.Cut(strings.TrimSuffix(part, "]"), "[")
+		m, ok := cur.(map[string]any)
+		if !ok || m[name] == nil {
+			return false
+		}
+		cur = m[name]
+		if indexed {
+			l, _ := cur.([]any)
+			i, err := strconv.Atoi(index)
+			if err != nil || i >= len(l) {
+				return false
+			}
+			cur = l[i]
+		}
+	}
+	return true
+}
+
+// TestFeaturesRefusedBefore: on the minor before the one a feature
+// arrives in, vet refuses it with a message naming that minor.
+func TestFeaturesRefusedBefore(t *testing.T) {
+	for _, f := range facts.Features {
+		t.Run(f.Path, func(t *testing.T) {
+			i := slices.IndexFunc(facts.Minors, func(m facts.Minor) bool { return m.Minor == f.Since })
+			prev := &facts.Minors[i-1]
+			p := richProfile(variant{prev, profile.AuthPodIdentity, true})
+			withFeature(p, f)
+			e := model.Resolve(p)
+			var found []string
+			for _, fd := range lint.Check(e, profileSource{reference.Normalize(p)}) {
+				if fd.Rule == "version/feature" {
+					found = append(found, fd.Message)
+				}
+			}
+			if len(found) == 0 {
+				t.Fatalf("Karpenter %s: no version/feature finding", prev.Minor)
+			}
+			for _, msg := range found {
+				if !strings.Contains(msg, "arrives in Karpenter "+f.Since+"; the profile runs ") {
+					t.Errorf("message %q does not name %s", msg, f.Since)
+				}
 			}
 		})
 	}

@@ -80,12 +80,22 @@ func nodeClass(name string, nc profile.NodeClass, n model.Names) obj {
 			if len(t.Tags) > 0 {
 				o["tags"] = t.Tags
 			}
+			if t.InstanceMatchCriteria != "" {
+				o["instanceMatchCriteria"] = t.InstanceMatchCriteria
+			}
 			terms = append(terms, o)
 		}
 		spec["capacityReservationSelectorTerms"] = terms
 	}
 	if nc.IPPrefixCount != nil {
 		spec["ipPrefixCount"] = *nc.IPPrefixCount
+	}
+	if len(nc.NetworkInterfaces) > 0 {
+		var nis []any
+		for _, ni := range nc.NetworkInterfaces {
+			nis = append(nis, obj{"networkCardIndex": ni.NetworkCardIndex, "deviceIndex": ni.DeviceIndex, "interfaceType": ni.InterfaceType})
+		}
+		spec["networkInterfaces"] = nis
 	}
 	if len(nc.PlacementGroupSelector) > 0 {
 		spec["placementGroupSelector"] = nc.PlacementGroupSelector

@@ -27,6 +27,8 @@ var Features = []Feature{
 	{Path: "nodeOverlays", Since: "1.7", Gate: "nodeOverlay", Kind: "NodeOverlay"},
 	{Path: "nodeClasses.*.ipPrefixCount", Since: "1.8", Kind: "EC2NodeClass", CRDPath: "ipPrefixCount"},
 	{Path: "nodePools.*.replicas", Since: "1.8", Gate: "staticCapacity", Kind: "NodePool", CRDPath: "replicas"},
+	{Path: "nodeClasses.*.capacityReservationSelectorTerms[].instanceMatchCriteria", Since: "1.8", Kind: "EC2NodeClass", CRDPath: "capacityReservationSelectorTerms[].instanceMatchCriteria"},
+	{Path: "nodeClasses.*.networkInterfaces", Since: "1.11", Kind: "EC2NodeClass", CRDPath: "networkInterfaces"},
 	{Path: "nodeClasses.*.placementGroupSelector", Since: "1.11", Kind: "EC2NodeClass", CRDPath: "placementGroupSelector"},
 	{Path: "nodeClasses.*.cpuOptions", Since: "1.13", Kind: "EC2NodeClass", CRDPath: "cpuOptions"},
 	{Path: "nodeClasses.*.connectionTracking", Since: "1.13", Kind: "EC2NodeClass", CRDPath: "connectionTracking"},

@@ -113,10 +113,15 @@ func (c *Context) expand(pattern string) []string {
 			out = append(out, at(base, rest))
 			continue
 		}
-		if list == "blockDevices" {
-			for i := range c.P.NodeClasses[k].BlockDevices {
-				out = append(out, at(base, list, i, leaf))
-			}
+		n := 0
+		switch list {
+		case "blockDevices":
+			n = len(c.P.NodeClasses[k].BlockDevices)
+		case "capacityReservationSelectorTerms":
+			n = len(c.P.NodeClasses[k].CapacityReservationSelectorTerms)
+		}
+		for i := range n {
+			out = append(out, at(base, list, i, leaf))
 		}
 	}
 	return out

@@ -188,6 +188,7 @@ type NodeClass struct {
 
 	CapacityReservationSelectorTerms []CapacityReservationTerm `json:"capacityReservationSelectorTerms,omitempty"`
 	IPPrefixCount                    *int                      `json:"ipPrefixCount,omitempty"`
+	NetworkInterfaces                []NetworkInterface        `json:"networkInterfaces,omitempty"`
 	PlacementGroupSelector           map[string]string         `json:"placementGroupSelector,omitempty"`
 	CPUOptions                       map[string]string         `json:"cpuOptions,omitempty"`
 	ConnectionTracking               map[string]int            `json:"connectionTracking,omitempty"`
@@ -195,9 +196,17 @@ type NodeClass struct {
 
 // CapacityReservationTerm selects capacity reservations.
 type CapacityReservationTerm struct {
-	ID      string            `json:"id,omitempty"`
-	OwnerID string            `json:"ownerID,omitempty"`
-	Tags    map[string]string `json:"tags,omitempty"`
+	ID                    string            `json:"id,omitempty"`
+	OwnerID               string            `json:"ownerID,omitempty"`
+	Tags                  map[string]string `json:"tags,omitempty"`
+	InstanceMatchCriteria string            `json:"instanceMatchCriteria,omitempty"`
+}
+
+// NetworkInterface is one network interface of an instance.
+type NetworkInterface struct {
+	NetworkCardIndex int    `json:"networkCardIndex"`
+	DeviceIndex      int    `json:"deviceIndex"`
+	InterfaceType    string `json:"interfaceType"`
 }
 
 // NodeOverlay changes what Karpenter assumes of instance types.
