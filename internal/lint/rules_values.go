@@ -139,6 +139,11 @@ var valueRules = []*Rule{
 						"consolidationPolicy \"WhenUnderutilized\" is the v1beta1 name; Karpenter v1 calls it \"WhenEmptyOrUnderutilized\"")
 					continue
 				}
+				if since := facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.ConsolidationPolicies, pol) }); since != "" {
+					c.Report(path, "move to Karpenter "+since+" or later, or use one of "+quoteList(c.Minor.ConsolidationPolicies),
+						"consolidationPolicy %q arrives in Karpenter %s; the profile runs %s", pol, since, c.Version)
+					continue
+				}
 				c.Report(path, "use one of "+quoteList(c.Minor.ConsolidationPolicies), "consolidationPolicy %q does not exist in Karpenter %s", pol, c.Minor.Minor)
 			}
 		},
@@ -155,7 +160,9 @@ var valueRules = []*Rule{
 				for i, r := range np.Requirements {
 					base := at("nodePools", field(p), "requirements", i)
 					if !slices.Contains(c.Minor.RequirementOperators, r.Operator) {
-						c.Report(at(base, "operator"), "use one of "+quoteList(c.Minor.RequirementOperators), "operator %q needs Karpenter 1.9 or later", r.Operator)
+						since := facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.RequirementOperators, r.Operator) })
+						c.Report(at(base, "operator"), "use one of "+quoteList(c.Minor.RequirementOperators),
+							"operator %q arrives in Karpenter %s; the profile runs %s", r.Operator, since, c.Version)
 						continue
 					}
 					switch r.Operator {
@@ -258,6 +265,10 @@ func (c *Context) checkAlias(base, alias, family string) {
 		hint := "families: " + quoteList(c.Minor.AMIFamilies)
 		if fam == "ubuntu" {
 			hint = "Ubuntu was removed in v1: use al2023, or ami.family \"Custom\" with AMI ids"
+		}
+		if since := facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.AMIFamilies, fam) }); since != "" {
+			c.Report(path, hint, "AMI alias family %q arrives in Karpenter %s; the profile runs %s", fam, since, c.Version)
+			return
 		}
 		c.Report(path, hint, "AMI alias family %q is not supported by Karpenter %s", fam, c.Minor.Minor)
 	case strings.HasPrefix(fam, "windows") && ver != "latest":
