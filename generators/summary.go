@@ -52,6 +52,7 @@ func Summary(e *model.Env, files []string) []byte {
 	}
 
 	w("\n## Where workloads land\n\n")
+	b.WriteString(diagram(p, pl))
 	for _, line := range placement(p, pl) {
 		w("- %s\n", line)
 	}
