@@ -160,3 +160,64 @@ func TestFeaturesRefusedBefore(t *testing.T) {
 		})
 	}
 }
+
+// TestEnumValuesOnTheirFirstMinor: the values the facts table says arrive
+// in a minor (Balanced consolidation, the reserved capacity type, the Gte
+// and Lte operators, the windows2025 alias) render on that minor into
+// objects its CRDs accept, and the chart runs with reservedCapacity on
+// when a pool may use reserved capacity.
+func TestEnumValuesOnTheirFirstMinor(t *testing.T) {
+	dir := reference.Dir(t)
+	cases := []struct {
+		name  string
+		first string
+		apply func(p *profile.Profile)
+	}{
+		{"Balanced", facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.ConsolidationPolicies, "Balanced") }), func(p *profile.Profile) {
+			np := p.NodePools["app"]
+			np.Disruption.ConsolidationPolicy = "Balanced"
+			p.NodePools["app"] = np
+		}},
+		{"reserved", facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.CapacityTypes, facts.ReservedCapacity) }), func(p *profile.Profile) {
+			np := p.NodePools["app"]
+			np.CapacityTypes = []string{facts.ReservedCapacity, "on-demand"}
+			p.NodePools["app"] = np
+		}},
+		{"Gte", facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.RequirementOperators, "Gte") }), func(p *profile.Profile) {
+			np := p.NodePools["app"]
+			np.Requirements = append(np.Requirements, profile.Requirement{Key: "karpenter.k8s.aws/instance-cpu", Operator: "Gte", Values: []string{"4"}},
+				profile.Requirement{Key: "karpenter.k8s.aws/instance-memory", Operator: "Lte", Values: []string{"65536"}})
+			p.NodePools["app"] = np
+		}},
+		{"windows2025", facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.AMIFamilies, "windows2025") }), func(p *profile.Profile) {
+			nc := p.NodeClasses["default"]
+			nc.AMI = profile.AMI{Alias: "windows2025@latest"}
+			p.NodeClasses["default"] = nc
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name+"/"+c.first, func(t *testing.T) {
+			m, ok := facts.LookupMinor(c.first)
+			if !ok {
+				t.Fatalf("no first minor for %s", c.name)
+			}
+			p := richProfile(variant{m, profile.AuthPodIdentity, true})
+			c.apply(p)
+			b, err := generators.Render(model.Resolve(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for file, crdFile := range map[string]string{"nodepools.yaml": "karpenter.sh_nodepools.yaml", "ec2nodeclasses.yaml": "karpenter.k8s.aws_ec2nodeclasses.yaml"} {
+				def := loadCRD(t, filepath.Join(dir, m.Reference, "crds", crdFile))
+				for _, o := range objects(t, b.Files[file]) {
+					if errs := def.validate(o); len(errs) > 0 {
+						t.Errorf("the %s CRD refuses %s %s: %v", m.Reference, o["kind"], get(o, "metadata", "name"), errs)
+					}
+				}
+			}
+			if c.name == "reserved" && !strings.Contains(string(b.Files["helm/karpenter-values.yaml"]), "reservedCapacity: true") {
+				t.Error("reserved capacity without the reservedCapacity gate on")
+			}
+		})
+	}
+}
