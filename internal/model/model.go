@@ -41,7 +41,7 @@ func Resolve(p *profile.Profile) *Env {
 	for _, np := range p.NodePools {
 		e.Windows = e.Windows || slices.Contains(np.OS, "windows")
 	}
-	e.Version, e.Facts, e.VersionErr = factsOf(p.Karpenter.Version)
+	e.Version, e.Facts, e.VersionErr = Release(p.Karpenter.Version)
 	if e.Facts != nil {
 		e.Application = applicationOf(p, e.Facts, e.Names)
 		e.Gates = gatesOf(p, e.Facts)
@@ -81,9 +81,10 @@ func (e *Env) Supported() error {
 	return nil
 }
 
-// factsOf parses a Karpenter version and finds the row of its minor (nil
-// when karpgen has none): the one place versions are parsed.
-func factsOf(version string) (facts.Version, *facts.Minor, error) {
+// Release parses a Karpenter release version ("1.2.3") and finds the row
+// of its minor (nil when karpgen has none): the one place versions are
+// parsed.
+func Release(version string) (facts.Version, *facts.Minor, error) {
 	v, err := facts.ParseVersion(version)
 	if err != nil {
 		return v, nil, err
@@ -95,7 +96,7 @@ func factsOf(version string) (facts.Version, *facts.Minor, error) {
 // KubernetesRangeOf is the Kubernetes range a Karpenter version supports;
 // ok is false when the version is malformed or not supported.
 func KubernetesRangeOf(version string) (rng [2]string, ok bool) {
-	v, m, err := factsOf(version)
+	v, m, err := Release(version)
 	if err != nil || m == nil {
 		return rng, false
 	}
@@ -114,7 +115,7 @@ func (e *Env) KubernetesRange() (rng [2]string, ok bool) {
 // MinorOf returns the minor ("1.4") of a release version, and an error
 // for a version that is malformed or that karpgen has no chart of.
 func MinorOf(version string) (string, error) {
-	v, m, err := factsOf(version)
+	v, m, err := Release(version)
 	if err != nil {
 		return "", err
 	}

@@ -113,26 +113,23 @@ func New(e *model.Env, from, to string) (*Plan, error) {
 	if from == "" {
 		from = e.Profile.Karpenter.Version
 	}
-	fv, err := facts.ParseVersion(from)
+	fv, fm, err := model.Release(from)
 	if err != nil {
 		return nil, fmt.Errorf("--from: %w", err)
 	}
-	tv, err := facts.ParseVersion(to)
+	tv, tm, err := model.Release(to)
 	if err != nil {
 		return nil, fmt.Errorf("--to: %w", err)
 	}
-	tm, ok := facts.Lookup(tv)
-	if !ok {
+	if tm == nil {
 		return nil, fmt.Errorf("--to %s: karpgen knows Karpenter %s to %s", tv, facts.Oldest().Minor, facts.Newest().Minor)
 	}
 	beta := fv.Major == 0
 	switch {
 	case beta && (fv.Minor < facts.Beta.Oldest || fv.Minor > 37):
 		return nil, fmt.Errorf("--from %s: upgrades start from a v1 minor or from 0.%d to 0.37 (the v1beta1 APIs)", fv, facts.Beta.Oldest)
-	case !beta:
-		if _, ok := facts.Lookup(fv); !ok {
-			return nil, fmt.Errorf("--from %s: karpgen knows Karpenter %s to %s", fv, facts.Oldest().Minor, facts.Newest().Minor)
-		}
+	case !beta && fm == nil:
+		return nil, fmt.Errorf("--from %s: karpgen knows Karpenter %s to %s", fv, facts.Oldest().Minor, facts.Newest().Minor)
 	}
 	if !fv.Less(tv) {
 		return nil, fmt.Errorf("--to %s is not newer than %s", tv, fv)
@@ -144,12 +141,12 @@ func New(e *model.Env, from, to string) (*Plan, error) {
 	p.versions = []facts.Version{fv}
 	if beta {
 		// Through the latest 0.37 patch, as the v1 migration asks.
-		if last, _ := facts.ParseVersion(strings.TrimPrefix(facts.Beta.Reference, "v")); fv.Less(last) {
+		if last, _, _ := model.Release(strings.TrimPrefix(facts.Beta.Reference, "v")); fv.Less(last) {
 			p.versions = append(p.versions, last)
 		}
 	}
 	for _, m := range facts.Minors {
-		v, _ := facts.ParseVersion(strings.TrimPrefix(m.Reference, "v"))
+		v, _, _ := model.Release(strings.TrimPrefix(m.Reference, "v"))
 		if minorBefore(fv, v) && minorBefore(v, tv) {
 			p.versions = append(p.versions, v)
 		}
