@@ -21,6 +21,12 @@ func HelmValues(e *model.Env) obj {
 	if m.ZonalShiftSetting && k.ZonalShift != nil {
 		settings["enableZonalShift"] = *k.ZonalShift
 	}
+	// vet has held every other setting to this chart; the derived ones win.
+	for name, v := range k.Settings {
+		if _, derived := settings[name]; !derived {
+			settings[name] = v
+		}
+	}
 	sa := obj{"create": true, "name": n.ServiceAccount}
 	if k.Auth == profile.AuthIRSA {
 		sa["annotations"] = obj{"eks.amazonaws.com/role-arn": n.ControllerRoleARN}

@@ -242,3 +242,44 @@ func TestFeaturesMatchUpstream(t *testing.T) {
 		})
 	}
 }
+
+// TestSettingsTablesMatchUpstream holds the settings tables to the charts:
+// every derived setting is a setting of some chart, and the values of each
+// enum setting are the ones its values.yaml comment lists, on every minor
+// that has it.
+func TestSettingsTablesMatchUpstream(t *testing.T) {
+	dir := reference.Dir(t)
+	all := facts.AllSettings()
+	for name := range facts.DerivedSettings {
+		if name != "featureGates" && !slices.Contains(all, name) {
+			t.Errorf("derived setting %s is in no chart", name)
+		}
+	}
+	for name, values := range facts.SettingValues {
+		since := facts.SettingSince(name)
+		if since == "" {
+			t.Errorf("enum setting %s is in no chart", name)
+			continue
+		}
+		for _, m := range facts.Minors {
+			if _, ok := facts.Settings(m.Minor)[name]; !ok {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(dir, m.Reference, "chart", "values.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(data), "\n")
+			i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), name+":") })
+			comment := lines[i-1]
+			quoted := regexp.MustCompile(`'([A-Za-z]+)'`).FindAllStringSubmatch(comment, -1)
+			var got []string
+			for _, q := range quoted {
+				got = append(got, q[1])
+			}
+			if want := slices.Sorted(slices.Values(values)); !slices.Equal(slices.Sorted(slices.Values(got)), want) {
+				t.Errorf("%s settings.%s: the chart lists %v, the table %v", m.Reference, name, got, want)
+			}
+		}
+	}
+}

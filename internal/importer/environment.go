@@ -160,6 +160,7 @@ func (im *importer) readValues(karpenter map[string]any, settings node) {
 	if len(gates) > 0 {
 		karpenter["featureGates"] = gates
 	}
+	im.otherSettings(karpenter, settings)
 	for _, k := range []string{"assumeRoleARN", "assumeRoleDuration"} {
 		if settings.get(k).ok() {
 			im.note("setting-removed", settings.keyPos(k), "settings.%s was removed in v1; dropped", k)
@@ -167,6 +168,38 @@ func (im *importer) readValues(karpenter map[string]any, settings node) {
 	}
 	if v.get("logConfig").ok() {
 		im.note("setting-removed", v.keyPos("logConfig"), "logConfig was removed in v1 (use logLevel); dropped")
+	}
+}
+
+// handledSettings are the settings keys read elsewhere or dropped with a
+// note of their own.
+var handledSettings = []string{"aws", "clusterName", "interruptionQueue", "featureGates", "assumeRoleARN", "assumeRoleDuration"}
+
+// otherSettings carries enableZonalShift to karpenter.zonalShift and every
+// other scalar setting to karpenter.settings, where vet holds it to the
+// chart of the profile's version.
+func (im *importer) otherSettings(karpenter map[string]any, settings node) {
+	carried := map[string]any{}
+	for _, k := range settings.keys() {
+		if slices.Contains(handledSettings, k) {
+			continue
+		}
+		v := settings.get(k).plain()
+		switch v.(type) {
+		case map[string]any, []any:
+			im.note("setting", settings.keyPos(k), "settings.%s is not a scalar setting of any v1 chart; dropped", k)
+			continue
+		case nil:
+			continue
+		}
+		if k == "enableZonalShift" {
+			karpenter["zonalShift"] = v
+			continue
+		}
+		carried[k] = v
+	}
+	if len(carried) > 0 {
+		karpenter["settings"] = carried
 	}
 }
 

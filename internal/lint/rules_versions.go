@@ -99,13 +99,8 @@ var versionRules = []*Rule{
 	},
 	{
 		ID: "version/setting", Severity: diag.Error, Group: "Versions",
-		Summary: "Settings that need a newer chart (zonalShift: 1.12+) are not set for older versions.",
-		Hint:    "remove karpenter.zonalShift or use Karpenter 1.12 or later",
-		check: func(c *Context) {
-			if c.Minor != nil && c.P.Karpenter.ZonalShift != nil && !c.Minor.ZonalShiftSetting {
-				c.Report("karpenter.zonalShift", "", "karpenter.zonalShift needs Karpenter 1.12 or later; the %s chart has no settings.enableZonalShift", c.Minor.Minor)
-			}
-		},
+		Summary: "Every chart setting exists in the chart of that version (zonalShift: 1.12+), has its default's type and one of the values the controller accepts; settings karpgen derives are not set by hand.",
+		check:   checkSettings,
 	},
 }
 

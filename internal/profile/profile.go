@@ -70,6 +70,7 @@ type Karpenter struct {
 	NodeAccess        string          `json:"nodeAccess"`
 	FeatureGates      map[string]bool `json:"featureGates"`
 	ZonalShift        *bool           `json:"zonalShift,omitempty"`
+	Settings          map[string]any  `json:"settings,omitempty"`
 	Controller        Controller      `json:"controller"`
 }
 

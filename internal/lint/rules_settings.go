@@ -1,0 +1,126 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/karpgen/karpgen/generators/facts"
+)
+
+// checkSettings holds karpenter.zonalShift and karpenter.settings to the
+// chart of the profile's version.
+func checkSettings(c *Context) {
+	if c.Minor == nil {
+		return
+	}
+	k := c.P.Karpenter
+	if k.ZonalShift != nil && !c.Minor.ZonalShiftSetting {
+		c.Report("karpenter.zonalShift", "remove karpenter.zonalShift or use Karpenter 1.12 or later",
+			"karpenter.zonalShift needs Karpenter 1.12 or later; the %s chart has no settings.enableZonalShift", c.Minor.Minor)
+	}
+	chart := facts.Settings(c.Minor.Minor)
+	for _, name := range names(k.Settings) {
+		path := at("karpenter.settings", field(name))
+		if from, ok := facts.DerivedSettings[name]; ok {
+			c.Report(path, "remove it; set "+from+" instead",
+				"settings.%s is derived by karpgen from %s", name, from)
+			continue
+		}
+		def, ok := chart[name]
+		if !ok {
+			if since := facts.SettingSince(name); since != "" && minorLess(c.Minor.Minor, since) {
+				c.Report(path, fmt.Sprintf("remove it or use Karpenter %s or later", since),
+					"settings.%s arrives in Karpenter %s; the %s chart has no such setting", name, since, c.Minor.Minor)
+				continue
+			}
+			hint := "settings of this chart: " + quoteList(facts.SortedKeys(chart))
+			if s := closest(name, facts.SortedKeys(chart)); s != "" {
+				hint = fmt.Sprintf("did you mean %q?", s)
+			}
+			c.Report(path, hint, "settings.%s is not a setting of the Karpenter %s chart", name, c.Minor.Minor)
+			continue
+		}
+		v := k.Settings[name]
+		if problem, hint := settingProblem(def, v); problem != "" {
+			c.Report(path, hint, "settings.%s: %s", name, problem)
+			continue
+		}
+		if allowed := facts.SettingValues[name]; allowed != nil && !slices.Contains(allowed, fmt.Sprint(v)) {
+			hint := "one of " + quoteList(allowed)
+			if s := closest(fmt.Sprint(v), allowed); s != "" {
+				hint = fmt.Sprintf("did you mean %q?", s)
+			}
+			c.Report(path, hint, "settings.%s: %q is not a value Karpenter accepts", name, fmt.Sprint(v))
+		}
+	}
+}
+
+// settingProblem checks a value against the shape of the chart's
+// default: the chart passes each setting through `tpl (toString .)` into
+// the controller's environment, so the string must be what the
+// controller parses, and must not be a template.
+func settingProblem(def string, v any) (problem, hint string) {
+	var d any
+	if json.Unmarshal([]byte(def), &d) != nil {
+		d = def
+	}
+	want, got := valueKind(d), valueKind(v)
+	text := fmt.Sprint(v)
+	defHint := fmt.Sprintf("the chart's default is %s", def)
+	if (want == "bool" || got == "bool" || want == "number") && want != got {
+		return fmt.Sprintf("must be a %s, not %s", want, jsonText(v)), defHint
+	}
+	if templateEmpty(v) && !templateEmpty(d) {
+		return fmt.Sprintf("%s does not reach the controller: the chart leaves out a setting that is false, 0 or empty, and the controller falls back to its built-in default", jsonText(v)),
+			"remove it, or give a value the chart passes on"
+	}
+	if strings.Contains(text, "{{") {
+		return fmt.Sprintf("%q holds a template; the chart would evaluate it", text), "write the value itself"
+	}
+	ds, _ := d.(string)
+	if _, err := time.ParseDuration(ds); err == nil && strings.ContainsAny(ds, "hms") {
+		if x, err := time.ParseDuration(text); err != nil || x <= 0 {
+			return fmt.Sprintf("%q is not a positive duration", text), fmt.Sprintf("a Go duration such as %s", ds)
+		}
+	} else if _, err := strconv.Atoi(ds); err == nil {
+		if n, err := strconv.Atoi(text); err != nil || n < 0 {
+			return fmt.Sprintf("%q is not a whole number of at least 0", text), defHint
+		}
+	}
+	return "", ""
+}
+
+// templateEmpty reports the values a Go template's `with` skips.
+func templateEmpty(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return !v
+	case string:
+		return v == ""
+	case nil:
+		return true
+	}
+	f, err := strconv.ParseFloat(fmt.Sprint(v), 64)
+	return err == nil && f == 0
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// valueKind names the type of a decoded scalar.
+func valueKind(v any) string {
+	switch v.(type) {
+	case bool:
+		return "bool"
+	case string:
+		return "string"
+	default:
+		return "number"
+	}
+}
