@@ -19,8 +19,9 @@ func checkSettings(c *Context) {
 	}
 	k := c.P.Karpenter
 	if k.ZonalShift != nil && !c.Minor.ZonalShiftSetting {
-		c.Report("karpenter.zonalShift", "remove karpenter.zonalShift or use Karpenter 1.12 or later",
-			"karpenter.zonalShift needs Karpenter 1.12 or later; the %s chart has no settings.enableZonalShift", c.Minor.Minor)
+		since := facts.SettingSince("enableZonalShift")
+		c.Report("karpenter.zonalShift", "remove it or use Karpenter "+since+" or later",
+			"karpenter.zonalShift arrives in Karpenter %s; the %s chart has no settings.enableZonalShift", since, c.Minor.Minor)
 	}
 	chart := facts.Settings(c.Minor.Minor)
 	for _, name := range names(k.Settings) {
