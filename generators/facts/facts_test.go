@@ -1,6 +1,7 @@
 package facts_test
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -282,4 +283,60 @@ func TestSettingsTablesMatchUpstream(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFeaturesCoverEveryNewField: every spec field a minor's EC2NodeClass
+// or NodePool CRD adds is a feature of the table arriving in that minor,
+// so a new minor's fields cannot slip in ungated.
+func TestFeaturesCoverEveryNewField(t *testing.T) {
+	dir := reference.Dir(t)
+	files := map[string]string{"EC2NodeClass": "karpenter.k8s.aws_ec2nodeclasses.yaml", "NodePool": "karpenter.sh_nodepools.yaml"}
+	for kind, file := range files {
+		var prev map[string]bool
+		for _, m := range facts.Minors {
+			cur := specPaths(t, filepath.Join(dir, m.Reference, "crds", file))
+			for _, p := range slices.Sorted(maps.Keys(cur)) {
+				if prev == nil || prev[p] {
+					continue
+				}
+				covered := slices.ContainsFunc(facts.Features, func(f facts.Feature) bool {
+					return f.Kind == kind && f.Since == m.Minor && f.CRDPath != "" &&
+						(p == f.CRDPath || strings.HasPrefix(p, f.CRDPath+".") || strings.HasPrefix(p, f.CRDPath+"[]"))
+				})
+				if !covered {
+					t.Errorf("%s %s adds spec.%s, which no feature of the table arriving in %s covers", kind, m.Reference, p, m.Minor)
+				}
+			}
+			prev = cur
+		}
+	}
+}
+
+// specPaths lists the field paths under spec of a CRD's first version,
+// lists marked with [] ("blockDeviceMappings[].ebs.iops").
+func specPaths(t *testing.T, file string) map[string]bool {
+	t.Helper()
+	var doc map[string]any
+	if err := yaml.Unmarshal([]byte(readText(t, file)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	var walk func(n any, prefix string)
+	walk = func(n any, prefix string) {
+		m, _ := n.(map[string]any)
+		if items, ok := m["items"]; ok {
+			walk(items, prefix+"[]")
+		}
+		props, _ := m["properties"].(map[string]any)
+		for k, v := range props {
+			p := k
+			if prefix != "" {
+				p = prefix + "." + k
+			}
+			out[p] = true
+			walk(v, p)
+		}
+	}
+	walk(doc["spec"].(map[string]any)["versions"].([]any)[0].(map[string]any)["schema"].(map[string]any)["openAPIV3Schema"].(map[string]any)["properties"].(map[string]any)["spec"], "")
+	return out
 }
