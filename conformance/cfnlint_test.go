@@ -1,0 +1,70 @@
+package conformance
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/reference"
+)
+
+// partitionRegions are a region of each partition, with its OIDC domain.
+var partitionRegions = []struct{ region, partition, oidcDomain string }{
+	{"ap-northeast-2", "aws", "amazonaws.com"},
+	{"cn-north-1", "aws-cn", "amazonaws.com.cn"},
+	{"us-gov-west-1", "aws-us-gov", "amazonaws.com"},
+}
+
+// TestCloudFormationPassesCfnLint runs cfn-lint, in the partition's own
+// region, over the CloudFormation template of every minor × partition ×
+// auth mode, with and without the interruption queue: it must report
+// nothing.
+func TestCloudFormationPassesCfnLint(t *testing.T) {
+	bin, err := exec.LookPath("cfn-lint")
+	if err != nil {
+		reference.Missing(t, "cfn-lint is not installed (pip install cfn-lint): %v", err)
+	}
+	for _, pr := range partitionRegions {
+		t.Run(pr.partition, func(t *testing.T) {
+			dir := t.TempDir()
+			var files []string
+			for i := range facts.Minors {
+				for _, auth := range []string{profile.AuthPodIdentity, profile.AuthIRSA} {
+					for _, queue := range []bool{true, false} {
+						p := richProfile(variant{&facts.Minors[i], auth, queue})
+						p.Cluster.Region, p.Cluster.Partition = pr.region, pr.partition
+						p.Cluster.OIDCIssuer = fmt.Sprintf("https://oidc.eks.%s.%s/id/EXAMPLE", pr.region, pr.oidcDomain)
+						for name, np := range p.NodePools {
+							np.Zones = []string{pr.region + "a", pr.region + "b"}
+							p.NodePools[name] = np
+						}
+						b, err := generators.Render(model.Resolve(p))
+						if err != nil {
+							t.Fatal(err)
+						}
+						file := filepath.Join(dir, fmt.Sprintf("%s-%s-queue-%v.yaml", p.Karpenter.Version, auth, queue))
+						if err := os.WriteFile(file, b.Files["iam/cloudformation.yaml"], 0o644); err != nil {
+							t.Fatal(err)
+						}
+						files = append(files, file)
+					}
+				}
+			}
+			var out bytes.Buffer
+			cmd := exec.Command(bin, append([]string{"--format", "parseable", "--regions", pr.region, "--"}, files...)...)
+			cmd.Stdout, cmd.Stderr = &out, &out
+			err := cmd.Run()
+			if report := strings.TrimSpace(out.String()); err != nil || report != "" {
+				t.Errorf("cfn-lint over %d templates: %v\n%s", len(files), err, report)
+			}
+		})
+	}
+}
