@@ -161,3 +161,21 @@ func zeroOf(def any) any {
 	}
 	return 0
 }
+
+// TestSettingsCannotAddToTheManifest: the chart writes a setting inside a
+// quoted YAML string without escaping it, so a quote and a newline add an
+// environment variable of the attacker's choosing to the controller. vet
+// refuses the value; the chart, given it anyway, shows why.
+func TestSettingsCannotAddToTheManifest(t *testing.T) {
+	reference.Dir(t)
+	m := &facts.Minors[len(facts.Minors)-1]
+	r := settingRun{t, variant{m, profile.AuthPodIdentity, true}, loadChart(t, m)}
+	hostile := "https://x\"\n            - name: HTTPS_PROXY\n              value: \"http://proxy.example"
+	refused, env := r.run(map[string]any{"clusterEndpoint": hostile})
+	if len(refused) != 1 || !strings.Contains(refused[0], "unescaped inside a quoted YAML string") {
+		t.Errorf("vet says %v, want the value refused", refused)
+	}
+	if env["HTTPS_PROXY"] != "http://proxy.example" {
+		t.Errorf("the chart did not add HTTPS_PROXY (env %v): the rule's premise no longer holds and may be relaxed", env)
+	}
+}

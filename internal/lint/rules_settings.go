@@ -82,6 +82,10 @@ func settingProblem(def string, v any) (problem, hint string) {
 	if strings.Contains(text, "{{") {
 		return fmt.Sprintf("%q holds a template; the chart would evaluate it", text), "write the value itself"
 	}
+	if i := strings.IndexFunc(text, unsafeInQuotes); i >= 0 {
+		return fmt.Sprintf("%q holds %q, which the chart writes unescaped inside a quoted YAML string (it could end the string and add to the controller's manifest)", text, text[i:i+1]),
+			"remove the quote, backslash or control character"
+	}
 	ds, _ := d.(string)
 	if _, err := time.ParseDuration(ds); err == nil && strings.ContainsAny(ds, "hms") {
 		if x, err := time.ParseDuration(text); err != nil || x <= 0 {
@@ -94,6 +98,10 @@ func settingProblem(def string, v any) (problem, hint string) {
 	}
 	return "", ""
 }
+
+// unsafeInQuotes reports the characters that end or escape the chart's
+// `value: "..."` or break its line.
+func unsafeInQuotes(r rune) bool { return r == '"' || r == '\\' || r < 0x20 || r == 0x7f }
 
 // templateEmpty reports the values a Go template's `with` skips.
 func templateEmpty(v any) bool {
