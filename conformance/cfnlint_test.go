@@ -50,6 +50,9 @@ func TestCloudFormationPassesCfnLint(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
+						if len(b.Files["iam/cloudformation.yaml"]) == 0 {
+							t.Fatalf("%s: the bundle has no iam/cloudformation.yaml", p.Karpenter.Version)
+						}
 						file := filepath.Join(dir, fmt.Sprintf("%s-%s-queue-%v.yaml", p.Karpenter.Version, auth, queue))
 						if err := os.WriteFile(file, b.Files["iam/cloudformation.yaml"], 0o644); err != nil {
 							t.Fatal(err)

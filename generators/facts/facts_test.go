@@ -272,6 +272,9 @@ func TestSettingsTablesMatchUpstream(t *testing.T) {
 			}
 			lines := strings.Split(string(data), "\n")
 			i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), name+":") })
+			if i < 1 {
+				t.Fatalf("%s: no line settings.%s in values.yaml", m.Reference, name)
+			}
 			comment := lines[i-1]
 			quoted := regexp.MustCompile(`'([A-Za-z]+)'`).FindAllStringSubmatch(comment, -1)
 			var got []string

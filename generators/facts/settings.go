@@ -11,8 +11,8 @@ var DerivedSettings = map[string]string{
 	"enableZonalShift":  "karpenter.zonalShift",
 }
 
-// SettingValues are the values the controller accepts for the chart
-// settings that are enums; it refuses to start on any other.
+// SettingValues are the values of the chart settings that are enums, as
+// the comments of the chart's values.yaml list them.
 var SettingValues = map[string][]string{
 	"minValuesPolicy":  {"Strict", "BestEffort"},
 	"preferencePolicy": {"Respect", "Ignore"},
