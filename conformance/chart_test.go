@@ -160,18 +160,12 @@ func TestChart(t *testing.T) {
 	}
 }
 
-func checkDeployment(t *testing.T, v variant, n model.Names, d map[string]any) {
+// controller returns the controller container of the chart's Deployment
+// and its environment variables that have a literal value.
+func controller(t *testing.T, d map[string]any) (map[string]any, map[string]string) {
 	t.Helper()
-	p := richProfile(v)
-	pod := get(d, "spec", "template", "spec")
-	if got := fmt.Sprint(get(d, "spec", "replicas")); got != "3" {
-		t.Errorf("replicas %s, want 3", got)
-	}
-	if got := get(pod, "serviceAccountName"); got != n.ServiceAccount {
-		t.Errorf("serviceAccountName %v, want %s", got, n.ServiceAccount)
-	}
 	var container map[string]any
-	for _, c := range get(pod, "containers").([]any) {
+	for _, c := range get(d, "spec", "template", "spec", "containers").([]any) {
 		if c := c.(map[string]any); c["name"] == "controller" {
 			container = c
 		}
@@ -186,6 +180,20 @@ func checkDeployment(t *testing.T, v variant, n model.Names, d map[string]any) {
 			env[e["name"].(string)] = val
 		}
 	}
+	return container, env
+}
+
+func checkDeployment(t *testing.T, v variant, n model.Names, d map[string]any) {
+	t.Helper()
+	p := richProfile(v)
+	pod := get(d, "spec", "template", "spec")
+	if got := fmt.Sprint(get(d, "spec", "replicas")); got != "3" {
+		t.Errorf("replicas %s, want 3", got)
+	}
+	if got := get(pod, "serviceAccountName"); got != n.ServiceAccount {
+		t.Errorf("serviceAccountName %v, want %s", got, n.ServiceAccount)
+	}
+	container, env := controller(t, d)
 	want := map[string]string{"CLUSTER_NAME": n.Cluster, "LOG_LEVEL": "debug"}
 	if v.queue {
 		want["INTERRUPTION_QUEUE"] = n.Queue

@@ -67,17 +67,7 @@ func (r settingRun) run(settings map[string]any) (refused []string, env map[stri
 		r.t.Fatal(err)
 	}
 	objs := renderChart(r.t, r.chart, b.Files["helm/karpenter-values.yaml"], p.Karpenter.Namespace)
-	env = map[string]string{}
-	for _, c := range get(objs["Deployment"][0], "spec", "template", "spec", "containers").([]any) {
-		if c := c.(map[string]any); c["name"] == "controller" {
-			for _, x := range c["env"].([]any) {
-				x := x.(map[string]any)
-				if val, ok := x["value"].(string); ok {
-					env[x["name"].(string)] = val
-				}
-			}
-		}
-	}
+	_, env = controller(r.t, objs["Deployment"][0])
 	return refused, env
 }
 

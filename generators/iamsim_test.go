@@ -2,9 +2,6 @@ package generators_test
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,11 +19,7 @@ import (
 // partition, interruption on and off, and a 100-character cluster name.
 // `make test` installs the simulator's packages.
 func TestIAMSimulator(t *testing.T) {
-	sim := reference.Simulator(t)
-	node, err := exec.LookPath("node")
-	if err != nil {
-		reference.Missing(t, "node is not installed: %v", err)
-	}
+	reference.Simulator(t)
 	type variant struct {
 		region, cluster string
 		queue           bool
@@ -47,32 +40,13 @@ func TestIAMSimulator(t *testing.T) {
 				t.Parallel()
 				p := testProfile(strings.TrimPrefix(m.Reference, "v"), v.region, v.cluster)
 				p.Karpenter.InterruptionQueue, p.Karpenter.Auth = v.queue, v.auth
-				b, err := generators.Render(model.Resolve(p))
+				e := model.Resolve(p)
+				b, err := generators.Render(e)
 				if err != nil {
 					t.Fatal(err)
 				}
-				dir := t.TempDir()
-				for path, data := range b.Files {
-					if strings.HasPrefix(path, "iam/") && strings.HasSuffix(path, ".json") {
-						if err := os.WriteFile(filepath.Join(dir, filepath.Base(path)), data, 0o644); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
-				n := model.Resolve(p).Names
-				args := []string{filepath.Join(sim, "run.mjs"), "--policies", dir, "--cluster", n.Cluster, "--region", n.Region,
-					"--account", n.Account, "--partition", n.Partition, "--node-role-arn", n.NodeRoleARN,
-					"--minor", strings.TrimPrefix(m.Minor, "1.")}
-				if v.queue {
-					args = append(args, "--queue-arn", n.QueueARN)
-				} else {
-					args = append(args, "--no-interruption")
-				}
-				out, err := exec.Command(node, args...).CombinedOutput()
-				lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-				last := lines[len(lines)-1]
-				if err != nil || !strings.HasPrefix(last, "iam scenarios: ") || !strings.Contains(last, " passed, 0 failed") {
-					t.Fatalf("simulator: %v\n%s", err, out)
+				if out, ok := reference.Simulate(t, b.Files, e.Names, m.Minor); !ok {
+					t.Fatalf("simulator:\n%s", out)
 				}
 			})
 		}

@@ -2,7 +2,6 @@ package upgrade_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,11 +98,7 @@ func TestTransitionPolicies(t *testing.T) {
 			}
 		}
 	}
-	sim := reference.Simulator(t)
-	node, err := exec.LookPath("node")
-	if err != nil {
-		reference.Missing(t, "node is not installed: %v", err)
-	}
+	reference.Simulator(t)
 	for i := 1; i < len(facts.Minors); i++ {
 		from, to := &facts.Minors[i-1], &facts.Minors[i]
 		t.Run(from.Minor+"-"+to.Minor, func(t *testing.T) {
@@ -116,23 +111,9 @@ func TestTransitionPolicies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dir := t.TempDir()
-			for path, data := range b.Files {
-				if strings.HasPrefix(path, "iam/") && strings.HasSuffix(path, ".json") {
-					if err := os.WriteFile(filepath.Join(dir, filepath.Base(path)), data, 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			n := e.Names
 			for _, m := range []*facts.Minor{from, to} {
-				args := []string{filepath.Join(sim, "run.mjs"), "--policies", dir, "--cluster", n.Cluster, "--region", n.Region,
-					"--account", n.Account, "--partition", n.Partition, "--node-role-arn", n.NodeRoleARN, "--queue-arn", n.QueueARN,
-					"--minor", strings.TrimPrefix(m.Minor, "1.")}
-				out, err := exec.Command(node, args...).CombinedOutput()
-				lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-				if last := lines[len(lines)-1]; err != nil || !strings.Contains(last, " passed, 0 failed") {
-					t.Errorf("scenarios of %s: %v\n%s", m.Minor, err, out)
+				if out, ok := reference.Simulate(t, b.Files, e.Names, m.Minor); !ok {
+					t.Errorf("scenarios of %s:\n%s", m.Minor, out)
 				}
 			}
 		})

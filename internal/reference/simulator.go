@@ -1,0 +1,49 @@
+package reference
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/karpgen/karpgen/internal/model"
+)
+
+// Simulate writes the IAM JSON files of a bundle (iam/*.json) to a
+// temporary folder and runs the simulator's scenarios of the minor
+// ("1.4") against them, for the environment's names; without a queue ARN
+// the interruption scenarios are left out. It returns the simulator's
+// output and whether every scenario passed.
+func Simulate(t testing.TB, files map[string][]byte, n model.Names, minor string) (string, bool) {
+	t.Helper()
+	sim := Simulator(t)
+	node, err := exec.LookPath("node")
+	if err != nil {
+		Missing(t, "node is not installed: %v", err)
+	}
+	dir := t.TempDir()
+	for path, data := range files {
+		if strings.HasPrefix(path, "iam/") && strings.HasSuffix(path, ".json") {
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(path)), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	args := []string{filepath.Join(sim, "run.mjs"), "--policies", dir, "--cluster", n.Cluster, "--region", n.Region,
+		"--account", n.Account, "--partition", n.Partition, "--node-role-arn", n.NodeRoleARN,
+		"--minor", strings.TrimPrefix(minor, "1.")}
+	if n.QueueARN != "" {
+		args = append(args, "--queue-arn", n.QueueARN)
+	} else {
+		args = append(args, "--no-interruption")
+	}
+	out, err := exec.Command(node, args...).CombinedOutput()
+	if err != nil {
+		return fmt.Sprintf("%s\nsimulator: %v", out, err), false
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	last := lines[len(lines)-1]
+	return string(out), strings.HasPrefix(last, "iam scenarios: ") && strings.Contains(last, " passed, 0 failed")
+}
