@@ -121,16 +121,22 @@ func Requirements(np profile.NodePool) []any {
 	in(keySize, np.InstanceSizes)
 	in(keyInstanceType, np.InstanceTypes)
 	for _, r := range np.Requirements {
-		o := obj{"key": r.Key, "operator": r.Operator}
-		if len(r.Values) > 0 {
-			o["values"] = strs(r.Values...)
-		}
+		o := requirement(r)
 		if r.MinValues != nil {
 			o["minValues"] = *r.MinValues
 		}
 		out = append(out, o)
 	}
 	return out
+}
+
+// requirement is a node selector requirement; NodePools add minValues.
+func requirement(r profile.Requirement) obj {
+	o := obj{"key": r.Key, "operator": r.Operator}
+	if len(r.Values) > 0 {
+		o["values"] = strs(r.Values...)
+	}
+	return o
 }
 
 func taints(ts []profile.Taint) []any {

@@ -14,11 +14,7 @@ func NodeOverlays(p *profile.Profile) []any {
 		o := p.NodeOverlays[name]
 		var reqs []any
 		for _, r := range o.Requirements {
-			req := obj{"key": r.Key, "operator": r.Operator}
-			if len(r.Values) > 0 {
-				req["values"] = strs(r.Values...)
-			}
-			reqs = append(reqs, req)
+			reqs = append(reqs, requirement(r))
 		}
 		spec := obj{"requirements": reqs}
 		if o.Price != "" {

@@ -158,30 +158,7 @@ var valueRules = []*Rule{
 			for _, p := range names(c.P.NodePools) {
 				np := c.P.NodePools[p]
 				for i, r := range np.Requirements {
-					base := at("nodePools", field(p), "requirements", i)
-					if !slices.Contains(c.Minor.RequirementOperators, r.Operator) {
-						since := facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.RequirementOperators, r.Operator) })
-						c.Report(at(base, "operator"), "use one of "+quoteList(c.Minor.RequirementOperators),
-							"operator %q arrives in Karpenter %s; the profile runs %s", r.Operator, since, c.Version)
-						continue
-					}
-					switch r.Operator {
-					case "In":
-						if len(r.Values) == 0 {
-							c.Report(at(base, "values"), "list at least one value, or use Exists", "requirement %q with In has no values", r.Key)
-						}
-						if r.MinValues != nil && len(r.Values) < *r.MinValues {
-							c.Report(at(base, "minValues"), "list more values or lower minValues", "requirement %q has minValues %d but only %d values", r.Key, *r.MinValues, len(r.Values))
-						}
-					case "Gt", "Lt", "Gte", "Lte":
-						if len(r.Values) != 1 || !nonNegativeInt(r.Values[0]) {
-							c.Report(at(base, "values"), `give exactly one non-negative integer, e.g. ["2"]`, "requirement %q with %s needs exactly one non-negative integer value", r.Key, r.Operator)
-						}
-					case "Exists", "DoesNotExist":
-						if len(r.Values) > 0 {
-							c.Report(at(base, "values"), "drop the values", "requirement %q with %s takes no values", r.Key, r.Operator)
-						}
-					}
+					checkRequirement(c, at("nodePools", field(p), "requirements", i), r)
 				}
 				for i, ct := range np.CapacityTypes {
 					if !slices.Contains(c.Minor.CapacityTypes, ct) {
@@ -189,6 +166,15 @@ var valueRules = []*Rule{
 						c.Report(at("nodePools", field(p), "capacityTypes", i), "move to Karpenter "+since+" or later",
 							"capacity type %q arrives in Karpenter %s; the profile runs %s", ct, since, c.Version)
 					}
+				}
+			}
+			for _, o := range names(c.P.NodeOverlays) {
+				for i, r := range c.P.NodeOverlays[o].Requirements {
+					base := at("nodeOverlays", field(o), "requirements", i)
+					if r.MinValues != nil {
+						c.Report(at(base, "minValues"), "drop minValues", "requirement %q: NodeOverlay requirements take no minValues", r.Key)
+					}
+					checkRequirement(c, base, r)
 				}
 			}
 		},
@@ -340,4 +326,32 @@ func validCron(s string) bool {
 		}
 	}
 	return true
+}
+
+// checkRequirement holds one requirement of a pool or an overlay, at base,
+// to the operators of the profile's version and the values each needs.
+func checkRequirement(c *Context, base string, r profile.Requirement) {
+	if !slices.Contains(c.Minor.RequirementOperators, r.Operator) {
+		since := facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.RequirementOperators, r.Operator) })
+		c.Report(at(base, "operator"), "use one of "+quoteList(c.Minor.RequirementOperators),
+			"operator %q arrives in Karpenter %s; the profile runs %s", r.Operator, since, c.Version)
+		return
+	}
+	switch r.Operator {
+	case "In":
+		if len(r.Values) == 0 {
+			c.Report(at(base, "values"), "list at least one value, or use Exists", "requirement %q with In has no values", r.Key)
+		}
+		if r.MinValues != nil && len(r.Values) < *r.MinValues {
+			c.Report(at(base, "minValues"), "list more values or lower minValues", "requirement %q has minValues %d but only %d values", r.Key, *r.MinValues, len(r.Values))
+		}
+	case "Gt", "Lt", "Gte", "Lte":
+		if len(r.Values) != 1 || !nonNegativeInt(r.Values[0]) {
+			c.Report(at(base, "values"), `give exactly one non-negative integer, e.g. ["2"]`, "requirement %q with %s needs exactly one non-negative integer value", r.Key, r.Operator)
+		}
+	case "Exists", "DoesNotExist":
+		if len(r.Values) > 0 {
+			c.Report(at(base, "values"), "drop the values", "requirement %q with %s takes no values", r.Key, r.Operator)
+		}
+	}
 }
