@@ -7,6 +7,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/profile"
 )
 
 // wellKnown are the requirement keys Karpenter schedules on besides its
@@ -117,7 +118,7 @@ var labelRules = []*Rule{
 	},
 	{
 		ID: "label/syntax", Severity: diag.Error, Group: "Labels and taints",
-		Summary: "Label keys and values of node groups and node pools are valid Kubernetes labels.",
+		Summary: "Label keys and values of node groups, node pools and node overlays' requirements are valid Kubernetes labels.",
 		Hint:    "keys are [prefix/]name with a name of at most 63 characters; values are at most 63 letters, digits, '-', '_' or '.'",
 		check: func(c *Context) {
 			check := func(base string, labels map[string]string) {
@@ -133,19 +134,25 @@ var labelRules = []*Rule{
 			for _, g := range names(c.P.NodeGroups) {
 				check(at("nodeGroups", field(g)), c.P.NodeGroups[g].Labels)
 			}
-			for _, p := range names(c.P.NodePools) {
-				np := c.P.NodePools[p]
-				check(at("nodePools", field(p)), np.Labels)
-				for i, r := range np.Requirements {
+			requirements := func(base string, rs []profile.Requirement) {
+				for i, r := range rs {
 					if why := qualifiedName(r.Key); why != "" {
-						c.Report(at("nodePools", field(p), "requirements", i, "key"), "", "requirement key %q %s", r.Key, why)
+						c.Report(at(base, "requirements", i, "key"), "", "requirement key %q %s", r.Key, why)
 					}
 					for j, v := range r.Values {
 						if why := labelValue(v); why != "" {
-							c.Report(at("nodePools", field(p), "requirements", i, "values", j), "", "requirement value %q %s", v, why)
+							c.Report(at(base, "requirements", i, "values", j), "", "requirement value %q %s", v, why)
 						}
 					}
 				}
+			}
+			for _, p := range names(c.P.NodePools) {
+				np := c.P.NodePools[p]
+				check(at("nodePools", field(p)), np.Labels)
+				requirements(at("nodePools", field(p)), np.Requirements)
+			}
+			for _, o := range names(c.P.NodeOverlays) {
+				requirements(at("nodeOverlays", field(o)), c.P.NodeOverlays[o].Requirements)
 			}
 		},
 	},
