@@ -206,7 +206,7 @@ func checkDeployment(t *testing.T, v variant, n model.Names, d map[string]any) {
 	if _, ok := env["INTERRUPTION_QUEUE"]; !v.queue && ok {
 		t.Errorf("INTERRUPTION_QUEUE set without interruption handling: %q", env["INTERRUPTION_QUEUE"])
 	}
-	if v.minor.ZonalShiftSetting && env["ENABLE_ZONAL_SHIFT"] != "true" {
+	if v.minor.HasSetting("enableZonalShift") && env["ENABLE_ZONAL_SHIFT"] != "true" {
 		t.Errorf("ENABLE_ZONAL_SHIFT = %q, want true", env["ENABLE_ZONAL_SHIFT"])
 	}
 	gates := env["FEATURE_GATES"]

@@ -48,7 +48,7 @@ func richProfile(v variant) *profile.Profile {
 		gates[g.Name] = !g.Default
 	}
 	var zonal *bool
-	if v.minor.ZonalShiftSetting {
+	if v.minor.HasSetting("enableZonalShift") {
 		zonal = &yes
 	}
 	return &profile.Profile{

@@ -18,7 +18,7 @@ func HelmValues(e *model.Env) obj {
 		"interruptionQueue": n.Queue, // the queue name, not its ARN; empty turns handling off
 		"featureGates":      featureGates(m, k.FeatureGates, e.Gates),
 	}
-	if m.ZonalShiftSetting && k.ZonalShift != nil {
+	if m.HasSetting("enableZonalShift") && k.ZonalShift != nil {
 		settings["enableZonalShift"] = *k.ZonalShift
 	}
 	// vet has held every other setting to this chart; the derived ones win.

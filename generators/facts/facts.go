@@ -23,9 +23,7 @@ type Minor struct {
 	// FeatureGates lists the chart's settings.featureGates with defaults,
 	// in the chart's order.
 	FeatureGates []Gate
-	// ZonalShiftSetting says the chart has settings.enableZonalShift.
-	ZonalShiftSetting bool
-	IAM               IAM
+	IAM          IAM
 	// NodeRolePolicies are the AWS managed policies of the node role.
 	NodeRolePolicies []string
 	// InterruptionRules are the EventBridge rules of the template.

@@ -32,6 +32,12 @@ func Settings(minor string) map[string]string {
 	return out
 }
 
+// HasSetting reports whether the minor's chart has settings.<name>.
+func (m *Minor) HasSetting(name string) bool {
+	_, ok := chartValues[m.Minor]["settings."+name]
+	return ok
+}
+
 // SettingSince is the first v1 minor whose chart has settings.<name>, ""
 // when none has.
 func SettingSince(name string) string {
@@ -41,15 +47,4 @@ func SettingSince(name string) string {
 		}
 	}
 	return ""
-}
-
-// AllSettings lists the scalar settings of every v1 minor's chart.
-func AllSettings() []string {
-	seen := map[string]string{}
-	for _, m := range Minors {
-		for k, v := range Settings(m.Minor) {
-			seen[k] = v
-		}
-	}
-	return SortedKeys(seen)
 }

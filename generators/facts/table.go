@@ -186,10 +186,9 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.12", Reference: "v1.12.2",
-		CRDs:              crds17,
-		Kubernetes:        [2]string{"1.26", "1.35"},
-		FeatureGates:      gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
-		ZonalShiftSetting: true,
+		CRDs:         crds17,
+		Kubernetes:   [2]string{"1.26", "1.35"},
+		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
 		IAM: IAM{
 			Split:                   true,
 			InstanceAccessResources: instanceAccess111, TaggedCreateResources: taggedCreate10,
@@ -202,10 +201,9 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.13", Reference: "v1.13.1",
-		CRDs:              crds17,
-		Kubernetes:        [2]string{"1.26", "1.36"},
-		FeatureGates:      gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
-		ZonalShiftSetting: true,
+		CRDs:         crds17,
+		Kubernetes:   [2]string{"1.26", "1.36"},
+		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
 		IAM: IAM{
 			Split:                   true,
 			InstanceAccessResources: instanceAccess111, TaggedCreateResources: taggedCreate10,
@@ -218,10 +216,9 @@ var Minors = []Minor{
 	},
 	{
 		Minor: "1.14", Reference: "v1.14.1",
-		CRDs:              crds114,
-		Kubernetes:        [2]string{"1.26", "1.36"},
-		FeatureGates:      gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity", "capacityBuffer"),
-		ZonalShiftSetting: true,
+		CRDs:         crds114,
+		Kubernetes:   [2]string{"1.26", "1.36"},
+		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity", "capacityBuffer"),
 		IAM: IAM{
 			Split:                   true,
 			InstanceAccessResources: instanceAccess111, TaggedCreateResources: taggedCreate10,

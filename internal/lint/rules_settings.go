@@ -18,7 +18,7 @@ func checkSettings(c *Context) {
 		return
 	}
 	k := c.P.Karpenter
-	if k.ZonalShift != nil && !c.Minor.ZonalShiftSetting {
+	if k.ZonalShift != nil && !c.Minor.HasSetting("enableZonalShift") {
 		since := facts.SettingSince("enableZonalShift")
 		c.Report("karpenter.zonalShift", "remove it or use Karpenter "+since+" or later",
 			"karpenter.zonalShift arrives in Karpenter %s; the %s chart has no settings.enableZonalShift", since, c.Minor.Minor)
