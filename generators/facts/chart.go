@@ -2,7 +2,8 @@ package facts
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -47,14 +48,7 @@ func ValuesLeaves(data []byte) (map[string]string, error) {
 }
 
 // SortedKeys returns a values table's keys in order.
-func SortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func SortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
 
 // Parent returns the nearest key of values that is a prefix of path: a
 // path under a free-form map (annotations, nodeSelector) has its map as

@@ -2,6 +2,7 @@ package upgrade
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -153,11 +154,4 @@ func equalJSON(a, b any) bool {
 	return fmt.Sprint(policy.Normalize(a)) == fmt.Sprint(policy.Normalize(b))
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
