@@ -23,6 +23,9 @@ func checkSettings(c *Context) {
 		c.Report("karpenter.zonalShift", "remove it or use Karpenter "+since+" or later",
 			"karpenter.zonalShift arrives in Karpenter %s; the %s chart has no settings.enableZonalShift", since, c.Minor.Minor)
 	}
+	if len(k.Settings) == 0 {
+		return
+	}
 	chart := facts.Settings(c.Minor.Minor)
 	for _, name := range names(k.Settings) {
 		path := at("karpenter.settings", field(name))
