@@ -1,13 +1,17 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/upgrade"
 )
 
 func runRender(args []string, stdout, stderr io.Writer) error {
@@ -36,12 +40,12 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if check {
-		return res.Render(&output.Check{Dir: out, Stdout: stdout, Names: res.Names})
+		return res.Render(&output.Check{Dir: out, Stdout: stdout, Names: res.Names, Replan: replanner(res.Envs)})
 	}
 	// Every profile is valid here. The sink stages every bundle before it
 	// changes anything in out/, and puts back what it replaced when a
 	// later step fails.
-	opts := output.DiskOptions{DeleteForeign: deleteForeign, LockWait: lockWait, Stdout: stdout, Stderr: stderr}
+	opts := output.DiskOptions{DeleteForeign: deleteForeign, LockWait: lockWait, Stdout: stdout, Stderr: stderr, Replan: replanner(res.Envs)}
 	if res.All {
 		opts.Names = res.Names
 	}
@@ -51,6 +55,19 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	}
 	defer disk.Close()
 	return res.Render(disk)
+}
+
+// replanner makes the upgrade plans written under out/<env>/upgrade/
+// again from the environments' profiles.
+func replanner(envs []*model.Env) output.Replanner {
+	return func(env string, files map[string][]byte) (*generators.Bundle, error) {
+		for _, e := range envs {
+			if e.Name == env {
+				return upgrade.Replan(e, files)
+			}
+		}
+		return nil, fmt.Errorf("environment %s was not rendered", env)
+	}
 }
 
 // separate refuses an out folder that is, holds or lies inside the

@@ -63,6 +63,11 @@ func BuildBundle(b *generators.Bundle, overlayDir string) ([]byte, error) {
 // first resource of its kustomization.yaml. found is false when the
 // folder has no kustomization.yaml.
 func copyOverlay(mem filesys.FileSystem, dir, to string) (found bool, err error) {
+	// profiles/overlays and profiles/overlays/<env> are real folders:
+	// os.OpenRoot would follow a link that is the folder itself.
+	if err := RealFolderBelow(filepath.Dir(filepath.Dir(dir)), filepath.Join(filepath.Base(filepath.Dir(dir)), filepath.Base(dir))); err != nil {
+		return false, err
+	}
 	r, err := os.OpenRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil

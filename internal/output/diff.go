@@ -3,7 +3,7 @@ package output
 import (
 	"fmt"
 	"io"
-	"os"
+	"maps"
 	"path"
 	"path/filepath"
 	"sort"
@@ -17,13 +17,21 @@ import (
 // DiffBundle writes a unified diff, file by file, from what is under
 // outDir/<env>/ to what the bundle holds, and reports whether anything
 // differs. outDir is printed as given.
-func DiffBundle(w io.Writer, outDir string, b *generators.Bundle) (bool, error) {
+// The upgrade plans in the folder are made again by replan and compared
+// too; a plan that cannot be made again is an error.
+func DiffBundle(w io.Writer, outDir string, b *generators.Bundle, replan Replanner) (bool, error) {
 	dir := path.Join(outDir, b.Env)
 	have, err := ReadDir(dir)
 	if err != nil {
 		return false, err
 	}
-	return diffFiles(w, dir, withoutKept(have), WithManifest(b))
+	want := WithManifest(b)
+	plans, err := planFiles(outDir, b.Env, have, replan)
+	if err != nil {
+		return false, err
+	}
+	maps.Copy(want, plans)
+	return diffFiles(w, dir, have, want)
 }
 
 // DiffGone writes the diff that removes the folder of an environment the
@@ -41,10 +49,19 @@ func DiffGone(w io.Writer, outDir, env string) error {
 // DiffFleet diffs the files of outDir itself.
 func DiffFleet(w io.Writer, outDir string, fleet map[string][]byte) (bool, error) {
 	have := map[string][]byte{}
+	if err := RealFolder(outDir); err != nil {
+		return false, err
+	}
 	for _, name := range FleetFiles {
-		if data, err := os.ReadFile(filepath.Join(outDir, name)); err == nil {
-			have[name] = data
+		p := filepath.Join(outDir, name)
+		if !exists(p) {
+			continue
 		}
+		data, err := readRegular(p)
+		if err != nil {
+			return false, err
+		}
+		have[name] = data
 	}
 	return diffFiles(w, outDir, have, fleet)
 }

@@ -37,7 +37,7 @@ func TestDiffMarksMissingFinalNewline(t *testing.T) {
 	write(t, filepath.Join(out, "dev", "a.yaml"), "one\ntwo")
 	write(t, filepath.Join(out, "dev", ".karpgen-files"), "# Files karpgen wrote for this environment; karpgen render replaces only these.\na.yaml\n")
 	var w bytes.Buffer
-	differs, err := output.DiffBundle(&w, out, bundle("dev", map[string]string{"a.yaml": "one\ntwo\n"}))
+	differs, err := output.DiffBundle(&w, out, bundle("dev", map[string]string{"a.yaml": "one\ntwo\n"}), nil)
 	if err != nil || !differs {
 		t.Fatalf("differs %v, err %v", differs, err)
 	}
@@ -59,7 +59,7 @@ func TestDiffNewAndRemovedFiles(t *testing.T) {
 	out := t.TempDir()
 	write(t, filepath.Join(out, "dev", "old.json"), "{}\n")
 	var w bytes.Buffer
-	if _, err := output.DiffBundle(&w, "out", bundle("dev", map[string]string{"new.json": "[]"})); err != nil {
+	if _, err := output.DiffBundle(&w, "out", bundle("dev", map[string]string{"new.json": "[]"}), nil); err != nil {
 		t.Fatal(err)
 	}
 	// "out" is relative and does not exist here: only the new file shows.
@@ -70,7 +70,7 @@ func TestDiffNewAndRemovedFiles(t *testing.T) {
 		t.Errorf("diff:\n%q\nwant\n%q", w.String(), want)
 	}
 	w.Reset()
-	if _, err := output.DiffBundle(&w, out, bundle("dev", nil)); err != nil {
+	if _, err := output.DiffBundle(&w, out, bundle("dev", nil), nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(w.String(), "+++ /dev/null\n@@ -1 +0,0 @@\n-{}\n") {
@@ -376,7 +376,7 @@ func FuzzDiff(f *testing.F) {
 			b.Files["f"] = []byte(cur)
 		}
 		var w bytes.Buffer
-		if _, err := output.DiffBundle(&w, out, b); err != nil {
+		if _, err := output.DiffBundle(&w, out, b, nil); err != nil {
 			t.Fatal(err)
 		}
 		// Keep the file's diff only (the manifest is new in every case).

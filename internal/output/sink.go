@@ -39,15 +39,24 @@ type DiskOptions struct {
 	// that karpgen did not write.
 	DeleteForeign bool
 	// LockWait is how long to wait for another render of the same out/.
-	LockWait       time.Duration
+	LockWait time.Duration
+	// Replan makes the upgrade plans in the environments' folders again;
+	// with none, a folder holding a plan is an error.
+	Replan         Replanner
 	Stdout, Stderr io.Writer
 }
 
 // NewDisk locks dir (creating it), removes what an interrupted render
 // left, and checks that it can write there before anything is rendered.
 func NewDisk(dir string, opts DiskOptions) (*Disk, error) {
+	if err := RealFolder(dir); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", filepath.ToSlash(dir), err)
+	}
+	if err := RealFolder(dir); err != nil {
+		return nil, err
 	}
 	l, err := acquire(dir, opts.LockWait)
 	if err != nil {
@@ -65,7 +74,7 @@ func NewDisk(dir string, opts DiskOptions) (*Disk, error) {
 }
 
 func (d *Disk) Put(b *generators.Bundle) error {
-	tmp, err := stage(d.dir, b, d.opts.DeleteForeign)
+	tmp, err := stage(d.dir, b, d.opts.DeleteForeign, d.opts.Replan)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if err != nil {
@@ -88,7 +97,13 @@ func (d *Disk) Finish(fleet map[string][]byte) error {
 	var fleetChanged []string
 	for _, name := range FleetFiles {
 		target := filepath.Join(d.dir, name)
-		have, err := os.ReadFile(target)
+		var have []byte
+		var err error = os.ErrNotExist
+		if exists(target) {
+			if have, err = readRegular(target); err != nil {
+				return err
+			}
+		}
 		data, want := fleet[name]
 		switch {
 		case fleet == nil:
@@ -183,6 +198,8 @@ type Check struct {
 	Stdout io.Writer
 	// Names are every environment of the profiles.
 	Names []string
+	// Replan makes the upgrade plans in the environments' folders again.
+	Replan Replanner
 
 	mu    sync.Mutex
 	diffs map[string]*bytes.Buffer
@@ -190,7 +207,7 @@ type Check struct {
 
 func (c *Check) Put(b *generators.Bundle) error {
 	var buf bytes.Buffer
-	if _, err := DiffBundle(&buf, c.Dir, b); err != nil {
+	if _, err := DiffBundle(&buf, c.Dir, b, c.Replan); err != nil {
 		return err
 	}
 	c.mu.Lock()

@@ -15,7 +15,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -54,7 +56,7 @@ func WithManifest(b *generators.Bundle) map[string][]byte {
 // readManifest returns the files the manifest in dir lists; ok is false
 // when dir has no manifest.
 func readManifest(dir string) (map[string]bool, bool) {
-	data, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	data, err := readRegular(filepath.Join(dir, ManifestFile))
 	if err != nil {
 		return nil, false
 	}
@@ -93,17 +95,20 @@ func (e *ForeignError) Error() string {
 // differ, writes the bundle into a new temporary folder beside it. It
 // returns the staged folder ("" when the folder is current). Files in the
 // folder that karpgen did not write are refused unless deleteForeign.
-func stage(outDir string, b *generators.Bundle, deleteForeign bool) (string, error) {
+// The upgrade plans in the folder are made again by replan and staged
+// with the bundle.
+func stage(outDir string, b *generators.Bundle, deleteForeign bool, replan Replanner) (string, error) {
 	target := filepath.Join(outDir, b.Env)
-	if info, err := os.Lstat(target); err == nil && !info.IsDir() {
-		return "", fmt.Errorf("%s is not a folder karpgen wrote; move it out of the way", filepath.ToSlash(target))
-	}
-	want := WithManifest(b)
 	have, err := ReadDir(target)
 	if err != nil {
 		return "", err
 	}
-	have = withoutKept(have)
+	want := WithManifest(b)
+	plans, err := planFiles(outDir, b.Env, have, replan)
+	if err != nil {
+		return "", err
+	}
+	maps.Copy(want, plans)
 	if !deleteForeign {
 		owned, _ := readManifest(target)
 		var foreign []string
@@ -124,40 +129,11 @@ func stage(outDir string, b *generators.Bundle, deleteForeign bool) (string, err
 	if err != nil {
 		return "", fmt.Errorf("writing %s: %w", filepath.ToSlash(target), err)
 	}
-	err = writeTree(tmp, want)
-	if err == nil {
-		err = carryKept(target, tmp)
-	}
-	if err != nil {
+	if err := writeTree(tmp, want); err != nil {
 		os.RemoveAll(tmp)
 		return "", fmt.Errorf("writing %s: %w", filepath.ToSlash(target), err)
 	}
 	return tmp, nil
-}
-
-// Kept is the folder of an environment's folder that a render carries
-// over as it is: the upgrade plans `karpgen upgrade --write` keeps there,
-// each with a manifest of its own.
-const Kept = "upgrade"
-
-// withoutKept drops the files of the kept folder.
-func withoutKept(files map[string][]byte) map[string][]byte {
-	for p := range files {
-		if strings.HasPrefix(p, Kept+"/") {
-			delete(files, p)
-		}
-	}
-	return files
-}
-
-// carryKept copies the kept folder of target, if any, into the staged
-// folder, so that replacing the environment's folder keeps it.
-func carryKept(target, staged string) error {
-	src := filepath.Join(target, Kept)
-	if _, err := os.Lstat(src); err != nil {
-		return nil
-	}
-	return os.CopyFS(filepath.Join(staged, Kept), os.DirFS(src))
 }
 
 func writeTree(dir string, files map[string][]byte) error {
@@ -265,10 +241,14 @@ func removeLeftovers(outDir string) {
 }
 
 // ReadDir returns the files under dir by slash path; a missing dir is
-// empty. Symbolic links are not followed: one is read as a file whose
-// content is its target, so that it always differs from a bundle file.
+// empty. dir and every folder below it must be real folders and every
+// file a regular file: a symbolic link, a pipe or a device anywhere is a
+// *LinkError naming it, and nothing is read through it.
 func ReadDir(dir string) (map[string][]byte, error) {
 	files := map[string][]byte{}
+	if err := RealFolder(dir); err != nil {
+		return nil, err
+	}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && path == dir {
@@ -279,24 +259,50 @@ func ReadDir(dir string) (map[string][]byte, error) {
 		if d.IsDir() {
 			return nil
 		}
+		if !d.Type().IsRegular() {
+			return &LinkError{Path: path, What: kindOf(d.Type()), File: true}
+		}
 		rel, err := filepath.Rel(dir, path)
 		if err != nil {
 			return err
 		}
-		var data []byte
-		if d.Type()&fs.ModeSymlink != 0 {
-			target, err := os.Readlink(path)
-			if err != nil {
-				return err
-			}
-			data = []byte("symbolic link to " + target)
-		} else if data, err = os.ReadFile(path); err != nil {
+		data, err := readRegular(path)
+		if err != nil {
 			return err
 		}
 		files[filepath.ToSlash(rel)] = data
 		return nil
 	})
 	return files, err
+}
+
+// maxOutFile bounds a file read back from out/: karpgen writes none
+// larger, and a huge one is not read whole.
+const maxOutFile = 64 << 20
+
+// readRegular reads a regular file that is not swapped for something
+// else between the walk and the read (opened without following a link
+// where the system allows it, checked again once open).
+func readRegular(path string) ([]byte, error) {
+	if info, err := os.Lstat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, &LinkError{Path: path, What: kindOf(info.Mode()), File: true}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &LinkError{Path: path, What: kindOf(info.Mode()), File: true}
+	}
+	if info.Size() > maxOutFile {
+		return nil, fmt.Errorf("%s is %d bytes, more than karpgen ever writes (%d): not read", filepath.ToSlash(path), info.Size(), maxOutFile)
+	}
+	return io.ReadAll(io.LimitReader(f, maxOutFile+1))
 }
 
 func sameFiles(have, want map[string][]byte) bool {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
 )
 
 // JSON is the plan for scripts (docs/upgrade.md).
@@ -133,7 +134,11 @@ func (p *Plan) Bundle() (*generators.Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &generators.Bundle{Env: p.Dir(), Files: map[string][]byte{"UPGRADE.md": p.Markdown()}}
+	record, err := p.JSON()
+	if err != nil {
+		return nil, err
+	}
+	b := &generators.Bundle{Env: p.Dir(), Files: map[string][]byte{"UPGRADE.md": p.Markdown(), RecordFile: record}}
 	for path, data := range target.Files {
 		if strings.HasPrefix(path, "iam/") || strings.HasPrefix(path, "helm/") {
 			b.Files[path] = data
@@ -154,4 +159,40 @@ func (p *Plan) Bundle() (*generators.Bundle, error) {
 		b.Files[fmt.Sprintf("helm/karpenter-values-%s.yaml", p.versions[i+1])] = hop.Files["helm/karpenter-values.yaml"]
 	}
 	return b, nil
+}
+
+// RecordFile is the file of a written plan that records it; a render
+// makes the plan again from its versions (Replan).
+const RecordFile = "plan.json"
+
+// Replan makes a written plan again from its record (files are those of
+// its folder), for the environment
+// as the profile now is: render writes it again and render --check
+// compares it, so a plan in out/ is always what karpgen would write. A
+// plan the profile now blocks, or a record that names no versions, is an
+// error.
+func Replan(e *model.Env, files map[string][]byte) (*generators.Bundle, error) {
+	record, ok := files[RecordFile]
+	if !ok {
+		return nil, fmt.Errorf("no %s records the plan", RecordFile)
+	}
+	var r struct {
+		Env  string `json:"env"`
+		From string `json:"from"`
+		To   string `json:"to"`
+	}
+	if err := json.Unmarshal(record, &r); err != nil {
+		return nil, fmt.Errorf("%s: %v", RecordFile, err)
+	}
+	if r.Env != e.Name || r.From == "" || r.To == "" {
+		return nil, fmt.Errorf("%s does not record a plan of %s (env, from and to)", RecordFile, e.Name)
+	}
+	p, err := New(e, r.From, r.To)
+	if err != nil {
+		return nil, err
+	}
+	if p.Blocked() {
+		return nil, fmt.Errorf("the plan from %s to %s has %d blocker(s) now: see karpgen upgrade %s --from %s --to %s", r.From, r.To, len(p.Blockers), e.Name, r.From, r.To)
+	}
+	return p.Bundle()
 }

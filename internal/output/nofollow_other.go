@@ -1,0 +1,7 @@
+//go:build !unix
+
+package output
+
+// noFollow: the system has no O_NOFOLLOW; the walk's Lstat and the
+// check after opening still refuse links.
+const noFollow = 0

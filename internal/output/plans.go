@@ -1,0 +1,98 @@
+package output
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+
+	"github.com/karpgen/karpgen/generators"
+)
+
+// Plans is the folder of an environment's folder where `karpgen upgrade
+// --write` puts its plans, one folder per target version. A plan is
+// generated output like the rest of the bundle: render writes it again
+// from the profile and --check compares it, so a hand edit (a transition
+// policy widened to "Action": "*", say) is a difference.
+const Plans = "upgrade"
+
+// Replanner makes the plan recorded in a plan folder again, from the
+// environment's current profile, given the files the folder holds now
+// (by slash path inside it): the bundle of out/<env>/upgrade/<to>/.
+type Replanner func(env string, files map[string][]byte) (*generators.Bundle, error)
+
+// PlanError names a plan folder that cannot be made again.
+type PlanError struct {
+	Dir string
+	Err error
+}
+
+func (e *PlanError) Error() string {
+	return fmt.Sprintf("%s: %v; delete the folder, or write the plan again with karpgen upgrade --write", filepath.ToSlash(e.Dir), e.Err)
+}
+
+// planFiles returns the files of every plan under outDir/<env>/upgrade/,
+// made again by replan, as slash paths relative to the environment's
+// folder (each plan with its manifest). have are the files the folder
+// holds now.
+func planFiles(outDir, env string, have map[string][]byte, replan Replanner) (map[string][]byte, error) {
+	dir := filepath.Join(outDir, env, Plans)
+	var names []string
+	for p := range have {
+		if rest, ok := cutDir(p, Plans); ok {
+			to, _, _ := cutFirst(rest)
+			names = append(names, to)
+		}
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	files := map[string][]byte{}
+	for _, to := range names {
+		folder := filepath.Join(dir, to)
+		record := map[string][]byte{}
+		for p, data := range have {
+			if rest, ok := cutDir(p, path.Join(Plans, to)); ok {
+				record[rest] = data
+			}
+		}
+		if replan == nil {
+			return nil, &PlanError{Dir: folder, Err: fmt.Errorf("plans are not made again here")}
+		}
+		b, err := replan(env, record)
+		if err != nil {
+			return nil, &PlanError{Dir: folder, Err: err}
+		}
+		if b.Env != path.Join(env, Plans, to) {
+			return nil, &PlanError{Dir: folder, Err: fmt.Errorf("its record names a plan to another version")}
+		}
+		for p, data := range WithManifest(b) {
+			files[path.Join(Plans, to, p)] = data
+		}
+	}
+	return files, nil
+}
+
+// cutDir returns the rest of a slash path below dir.
+func cutDir(p, dir string) (string, bool) {
+	if len(p) > len(dir) && p[:len(dir)] == dir && p[len(dir)] == '/' {
+		return p[len(dir)+1:], true
+	}
+	return "", false
+}
+
+// cutFirst splits a slash path at its first separator.
+func cutFirst(p string) (first, rest string, ok bool) {
+	for i := range len(p) {
+		if p[i] == '/' {
+			return p[:i], p[i+1:], true
+		}
+	}
+	return p, "", false
+}
+
+// exists reports an entry at p (not following a link).
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
