@@ -102,7 +102,11 @@ func Run(e *model.Env, s *State) (*Report, error) {
 		}
 		var missing []string
 		for _, f := range ch.Files(e) {
-			if found, _, _ := s.read(f, &json.RawMessage{}); !found {
+			found, _, err := s.read(f, &json.RawMessage{})
+			if err != nil {
+				return nil, err
+			}
+			if !found {
 				missing = append(missing, f)
 			}
 		}

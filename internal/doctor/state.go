@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"strings"
 )
@@ -31,6 +32,60 @@ func (e *StateError) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Reason)
 }
 
+// MaxStateFile bounds a captured file: a whole cluster's CRD list is a
+// few tens of megabytes; a larger file is refused, not read.
+const MaxStateFile = 64 << 20
+
+// readFile reads a captured file that is a regular file of the folder
+// (not a link, a folder, a pipe or a device) and not larger than
+// MaxStateFile. Anything else is a *StateError: never skipped, never
+// read (a pipe would block, a link would read the host).
+func (s *State) readFile(file string) ([]byte, error) {
+	info, err := fs.Lstat(s.fsys, file)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, &StateError{File: file, Reason: err.Error()}
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &StateError{File: file, Reason: "is " + kindOf(info.Mode()) + ", not a file the capture writes; doctor reads only regular files"}
+	}
+	if info.Size() > MaxStateFile {
+		return nil, &StateError{File: file, Reason: fmt.Sprintf("is %d bytes, more than a capture writes (%d): not read", info.Size(), MaxStateFile)}
+	}
+	f, err := s.fsys.Open(file)
+	if err != nil {
+		return nil, &StateError{File: file, Reason: err.Error()}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxStateFile+1))
+	if err != nil {
+		return nil, &StateError{File: file, Reason: err.Error()}
+	}
+	if len(data) > MaxStateFile {
+		return nil, &StateError{File: file, Reason: fmt.Sprintf("grew past %d bytes while it was read: not read", MaxStateFile)}
+	}
+	return data, nil
+}
+
+// kindOf names a file mode that is not a regular file.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
 // captureError is what the capture writes when a command failed.
 type captureError struct {
 	Code    string `json:"code"`
@@ -40,12 +95,12 @@ type captureError struct {
 // read decodes a file into v. found is false when the file was not
 // captured; failed is the command's error when it failed.
 func (s *State) read(file string, v any) (found bool, failed *captureError, err error) {
-	data, err := fs.ReadFile(s.fsys, file)
+	data, err := s.readFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil, nil
 	}
 	if err != nil {
-		return false, nil, &StateError{File: file, Reason: err.Error()}
+		return false, nil, err
 	}
 	var probe struct {
 		Error *captureError `json:"error"`
