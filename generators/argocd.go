@@ -1,6 +1,10 @@
 package generators
 
 import (
+	"maps"
+	"slices"
+	"strings"
+
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -87,4 +91,93 @@ func ApplicationSet(apps []*model.Application) obj {
 			"templatePatch": "spec:\n  {{- toYaml .spec | nindent 2 }}\n",
 		},
 	}
+}
+
+// AppProject is the Argo CD project of an environment whose profile names
+// none: the Application may deploy only the kinds its sources hold (the
+// chart's with karpgen's values, the CRDs, the namespace Argo CD creates,
+// the objects of the bundle), only into the environment's cluster and the
+// namespaces those kinds live in, and only from the chart repository and
+// the profiles repository. Nil when the environment has no Application of
+// its own project.
+func AppProject(e *model.Env) obj {
+	a := e.Application
+	if a == nil || !a.OwnProject {
+		return nil
+	}
+	k := kindsOf(e)
+	var dests []any
+	for _, ns := range k.namespaces {
+		d := obj{"namespace": ns}
+		if a.DestinationName != "" {
+			d["name"] = a.DestinationName
+		} else {
+			d["server"] = a.DestinationServer
+		}
+		dests = append(dests, d)
+	}
+	return obj{
+		"apiVersion": "argoproj.io/v1alpha1",
+		"kind":       "AppProject",
+		"metadata":   obj{"name": a.Project, "namespace": a.Namespace},
+		"spec": obj{
+			"description":                "Karpenter of " + e.Names.Cluster + ", written by karpgen: only what its bundle holds",
+			"sourceRepos":                strs(chartRepo, a.RepoURL),
+			"destinations":               dests,
+			"clusterResourceWhitelist":   groupKinds(k.cluster),
+			"namespaceResourceWhitelist": groupKinds(k.namespaced),
+		},
+	}
+}
+
+// appKinds are the kinds an Application deploys, as "group/Kind", and
+// the namespaces its namespaced objects live in.
+type appKinds struct {
+	cluster, namespaced, namespaces []string
+}
+
+// kindsOf collects the kinds of everything the environment's Application
+// deploys, from the objects the generators make (so a new generator is
+// allowed by construction) and the chart's row of the facts.
+func kindsOf(e *model.Env) appKinds {
+	m, n := e.Facts, e.Names
+	cluster := map[string]bool{"apiextensions.k8s.io/CustomResourceDefinition": true, "/Namespace": true}
+	namespaced := map[string]bool{}
+	namespaces := map[string]bool{n.Namespace: true}
+	for _, gk := range m.Chart.ClusterKinds {
+		cluster[gk] = true
+	}
+	for _, gk := range m.Chart.NamespacedKinds {
+		namespaced[gk] = true
+	}
+	for _, ns := range m.Chart.Namespaces {
+		namespaces[ns] = true
+	}
+	for _, docs := range [][]any{NodeClasses(e), NodePools(e.Profile), Headroom(e), NodeOverlays(e.Profile), CapacityBuffers(e)} {
+		for _, d := range docs {
+			o := d.(obj)
+			group, _, _ := strings.Cut(o["apiVersion"].(string), "/")
+			if !strings.Contains(o["apiVersion"].(string), "/") {
+				group = ""
+			}
+			gk := group + "/" + o["kind"].(string)
+			meta, _ := o["metadata"].(obj)
+			if ns, ok := meta["namespace"].(string); ok && ns != "" {
+				namespaced[gk], namespaces[ns] = true, true
+			} else {
+				cluster[gk] = true
+			}
+		}
+	}
+	return appKinds{cluster: slices.Sorted(maps.Keys(cluster)), namespaced: slices.Sorted(maps.Keys(namespaced)), namespaces: slices.Sorted(maps.Keys(namespaces))}
+}
+
+// groupKinds turns "group/Kind" strings into Argo CD's GroupKind list.
+func groupKinds(gks []string) []any {
+	out := make([]any, 0, len(gks))
+	for _, gk := range gks {
+		group, kind, _ := strings.Cut(gk, "/")
+		out = append(out, obj{"group": group, "kind": kind})
+	}
+	return out
 }

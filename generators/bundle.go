@@ -104,7 +104,11 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 	}
 	yamlFile("iam/cloudformation.yaml", CloudFormation(e))
 	if e.Application != nil {
-		yamlFile("argocd-application.yaml", Application(e.Application))
+		if project := AppProject(e); project != nil {
+			yamlFile("argocd-application.yaml", project, Application(e.Application))
+		} else {
+			yamlFile("argocd-application.yaml", Application(e.Application))
+		}
 	}
 	for path, v := range AddonFiles(e) {
 		if strings.HasSuffix(path, ".json") {
@@ -124,14 +128,18 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 // Keys are file names under out/.
 func (r *Renderer) FleetFiles(envs []*model.Env) map[string][]byte {
 	var apps []*model.Application
+	var docs []any
 	for _, e := range envs {
 		if e.Application != nil {
 			apps = append(apps, e.Application)
 		}
+		if project := AppProject(e); project != nil {
+			docs = append(docs, project)
+		}
 	}
 	files := map[string][]byte{}
 	if set := ApplicationSet(apps); set != nil {
-		files[ApplicationSetFile] = r.enc.YAMLFile(set)
+		files[ApplicationSetFile] = r.enc.YAMLFile(append(docs, set)...)
 	}
 	return files
 }

@@ -24,9 +24,11 @@ import (
 // printed; any error and an empty result fail with nothing on stdout.
 func runBuild(args []string, stdout, stderr io.Writer) error {
 	var dir string
+	var allow []string
 	// Argo CD applies what build prints: even its help goes to stderr.
 	fs := newFlags("build", stderr, stderr)
 	addProfilesFlag(fs, &dir)
+	fs.StringSliceVar(&allow, "allow-kinds", nil, "kinds (Kind or group/Kind) an overlay may add, remove or rename objects of; by default it may only patch, label and annotate karpgen's objects")
 	var timeout time.Duration
 	addTimeoutFlag(fs, &timeout)
 	if err := parse(fs, args); err != nil {
@@ -48,8 +50,9 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	env := res.Envs[0]
 	return res.Render(&output.Build{
-		Overlays: filepath.Join(dir, "overlays"),
-		Stdout:   stdout,
-		Verify:   func(stream []byte) error { return lint.CheckBuilt(env, stream) },
+		Overlays:   filepath.Join(dir, "overlays"),
+		AllowKinds: allow,
+		Stdout:     stdout,
+		Verify:     func(stream []byte) error { return lint.CheckBuilt(env, stream) },
 	})
 }

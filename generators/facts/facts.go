@@ -44,6 +44,8 @@ type Minor struct {
 	BadPatches []BadPatch
 	// CRDs are the kinds whose CRDs the minor installs (karpenter-crd chart).
 	CRDs []string
+	// Chart is what the karpenter chart creates with karpgen's values.
+	Chart Chart
 }
 
 // BadPatch is a patch release with a known regression, and the patch

@@ -16,6 +16,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.0", Reference: "v1.0.14",
 		CRDs:         crds10,
+		Chart:        chart10,
 		Kubernetes:   [2]string{"1.25", "1.31"},
 		FeatureGates: gates("spotToSpotConsolidation"),
 		IAM: IAM{
@@ -32,6 +33,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.1", Reference: "v1.1.10",
 		CRDs:         crds10,
+		Chart:        chart11,
 		Kubernetes:   [2]string{"1.25", "1.31"},
 		FeatureGates: gates("spotToSpotConsolidation", "nodeRepair"),
 		IAM: IAM{
@@ -45,6 +47,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.2", Reference: "v1.2.8",
 		CRDs:         crds10,
+		Chart:        chart11,
 		Kubernetes:   [2]string{"1.25", "1.32"},
 		FeatureGates: gates("spotToSpotConsolidation", "nodeRepair"),
 		IAM: IAM{
@@ -58,6 +61,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.3", Reference: "v1.3.8",
 		CRDs:         crds10,
+		Chart:        chart11,
 		Kubernetes:   [2]string{"1.25", "1.32"},
 		FeatureGates: gates("nodeRepair", "reservedCapacity", "spotToSpotConsolidation"),
 		IAM: IAM{
@@ -71,6 +75,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.4", Reference: "v1.4.4",
 		CRDs:         crds10,
+		Chart:        chart11,
 		Kubernetes:   [2]string{"1.25", "1.32"},
 		FeatureGates: gates("nodeRepair", "reservedCapacity", "spotToSpotConsolidation"),
 		IAM: IAM{
@@ -84,6 +89,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.5", Reference: "v1.5.8",
 		CRDs:         crds10,
+		Chart:        chart11,
 		Kubernetes:   [2]string{"1.26", "1.33"},
 		FeatureGates: gates("nodeRepair", "reservedCapacity", "spotToSpotConsolidation"),
 		IAM: IAM{
@@ -97,6 +103,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.6", Reference: "v1.6.8",
 		CRDs:         crds10,
+		Chart:        chart11,
 		Kubernetes:   [2]string{"1.26", "1.34"},
 		FeatureGates: gates("nodeRepair", "reservedCapacity=true", "spotToSpotConsolidation"),
 		IAM: IAM{
@@ -110,6 +117,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.7", Reference: "v1.7.6",
 		CRDs:         crds17,
+		Chart:        chart11,
 		Kubernetes:   [2]string{"1.26", "1.34"},
 		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation"),
 		IAM: IAM{
@@ -124,6 +132,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.8", Reference: "v1.8.8",
 		CRDs:         crds17,
+		Chart:        chart11,
 		Kubernetes:   [2]string{"1.26", "1.34"},
 		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
 		IAM: IAM{
@@ -140,6 +149,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.9", Reference: "v1.9.2",
 		CRDs:         crds17,
+		Chart:        chart11,
 		Kubernetes:   [2]string{"1.26", "1.35"},
 		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
 		IAM: IAM{
@@ -155,6 +165,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.10", Reference: "v1.10.2",
 		CRDs:         crds17,
+		Chart:        chart11,
 		Kubernetes:   [2]string{"1.26", "1.35"},
 		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
 		IAM: IAM{
@@ -170,6 +181,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.11", Reference: "v1.11.3",
 		CRDs:         crds17,
+		Chart:        chart11,
 		Kubernetes:   [2]string{"1.26", "1.35"},
 		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
 		IAM: IAM{
@@ -187,6 +199,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.12", Reference: "v1.12.2",
 		CRDs:         crds17,
+		Chart:        chart11,
 		Kubernetes:   [2]string{"1.26", "1.35"},
 		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
 		IAM: IAM{
@@ -202,6 +215,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.13", Reference: "v1.13.1",
 		CRDs:         crds17,
+		Chart:        chart11,
 		Kubernetes:   [2]string{"1.26", "1.36"},
 		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity"),
 		IAM: IAM{
@@ -217,6 +231,7 @@ var Minors = []Minor{
 	{
 		Minor: "1.14", Reference: "v1.14.1",
 		CRDs:         crds114,
+		Chart:        chart11,
 		Kubernetes:   [2]string{"1.26", "1.36"},
 		FeatureGates: gates("nodeRepair", "nodeOverlay", "reservedCapacity=true", "spotToSpotConsolidation", "staticCapacity", "capacityBuffer"),
 		IAM: IAM{

@@ -16,6 +16,9 @@ const InClusterURL = "https://kubernetes.default.svc"
 // the NodePools and EC2NodeClasses through the karpgen plugin.
 type Application struct {
 	Name, Namespace, Project string
+	// OwnProject: the profile names no project, so karpgen writes the
+	// AppProject Project (named like the Application) itself.
+	OwnProject bool
 	// DestinationServer or DestinationName (one is set) and the namespace
 	// Karpenter runs in.
 	DestinationServer, DestinationName, DestinationNamespace string
@@ -44,6 +47,9 @@ func applicationOf(p *profile.Profile, m *facts.Minor, n Names) *Application {
 		RepoURL:              a.RepoURL, TargetRevision: a.TargetRevision, Path: a.Path,
 		ValuesFile: path.Join(a.Path, "out", p.Env, "helm", "karpenter-values.yaml"),
 		Env:        p.Env,
+	}
+	if app.Project == "" {
+		app.Project, app.OwnProject = app.Name, true
 	}
 	switch {
 	case a.Destination.Name != "":

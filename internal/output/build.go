@@ -31,7 +31,11 @@ const (
 // resource, so the overlay's patches, labels and annotations apply to it.
 // The overlay is read through an os.Root (nothing outside overlayDir, not
 // even through a symbolic link) and may name nothing remote.
-func BuildBundle(b *generators.Bundle, overlayDir string) ([]byte, error) {
+//
+// An overlay may only patch, label and annotate the bundle's objects: an
+// object it adds, removes or renames is refused unless its kind is in
+// allowKinds ("Kind" or "group/Kind").
+func BuildBundle(b *generators.Bundle, overlayDir string, allowKinds ...string) ([]byte, error) {
 	mem := filesys.MakeFsInMemory()
 	for p, data := range b.Files {
 		if err := mem.WriteFile(path.Join(memBundle, p), data); err != nil {
@@ -48,12 +52,29 @@ func BuildBundle(b *generators.Bundle, overlayDir string) ([]byte, error) {
 			root = memOverlay
 		}
 	}
+	stream, err := kustomize(mem, root, b.Env)
+	if err != nil || root == memBundle {
+		return stream, err
+	}
+	base, err := kustomize(mem, memBundle, b.Env)
+	if err != nil {
+		return nil, err
+	}
+	if err := onlyOwnObjects(b.Env, base, stream, allowKinds); err != nil {
+		return nil, err
+	}
+	return stream, nil
+}
+
+// kustomize builds the kustomization at root of the in-memory file
+// system.
+func kustomize(mem filesys.FileSystem, root, env string) ([]byte, error) {
 	res, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(mem, root)
 	if err != nil {
 		return nil, fmt.Errorf("kustomize: %w", err)
 	}
 	if res.Size() == 0 {
-		return nil, fmt.Errorf("environment %s has no Kubernetes objects", b.Env)
+		return nil, fmt.Errorf("environment %s has no Kubernetes objects", env)
 	}
 	return res.AsYaml()
 }

@@ -259,7 +259,10 @@ func (c *Check) Finish(fleet map[string][]byte) error {
 // objects to Stdout only when all went well. An empty result is an error.
 type Build struct {
 	Overlays string
-	Stdout   io.Writer
+	// AllowKinds are kinds an overlay may add, remove or rename objects
+	// of ("Kind" or "group/Kind").
+	AllowKinds []string
+	Stdout     io.Writer
 	// Verify checks the objects before they are printed.
 	Verify func(stream []byte) error
 
@@ -271,7 +274,7 @@ func (s *Build) Put(b *generators.Bundle) error {
 	if s.env != "" {
 		return fmt.Errorf("build takes one environment, got %s and %s", s.env, b.Env)
 	}
-	stream, err := BuildBundle(b, filepath.Join(s.Overlays, b.Env))
+	stream, err := BuildBundle(b, filepath.Join(s.Overlays, b.Env), s.AllowKinds...)
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ type ArgoCD struct {
 	TargetRevision string `json:"targetRevision"`
 	Path           string `json:"path"`
 	Namespace      string `json:"namespace"`
-	Project        string `json:"project"`
+	Project        string `json:"project,omitempty"`
 	Destination    struct {
 		Server string `json:"server,omitempty"`
 		Name   string `json:"name,omitempty"`
