@@ -5,7 +5,6 @@ import (
 
 	"io"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -29,8 +28,8 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("build", stderr, stderr)
 	addProfilesFlag(fs, &dir)
 	fs.StringSliceVar(&allow, "allow-kinds", nil, "kinds (Kind or group/Kind) an overlay may add, remove or rename objects of; by default it may only patch, label and annotate karpgen's objects")
-	var timeout time.Duration
-	addTimeoutFlag(fs, &timeout)
+	var ev evalFlags
+	addEvalFlags(fs, &ev)
 	if err := parse(fs, args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			// Argo CD applies what build prints: help is never a success.
@@ -41,7 +40,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return usageErr("build: name exactly one environment")
 	}
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: timeout})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits})
 	if err != nil {
 		return err
 	}

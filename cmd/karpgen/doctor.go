@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/doctor"
@@ -17,12 +16,12 @@ import (
 func runDoctor(args []string, stdout, stderr io.Writer) error {
 	var dir, state, format string
 	var script bool
-	var timeout time.Duration
+	var ev evalFlags
 	fs := newFlags("doctor", stdout, stderr)
 	fs.BoolVar(&script, "capture-script", false, "print the shell script that captures the account's and cluster's state")
 	fs.StringVar(&state, "state", "", "check the captured folder")
 	addProfilesFlag(fs, &dir)
-	addTimeoutFlag(fs, &timeout)
+	addEvalFlags(fs, &ev)
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -35,7 +34,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	case format != "text" && format != "json":
 		return usageErr("doctor: -o must be text or json, not %q", format)
 	}
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: timeout})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits})
 	if err != nil {
 		return err
 	}

@@ -20,8 +20,8 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	var lockWait time.Duration
 	fs := newFlags("render", stdout, stderr)
 	addProfilesFlag(fs, &dir)
-	var timeout time.Duration
-	addTimeoutFlag(fs, &timeout)
+	var ev evalFlags
+	addEvalFlags(fs, &ev)
 	fs.StringVar(&out, flagOut, "out", "folder of the rendered bundles, one folder per environment")
 	fs.BoolVar(&check, flagCheck, false, "render in memory, print a diff against --out and exit 1 when anything differs; write nothing")
 	fs.BoolVar(&deleteForeign, "delete-foreign", false, "delete files in out/<env>/ that karpgen did not write (by default they stop the render)")
@@ -32,7 +32,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err := separate(dir, out); err != nil {
 		return err
 	}
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: timeout})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits})
 	if err != nil {
 		return err
 	}

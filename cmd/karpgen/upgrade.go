@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/pipeline"
@@ -17,12 +16,12 @@ import (
 func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	var dir, out, to, from, format string
 	var write bool
-	var timeout time.Duration
+	var ev evalFlags
 	fs := newFlags("upgrade", stdout, stderr)
 	fs.StringVar(&to, "to", "", "Karpenter version to move to (required)")
 	fs.StringVar(&from, "from", "", "Karpenter version the cluster runs (default: the profile's; 0.33 to 0.37 for the move to v1)")
 	addProfilesFlag(fs, &dir)
-	addTimeoutFlag(fs, &timeout)
+	addEvalFlags(fs, &ev)
 	fs.StringVar(&out, flagOut, "out", "folder of the rendered bundles; --write puts the plan in <out>/<env>/upgrade/<to>/")
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")
 	fs.BoolVar(&write, "write", false, "write the plan, the transition policies and the target's Helm values and IAM")
@@ -40,7 +39,7 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	}
 	// The profile may already be refused at the version it names: the
 	// plan reports what the target refuses as blockers.
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: timeout, KeepInvalid: true})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, KeepInvalid: true})
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"os"
-	"time"
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/lint"
@@ -13,10 +12,10 @@ import (
 
 func runVet(args []string, stdout, stderr io.Writer) error {
 	var dir, format, valuesFile, version string
-	var timeout time.Duration
+	var ev evalFlags
 	fs := newFlags("vet", stdout, stderr)
 	addProfilesFlag(fs, &dir)
-	addTimeoutFlag(fs, &timeout)
+	addEvalFlags(fs, &ev)
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
 	fs.StringVar(&valuesFile, "values", "", "check a Helm values file in use against the chart of --version instead of the profiles")
 	fs.StringVar(&version, "version", "", "the Karpenter version whose chart --values is for")
@@ -44,7 +43,7 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	case version != "":
 		return usageErr("vet: --version is for --values")
 	default:
-		res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: timeout})
+		res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits})
 		if err != nil {
 			return err
 		}

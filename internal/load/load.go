@@ -86,6 +86,9 @@ const minPerWorker = 16
 
 // worker evaluates environments in a CUE context of its own.
 type worker struct {
+	limits *Limits
+	// envs is the environments struct of the CUE package.
+	envs    cue.Value
 	ctx     *cue.Context
 	schema  cue.Value
 	raws    map[string]cue.Value
@@ -99,6 +102,8 @@ type Folder struct {
 	FS       fs.FS
 	Path     string
 	Progress *Progress
+	// Limits bound what the profiles may expand to (defaults when nil).
+	Limits *Limits
 }
 
 // Progress says what a load is evaluating, for a caller that gives up
@@ -160,6 +165,10 @@ func Load(dir Folder, only []string, check Check) (*Result, error) {
 		return res, nil
 	}
 	res.Names = sortedNames(first.raws)
+	if fs := dir.Limits.tooManyEnvironments(len(res.Names), first.envs); len(fs) > 0 {
+		res.Findings = fs
+		return res, nil
+	}
 	names := res.Names
 	if len(only) > 0 {
 		names = nil
@@ -221,7 +230,7 @@ func newWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, onl
 	if err := s.Err(); err != nil {
 		return nil, nil, fmt.Errorf("compiling the embedded schema: %w", err)
 	}
-	w := &worker{ctx: ctx, schema: s, raws: map[string]cue.Value{}, sources: map[string]*jsonnetFile{}}
+	w := &worker{limits: dir.Limits, ctx: ctx, schema: s, raws: map[string]cue.Value{}, sources: map[string]*jsonnetFile{}}
 	if len(cueFiles) > 0 {
 		cfg := &load.Config{
 			FS: dir.FS, Dir: "/", FromFSPath: dir.show,
@@ -253,6 +262,7 @@ func newWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, onl
 			}
 			return nil, packageFindings(dir, cueFiles, err), nil
 		}
+		w.envs = v.LookupPath(cue.ParsePath("environments"))
 		if fs := collect(v, w.raws, nil, len(evaluated) == 0, only); len(fs) > 0 {
 			return nil, fs, nil
 		}
@@ -332,6 +342,9 @@ func sortedNames(m map[string]cue.Value) []string { return slices.Sorted(maps.Ke
 func (w *worker) unify(name string) (*Env, []diag.Finding) {
 	path := cue.MakePath(cue.Str("environments"), cue.Str(name))
 	env := &Env{Name: name, raw: w.raws[name], jsonnet: w.sources[name]}
+	if fs := w.limits.tooManyObjects(env); len(fs) > 0 {
+		return nil, fs
+	}
 	u := w.schema.FillPath(path, env.raw).LookupPath(path)
 	if err := u.Validate(cue.Concrete(true)); err != nil {
 		return nil, env.suggest(u, env.placed(schemaFindings(err)))

@@ -30,6 +30,8 @@ type Options struct {
 	Envs []string
 	// Timeout bounds the evaluation of the profiles; 0 is no bound.
 	Timeout time.Duration
+	// Limits bound what the profiles may expand to (defaults when nil).
+	Limits *load.Limits
 	// KeepInvalid keeps, in Envs, the environments that decoded even when
 	// the rule catalog refuses them (the upgrade planner reports those
 	// findings as blockers); schema errors still leave Envs empty.
@@ -66,6 +68,9 @@ func Check(opts Options) (*Result, error) {
 	progress := &load.Progress{}
 	f := *folder
 	f.Progress = progress
+	if opts.Limits != nil {
+		f.Limits = opts.Limits
+	}
 	type result struct {
 		loaded *load.Result
 		err    error
