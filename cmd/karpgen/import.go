@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/karpgen/karpgen/internal/boundyaml"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/importer"
 	"github.com/karpgen/karpgen/internal/lint"
@@ -45,10 +46,10 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		var data []byte
 		var err error
 		if f == "-" {
-			data, err = io.ReadAll(os.Stdin)
+			data, err = io.ReadAll(io.LimitReader(os.Stdin, boundyaml.MaxBytes+1))
 			f = "<stdin>"
 		} else {
-			data, err = os.ReadFile(f)
+			data, err = readBounded(f)
 		}
 		if err != nil {
 			return fmt.Errorf("import: %w", err)
@@ -57,7 +58,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	}
 	var values *importer.Input
 	if valuesFile != "" {
-		data, err := os.ReadFile(valuesFile)
+		data, err := readBounded(valuesFile)
 		if err != nil {
 			return fmt.Errorf("import: %w", err)
 		}
@@ -84,4 +85,15 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.ToSlash(written[0]))
 	return nil
+}
+
+// readBounded reads a file to import, at most one byte past the size an
+// import takes (the importer refuses what is larger).
+func readBounded(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, boundyaml.MaxBytes+1))
 }

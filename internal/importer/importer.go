@@ -20,6 +20,7 @@ import (
 	"cuelang.org/go/cue/format"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/karpgen/karpgen/internal/boundyaml"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
@@ -89,6 +90,10 @@ func Import(manifests []Input, values *Input, opts Options) (*Result, error) {
 		im.first = diag.Pos{File: manifests[0].Name, Line: 1, Col: 1}
 	}
 	for _, in := range append(slices.Clone(manifests), valuesList(values)...) {
+		// Nested anchors would expand past any memory before a walk ends.
+		if err := boundyaml.Check(in.Name, in.Data); err != nil {
+			return nil, err
+		}
 		if err := placeholders(in); err != nil {
 			return nil, err
 		}

@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/boundyaml"
 )
 
 // Where the bundle and the overlay sit in kustomize's in-memory file
@@ -109,11 +110,22 @@ func copyOverlay(mem filesys.FileSystem, dir, to string) (found bool, err error)
 		if d.IsDir() {
 			return nil
 		}
+		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+			return &LinkError{Path: filepath.Join(dir, p), What: kindOf(d.Type()), File: true}
+		}
+		if info, err := fs.Stat(fsys, p); err == nil && info.Size() > boundyaml.MaxBytes {
+			return &boundyaml.Error{File: filepath.ToSlash(filepath.Join(dir, p)), Reason: fmt.Sprintf("%d bytes, more than %d: refused", info.Size(), boundyaml.MaxBytes)}
+		}
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			if _, ok := escaped(err.Error()); ok {
 				return fmt.Errorf("%s: a symbolic link out of the overlay folder; build reads only files inside it", filepath.Join(dir, p))
 			}
+			return err
+		}
+		// Nested anchors would make kustomize expand them past any
+		// memory limit of the plugin's sidecar.
+		if err := boundyaml.Check(filepath.ToSlash(filepath.Join(dir, p)), data); err != nil {
 			return err
 		}
 		if base := path.Base(p); base == "kustomization.yaml" || base == "kustomization.yml" || base == "Kustomization" {
