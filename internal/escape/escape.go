@@ -1,0 +1,114 @@
+// Package escape puts text that karpgen does not control (names from
+// profiles, values from captured state, messages of CUE, Jsonnet and
+// kustomize, file names) into the languages karpgen prints, so that no
+// byte of it can act in that language: words of POSIX shell commands,
+// lines of a terminal or a CI log, Markdown, and Mermaid labels.
+package escape
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Shell returns s as one word of a POSIX sh command: as it is when the
+// shell would read it so, else quoted. Text a POSIX shell cannot quote
+// printably (control characters) is single-quoted as it is; Terminal then
+// shows those characters escaped wherever the command is printed.
+func Shell(s string) string {
+	if q, err := syntax.Quote(s, syntax.LangPOSIX); err == nil {
+		return q
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ShellJoin returns the words as one POSIX sh command line.
+func ShellJoin(words ...string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = Shell(w)
+	}
+	return strings.Join(out, " ")
+}
+
+// Terminal returns s so that a terminal or a CI log shows it and acts on
+// none of it: text with a control character (newline, carriage return,
+// escape, bell, tab, ...), a C1 control, a bidirectional override that
+// reorders what is shown, or bytes that are not UTF-8 is shown as a Go
+// string literal, with those escaped; so is text that starts with a
+// quote (so that the literal form is never ambiguous). Other text is kept
+// as it is.
+func Terminal(s string) string {
+	if clean(s) && !strings.HasPrefix(s, `"`) {
+		return s
+	}
+	return strconv.QuoteToGraphic(s)
+}
+
+// Unterminal is Terminal's inverse.
+func Unterminal(s string) (string, error) {
+	if !strings.HasPrefix(s, `"`) {
+		return s, nil
+	}
+	return strconv.Unquote(s)
+}
+
+// clean reports text of graphic characters only (letters, marks,
+// numbers, punctuation, symbols and spaces), all of it UTF-8.
+func clean(s string) bool {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || !unicode.IsGraphic(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// Line returns s as (the start of) one line of a log: Terminal's form,
+// and never the start of a GitHub Actions workflow command
+// ("::error::..."), which the runner acts on at the start of any line of
+// a job's output, leading blanks aside. Unterminal reads it back.
+func Line(s string) string {
+	if t := Terminal(s); !strings.HasPrefix(strings.TrimLeft(t, " "), "::") {
+		return t
+	}
+	return strconv.QuoteToGraphic(s)
+}
+
+// Markdown returns s as inline Markdown text that shows exactly s: on one
+// line (Terminal's escapes), with every character Markdown or HTML could
+// read as syntax backslash-escaped.
+func Markdown(s string) string {
+	s = Terminal(s)
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\`*_{}[]()<>#+-.!|~&\"'=:", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Mermaid returns s as the text of a quoted Mermaid label: on one line,
+// with every character outside a small safe set written as Mermaid's
+// numeric entity (#34; for a quote), so that nothing ends the label, the
+// node, the diagram or its Markdown fence, and nothing is read as HTML.
+func Mermaid(s string) string {
+	s = Terminal(s)
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune(" ,.-_/=:@%+()", r)) {
+			b.WriteRune(r)
+			continue
+		}
+		fmt.Fprintf(&b, "#%d;", r)
+	}
+	return b.String()
+}

@@ -1,0 +1,96 @@
+package lint
+
+import (
+	"encoding/json"
+	"slices"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/escape"
+)
+
+// multiLine are the profile fields whose strings are text of many lines
+// by nature (a node's user data); every other string is one line.
+var multiLine = []string{"userData"}
+
+var textRules = []*Rule{
+	{
+		ID: "name/text", Severity: diag.Error, Group: "Names",
+		Summary: "Every name, key and value of the profile (node groups, pools and classes, labels, taints, tags, instance families, selectors, limits, ...) is one line of printable text: no control character, line break or bidirectional override. They reach shell commands, terminals, SUMMARY.md and its diagram.",
+		Hint:    "remove the character; only userData may span lines",
+		check: func(c *Context) {
+			data, err := json.Marshal(c.P)
+			if err != nil {
+				return
+			}
+			var v any
+			if err := json.Unmarshal(data, &v); err != nil {
+				return
+			}
+			walkText(v, "", func(path, s string, key bool) {
+				what := "value"
+				if key {
+					what = "key"
+				}
+				c.Report(path, "", "%s %s holds a control character, line break or bidirectional override", what, escape.Terminal(s))
+			})
+		},
+	},
+	{
+		ID: "name/node-group", Severity: diag.Error, Group: "Names",
+		Summary: "Node group names are valid EKS managed node group names (1-63 letters, digits, '-' and '_', starting with a letter or digit).",
+		Hint:    "use the node group's name as EKS shows it",
+		check: func(c *Context) {
+			for _, g := range names(c.P.NodeGroups) {
+				if len(g) > 63 || !clusterNameRE.MatchString(g) {
+					c.Report(at("nodeGroups", field(g)), "", "node group name %s is not a valid EKS node group name", escape.Terminal(g))
+				}
+			}
+		},
+	},
+}
+
+// walkText calls bad for each string (map key or value) below v that is
+// not one printable line, with its profile path.
+func walkText(v any, path string, bad func(path, s string, key bool)) {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			p := at(path, field(k))
+			if !oneLine(k) {
+				bad(p, k, true)
+				continue
+			}
+			if _, text := v[k].(string); text && slices.Contains(multiLine, k) {
+				continue
+			}
+			walkText(v[k], p, bad)
+		}
+	case []any:
+		for i, x := range v {
+			walkText(x, at(path, i), bad)
+		}
+	case string:
+		if !oneLine(v) {
+			bad(path, v, false)
+		}
+	}
+}
+
+// oneLine reports printable UTF-8 text on one line.
+func oneLine(s string) bool {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || !unicode.IsGraphic(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
