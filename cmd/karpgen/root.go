@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/load"
 )
 
@@ -102,7 +104,15 @@ func exitCode(err error, stderr io.Writer) int {
 	if errors.Is(err, pflag.ErrHelp) {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "karpgen: %v\n", err)
+	// An error may carry text of the profiles, an overlay or kustomize:
+	// each of its lines is shown with nothing a terminal or CI log acts on.
+	for i, line := range strings.Split(err.Error(), "\n") {
+		if i == 0 {
+			fmt.Fprintf(stderr, "karpgen: %s\n", escape.Terminal(line))
+		} else {
+			fmt.Fprintf(stderr, "%s\n", escape.Line(line))
+		}
+	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code

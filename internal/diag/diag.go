@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/karpgen/karpgen/internal/escape"
 )
 
 // Severity of a finding: errors stop a render, warnings never do.
@@ -148,12 +150,15 @@ func PrintText(w io.Writer, fs []Finding) {
 		if len(envs) > 0 {
 			env = strings.Join(envs, ", ") + ": "
 		}
-		fmt.Fprintf(w, "%s: %s: %s%s [%s]\n", f.Pos, f.Severity, env, f.Message, f.Rule)
+		// Messages and file names may carry text of the profiles (a
+		// Jsonnet error, a file name): nothing of it may act on a
+		// terminal or start a CI workflow command.
+		fmt.Fprintf(w, "%s: %s: %s%s [%s]\n", escape.Line(f.Pos.String()), f.Severity, escape.Terminal(env), escape.Terminal(f.Message), f.Rule)
 		for _, p := range f.Also {
-			fmt.Fprintf(w, "    see %s\n", p)
+			fmt.Fprintf(w, "    see %s\n", escape.Terminal(p.String()))
 		}
 		if f.Hint != "" {
-			fmt.Fprintf(w, "    hint: %s\n", f.Hint)
+			fmt.Fprintf(w, "    hint: %s\n", escape.Terminal(f.Hint))
 		}
 	}
 }

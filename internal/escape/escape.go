@@ -39,22 +39,13 @@ func ShellJoin(words ...string) string {
 // none of it: text with a control character (newline, carriage return,
 // escape, bell, tab, ...), a C1 control, a bidirectional override that
 // reorders what is shown, or bytes that are not UTF-8 is shown as a Go
-// string literal, with those escaped; so is text that starts with a
-// quote (so that the literal form is never ambiguous). Other text is kept
-// as it is.
+// string literal with those escaped (strconv.Unquote reads it back).
+// Other text is kept as it is.
 func Terminal(s string) string {
-	if clean(s) && !strings.HasPrefix(s, `"`) {
+	if clean(s) {
 		return s
 	}
 	return strconv.QuoteToGraphic(s)
-}
-
-// Unterminal is Terminal's inverse.
-func Unterminal(s string) (string, error) {
-	if !strings.HasPrefix(s, `"`) {
-		return s, nil
-	}
-	return strconv.Unquote(s)
 }
 
 // clean reports text of graphic characters only (letters, marks,
@@ -73,7 +64,7 @@ func clean(s string) bool {
 // Line returns s as (the start of) one line of a log: Terminal's form,
 // and never the start of a GitHub Actions workflow command
 // ("::error::..."), which the runner acts on at the start of any line of
-// a job's output, leading blanks aside. Unterminal reads it back.
+// a job's output, leading blanks aside.
 func Line(s string) string {
 	if t := Terminal(s); !strings.HasPrefix(strings.TrimLeft(t, " "), "::") {
 		return t
@@ -86,12 +77,20 @@ func Line(s string) string {
 // read as syntax backslash-escaped.
 func Markdown(s string) string {
 	s = Terminal(s)
+	runes := []rune(s)
 	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune("\\`*_{}[]()<>#+-.!|~&\"'=:", r) {
+	for i, r := range runes {
+		switch {
+		case strings.ContainsRune("\\`*_{}[]()<>#+-.!|~&\"'=:", r):
 			b.WriteByte('\\')
+			b.WriteRune(r)
+		case unicode.IsSpace(r) && (i == 0 || i == len(runes)-1 || unicode.IsSpace(runes[i-1]) || unicode.IsSpace(runes[i+1])):
+			// Markdown trims blanks at the ends of a line and may read
+			// two as a break: as a character reference they stay.
+			fmt.Fprintf(&b, "&#%d;", r)
+		default:
+			b.WriteRune(r)
 		}
-		b.WriteRune(r)
 	}
 	return b.String()
 }
