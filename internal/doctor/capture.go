@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -23,45 +24,48 @@ type command struct {
 // commands are the capture's commands for an environment, in order.
 func commands(e *model.Env) []command {
 	n := e.Names
-	region := "--region " + n.Region
+	// Every name is one shell word, quoted where the shell would read it
+	// otherwise.
+	q := escape.Shell
+	region := "--region " + q(n.Region)
 	out := []command{
-		{"eks-cluster.json", fmt.Sprintf("aws eks describe-cluster %s --name %s --output json", region, n.Cluster)},
+		{"eks-cluster.json", fmt.Sprintf("aws eks describe-cluster %s --name %s --output json", region, q(n.Cluster))},
 		{"ec2-subnets.json", fmt.Sprintf(`aws ec2 describe-subnets %s --filters "Name=vpc-id,Values=$VPC" --output json`, region)},
 		{"ec2-security-groups.json", fmt.Sprintf(`aws ec2 describe-security-groups %s --filters "Name=vpc-id,Values=$VPC" --output json`, region)},
-		{"iam-node-role.json", fmt.Sprintf("aws iam get-role --role-name %s --output json", n.NodeRole)},
-		{"iam-node-role-policies.json", fmt.Sprintf("aws iam list-attached-role-policies --role-name %s --output json", n.NodeRole)},
-		{"iam-controller-role.json", fmt.Sprintf("aws iam get-role --role-name %s --output json", n.ControllerRole)},
-		{"iam-controller-role-policies.json", fmt.Sprintf("aws iam list-attached-role-policies --role-name %s --output json", n.ControllerRole)},
+		{"iam-node-role.json", fmt.Sprintf("aws iam get-role --role-name %s --output json", q(n.NodeRole))},
+		{"iam-node-role-policies.json", fmt.Sprintf("aws iam list-attached-role-policies --role-name %s --output json", q(n.NodeRole))},
+		{"iam-controller-role.json", fmt.Sprintf("aws iam get-role --role-name %s --output json", q(n.ControllerRole))},
+		{"iam-controller-role-policies.json", fmt.Sprintf("aws iam list-attached-role-policies --role-name %s --output json", q(n.ControllerRole))},
 	}
 	for _, cp := range generators.ControllerPolicies(e.Facts, n) {
 		arn := "arn:" + n.Partition + ":iam::" + n.Account + ":policy/" + cp.Name
-		out = append(out, command{"iam-policy-" + cp.Name + ".json", fmt.Sprintf(
-			`aws iam get-policy-version --policy-arn %s --version-id "$(aws iam get-policy --policy-arn %s --query Policy.DefaultVersionId --output text)" --output json`, arn, arn)})
+		out = append(out, command{q("iam-policy-" + cp.Name + ".json"), fmt.Sprintf(
+			`aws iam get-policy-version --policy-arn %s --version-id "$(aws iam get-policy --policy-arn %s --query Policy.DefaultVersionId --output text)" --output json`, q(arn), q(arn))})
 	}
 	out = append(out,
 		command{"iam-spot-service-linked-role.json", "aws iam get-role --role-name AWSServiceRoleForEC2Spot --output json"},
 		command{"iam-oidc-providers.json", "aws iam list-open-id-connect-providers --output json"},
-		command{"eks-access-entries.json", fmt.Sprintf("aws eks list-access-entries %s --cluster-name %s --output json", region, n.Cluster)},
-		command{"eks-access-entry-node.json", fmt.Sprintf("aws eks describe-access-entry %s --cluster-name %s --principal-arn %s --output json", region, n.Cluster, n.NodeRoleARN)},
-		command{"eks-pod-identity-associations.json", fmt.Sprintf("aws eks list-pod-identity-associations %s --cluster-name %s --output json", region, n.Cluster)},
-		command{"eks-addons.json", fmt.Sprintf("aws eks list-addons %s --cluster-name %s --output json", region, n.Cluster)},
+		command{"eks-access-entries.json", fmt.Sprintf("aws eks list-access-entries %s --cluster-name %s --output json", region, q(n.Cluster))},
+		command{"eks-access-entry-node.json", fmt.Sprintf("aws eks describe-access-entry %s --cluster-name %s --principal-arn %s --output json", region, q(n.Cluster), q(n.NodeRoleARN))},
+		command{"eks-pod-identity-associations.json", fmt.Sprintf("aws eks list-pod-identity-associations %s --cluster-name %s --output json", region, q(n.Cluster))},
+		command{"eks-addons.json", fmt.Sprintf("aws eks list-addons %s --cluster-name %s --output json", region, q(n.Cluster))},
 	)
 	if n.Queue != "" {
 		out = append(out, command{"sqs-queue.json", fmt.Sprintf(
-			`aws sqs get-queue-attributes %s --queue-url "$(aws sqs get-queue-url %s --queue-name %s --query QueueUrl --output text)" --attribute-names All --output json`, region, region, n.Queue)})
+			`aws sqs get-queue-attributes %s --queue-url "$(aws sqs get-queue-url %s --queue-name %s --query QueueUrl --output text)" --attribute-names All --output json`, region, region, q(n.Queue))})
 		out = append(out, command{"events-rules.json", fmt.Sprintf("aws events list-rules %s --output json", region)})
 		for _, r := range e.Facts.InterruptionRules {
 			name := n.RuleName(r)
-			out = append(out, command{"events-targets-" + name + ".json", fmt.Sprintf("aws events list-targets-by-rule %s --rule %s --output json", region, name)})
+			out = append(out, command{q("events-targets-" + name + ".json"), fmt.Sprintf("aws events list-targets-by-rule %s --rule %s --output json", region, q(name))})
 		}
 	}
 	out = append(out,
 		command{"k8s-crds.json", "kubectl get crd nodepools.karpenter.sh nodeclaims.karpenter.sh ec2nodeclasses.karpenter.k8s.aws -o json"},
 		command{"k8s-webhooks.json", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json"},
-		command{"k8s-karpenter-deployment.json", fmt.Sprintf("kubectl get deployment karpenter --namespace %s -o json", n.Namespace)},
+		command{"k8s-karpenter-deployment.json", fmt.Sprintf("kubectl get deployment karpenter --namespace %s -o json", q(n.Namespace))},
 		command{"k8s-ec2nodeclasses.json", "kubectl get ec2nodeclasses.karpenter.k8s.aws -o json"},
 		command{"k8s-nodepools.json", "kubectl get nodepools.karpenter.sh -o json"},
-		command{"helm-values.json", fmt.Sprintf("helm get values karpenter --namespace %s -o json", n.Namespace)},
+		command{"helm-values.json", fmt.Sprintf("helm get values karpenter --namespace %s -o json", q(n.Namespace))},
 	)
 	if e.Profile.Karpenter.NodeAccess == "awsAuth" {
 		out = append(out, command{"k8s-aws-auth.json", "kubectl get configmap aws-auth --namespace kube-system -o json"})
@@ -93,19 +97,29 @@ run() {
 		printf '%%s\n' "$out" >"$dir/$file"
 	else
 		code=$(sed -n -e 's/.*An error occurred (\([A-Za-z.]*\)).*/\1/p' -e 's/.*Error from server (\([A-Za-z]*\)).*/\1/p' "$dir/.stderr" | head -n 1)
-		message=$(tr -d '\\\n"' <"$dir/.stderr" | cut -c 1-500)
+		# Printable ASCII only, no quote or backslash: valid JSON for any
+		# bytes the command printed.
+		message=$(LC_ALL=C tr -cd ' !#-[]-~' <"$dir/.stderr" | cut -c 1-500)
 		printf '{"error": {"code": "%%s", "message": "%%s"}}\n' "${code:-CommandFailed}" "$message" >"$dir/$file"
+		failed=$((failed + 1))
+		echo "capture: $file: ${code:-CommandFailed}" >&2
 	fi
 	rm -f "$dir/.stderr"
 }
+failed=0
 
-`, e.Name, e.Names.Cluster, e.Names.Region, e.Name)
+`, e.Name, escape.Terminal(e.Names.Cluster), escape.Terminal(e.Names.Region), e.Name)
 	for _, c := range commands(e) {
 		if c.file == "ec2-subnets.json" {
-			fmt.Fprintf(&b, "VPC=$(aws eks describe-cluster --region %s --name %s --query cluster.resourcesVpcConfig.vpcId --output text)\n", e.Names.Region, e.Names.Cluster)
+			fmt.Fprintf(&b, "VPC=$(aws eks describe-cluster --region %s --name %s --query cluster.resourcesVpcConfig.vpcId --output text)\n", escape.Shell(e.Names.Region), escape.Shell(e.Names.Cluster))
 		}
 		fmt.Fprintf(&b, "run %s %s\n", c.file, c.argv)
 	}
-	b.WriteString("echo \"captured into $dir\"\n")
+	b.WriteString(`if [ "$failed" -gt 0 ]; then
+	echo "capture: $failed command(s) failed (their files hold the error); check the credentials and the kubeconfig, then run it again" >&2
+	exit 1
+fi
+echo "captured into $dir"
+`)
 	return b.String()
 }

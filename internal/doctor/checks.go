@@ -10,6 +10,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/policy"
 	"github.com/karpgen/karpgen/internal/profile"
@@ -221,7 +222,7 @@ var catalog = []*Check{
 			n := c.e.Names
 			fix := "deploy iam/cloudformation.yaml (aws cloudformation deploy ...)"
 			if n.NodeRoleExists {
-				fix = "attach the policies to the existing role (aws iam attach-role-policy --role-name " + n.NodeRole + " --policy-arn <arn>)"
+				fix = "attach the policies to the existing role (aws iam attach-role-policy --role-name " + escape.Shell(n.NodeRole) + " --policy-arn <arn>)"
 			}
 			var role iamRole
 			if !c.load("iam-node-role.json", &role, "role "+n.NodeRole, "the node role", fix) {
@@ -241,7 +242,7 @@ var catalog = []*Check{
 			for _, name := range c.e.Facts.NodeRolePolicies {
 				if arn := n.ManagedPolicyARN(name); !slices.Contains(have, arn) {
 					c.report("role "+n.NodeRole, arn+" attached", strings.Join(have, ", "),
-						"aws iam attach-role-policy --role-name "+n.NodeRole+" --policy-arn "+arn)
+						escape.ShellJoin("aws", "iam", "attach-role-policy", "--role-name", n.NodeRole, "--policy-arn", arn))
 				}
 			}
 		},
@@ -268,7 +269,7 @@ var catalog = []*Check{
 				return
 			}
 			want := generators.AccessEntryType(c.e.Windows)
-			fix := fmt.Sprintf("aws eks create-access-entry --cluster-name %s --principal-arn %s --type %s", n.Cluster, n.NodeRoleARN, want)
+			fix := escape.ShellJoin("aws", "eks", "create-access-entry", "--region", n.Region, "--cluster-name", n.Cluster, "--principal-arn", n.NodeRoleARN, "--type", want)
 			var ae eksAccessEntry
 			if !c.load("eks-access-entry-node.json", &ae, "access entry "+n.NodeRoleARN, "an access entry of type "+want, fix) {
 				return
@@ -327,7 +328,7 @@ var catalog = []*Check{
 			}
 			var ad eksAddons
 			if c.load("eks-addons.json", &ad, "add-ons", "eks-pod-identity-agent", "") && !slices.Contains(ad.Addons, "eks-pod-identity-agent") {
-				c.report("add-on eks-pod-identity-agent", "installed", "absent", "aws eks create-addon --cluster-name "+n.Cluster+" --addon-name eks-pod-identity-agent")
+				c.report("add-on eks-pod-identity-agent", "installed", "absent", escape.ShellJoin("aws", "eks", "create-addon", "--region", n.Region, "--cluster-name", n.Cluster, "--addon-name", "eks-pod-identity-agent"))
 			}
 		},
 	},
@@ -354,7 +355,7 @@ var catalog = []*Check{
 					attached = attached || p.PolicyArn == arn
 				}
 				if !attached {
-					c.report("role "+n.ControllerRole, arn+" attached", "not attached", "aws iam attach-role-policy --role-name "+n.ControllerRole+" --policy-arn "+arn)
+					c.report("role "+n.ControllerRole, arn+" attached", "not attached", escape.ShellJoin("aws", "iam", "attach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", arn))
 				}
 				var pv iamPolicyVersion
 				if !c.load("iam-policy-"+cp.Name+".json", &pv, "policy "+cp.Name, "the policy of iam/"+cp.File, "deploy iam/cloudformation.yaml") {
@@ -420,7 +421,7 @@ var catalog = []*Check{
 					arns = append(arns, tg.Arn)
 				}
 				if !targets {
-					c.report("rule "+name, "target "+n.QueueARN, orNone(strings.Join(arns, ", ")), "aws events put-targets --rule "+name+" --targets Id=KarpenterInterruptionQueueTarget,Arn="+n.QueueARN)
+					c.report("rule "+name, "target "+n.QueueARN, orNone(strings.Join(arns, ", ")), escape.ShellJoin("aws", "events", "put-targets", "--region", n.Region, "--rule", name, "--targets", "Id=KarpenterInterruptionQueueTarget,Arn="+n.QueueARN))
 				}
 			}
 		},
@@ -461,7 +462,7 @@ var catalog = []*Check{
 				}
 				if c.e.Version.Minor >= 1 && !slices.Equal(crd.Status.StoredVersions, []string{"v1"}) {
 					c.report("CRD "+crd.Metadata.Name, "status.storedVersions [v1]", fmt.Sprint(crd.Status.StoredVersions),
-						"kubectl patch crd "+crd.Metadata.Name+` --subresource=status --type=merge -p '{"status":{"storedVersions":["v1"]}}' (after every object was re-applied as v1)`)
+						escape.ShellJoin("kubectl", "patch", "crd", crd.Metadata.Name, "--subresource=status", "--type=merge", "-p", `{"status":{"storedVersions":["v1"]}}`)+" (after every object was re-applied as v1)")
 				}
 			}
 		},
@@ -479,7 +480,7 @@ var catalog = []*Check{
 			}
 			for _, w := range l.Items {
 				if strings.Contains(w.Metadata.Name, "karpenter") {
-					c.report(strings.ToLower(w.Kind)+" "+w.Metadata.Name, "absent", "present", "kubectl delete "+strings.ToLower(w.Kind)+" "+w.Metadata.Name)
+					c.report(strings.ToLower(w.Kind)+" "+w.Metadata.Name, "absent", "present", escape.ShellJoin("kubectl", "delete", strings.ToLower(w.Kind), w.Metadata.Name))
 				}
 			}
 		},
@@ -504,7 +505,7 @@ var catalog = []*Check{
 				}
 				if tag != c.e.Version.String() {
 					c.report("deployment "+n.Namespace+"/karpenter", "image "+c.e.Version.String(), ct.Image,
-						"helm upgrade karpenter oci://public.ecr.aws/karpenter/karpenter --version "+c.e.Version.String()+" --values helm/karpenter-values.yaml")
+						c.helmUpgrade())
 				}
 				env := map[string]string{}
 				for _, v := range ct.Env {
@@ -529,7 +530,7 @@ var catalog = []*Check{
 			want := policy.Normalize(generators.HelmValues(c.e)).(map[string]any)
 			for _, k := range diffKeys("", policy.Normalize(have), want) {
 				c.report("release "+c.e.Names.Namespace+"/karpenter", "values of helm/karpenter-values.yaml", "differs at "+k,
-					"helm upgrade karpenter oci://public.ecr.aws/karpenter/karpenter --version "+c.e.Version.String()+" --values helm/karpenter-values.yaml")
+					c.helmUpgrade())
 			}
 		},
 	},
@@ -662,7 +663,7 @@ func tagFix(terms []profile.SelectorTerm, cmd string) string {
 			for _, k := range sortedKeys(t.Tags) {
 				tags = append(tags, "Key="+k+",Value="+t.Tags[k])
 			}
-			return "aws " + cmd + " --tags " + strings.Join(tags, " ")
+			return "aws " + cmd + " --tags " + escape.ShellJoin(tags...)
 		}
 	}
 	return "select existing ones in the node class"
@@ -718,3 +719,10 @@ func orNone(s string) string {
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// helmUpgrade is the command that installs the bundle's values, run from
+// the repository root.
+func (c *checkRun) helmUpgrade() string {
+	return escape.ShellJoin("helm", "upgrade", "karpenter", "oci://public.ecr.aws/karpenter/karpenter", "--version", c.e.Version.String(),
+		"--namespace", c.e.Names.Namespace, "--values", "out/"+c.e.Name+"/helm/karpenter-values.yaml")
+}

@@ -377,7 +377,7 @@ func TestCaptureScript(t *testing.T) {
 	os.MkdirAll(bin, 0o755)
 	stub := `#!/bin/sh
 case "$*" in
-*AWSServiceRoleForEC2Spot*) echo "An error occurred (NoSuchEntity) when calling the GetRole operation: The role with name AWSServiceRoleForEC2Spot cannot be found." >&2; exit 254;;
+*AWSServiceRoleForEC2Spot*) printf 'An error occurred (NoSuchEntity) when calling the GetRole operation: The role with name AWSServiceRoleForEC2Spot cannot be found.\t"quoted"\\ \r\033[31m\377\n' >&2; exit 254;;
 *"--query"*) echo "vpc-0a1b2c";;
 *) printf '{"tool": "%s", "args": "%s"}\n' "$(basename "$0")" "$1 $2";;
 esac
@@ -390,8 +390,14 @@ esac
 	state := filepath.Join(dir, "state")
 	cmd := exec.Command("sh", path, state)
 	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"))
-	if out, err := cmd.CombinedOutput(); err != nil {
+	// One command failed: every file is written, the summary says so,
+	// and the script exits 1.
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 		t.Fatalf("capture: %v\n%s", err, out)
+	}
+	if want := "capture: iam-spot-service-linked-role.json: NoSuchEntity\ncapture: 1 command(s) failed (their files hold the error); check the credentials and the kubeconfig, then run it again\n"; string(out) != want {
+		t.Errorf("capture printed %q, want %q", out, want)
 	}
 	entries, _ := os.ReadDir(state)
 	if want := strings.Count(script, "\nrun "); len(entries) != want {
@@ -401,7 +407,7 @@ esac
 		Error struct{ Code, Message string } `json:"error"`
 	}
 	data, _ := os.ReadFile(filepath.Join(state, "iam-spot-service-linked-role.json"))
-	if err := json.Unmarshal(data, &slr); err != nil || slr.Error.Code != "NoSuchEntity" || !strings.Contains(slr.Error.Message, "cannot be found") {
+	if err := json.Unmarshal(data, &slr); err != nil || slr.Error.Code != "NoSuchEntity" || !strings.HasSuffix(slr.Error.Message, "cannot be found.quoted [31m") {
 		t.Errorf("error file %s (%v)", data, err)
 	}
 	data, _ = os.ReadFile(filepath.Join(state, "eks-cluster.json"))

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/karpgen/karpgen/internal/escape"
 )
 
 // Text is the report for a terminal: a line per finding with what was
@@ -19,15 +21,18 @@ func (r *Report) Text() []byte {
 		count["ok"], count["failed"], count["skipped"], count["not-applicable"])
 	for _, res := range r.Results {
 		for _, f := range res.Findings {
-			fmt.Fprintf(&b, "%s: %s: %s\n    expected: %s\n    found:    %s\n", f.Severity, f.Check, f.Resource, f.Expected, f.Found)
+			// What was found comes from the captured state: untrusted
+			// text, shown with nothing a terminal acts on.
+			fmt.Fprintf(&b, "%s: %s: %s\n    expected: %s\n    found:    %s\n", f.Severity, f.Check,
+				escape.Terminal(f.Resource), escape.Terminal(f.Expected), escape.Terminal(f.Found))
 			if f.Fix != "" {
-				fmt.Fprintf(&b, "    fix:      %s\n", f.Fix)
+				fmt.Fprintf(&b, "    fix:      %s\n", escape.Terminal(f.Fix))
 			}
 		}
 	}
 	for _, res := range r.Results {
 		if res.Status == "skipped" {
-			fmt.Fprintf(&b, "skipped: %s: %s\n", res.Check, res.Skipped)
+			fmt.Fprintf(&b, "skipped: %s: %s\n", res.Check, escape.Terminal(res.Skipped))
 		}
 	}
 	return []byte(b.String())
