@@ -2,9 +2,9 @@ package generators
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
@@ -13,6 +13,18 @@ import (
 // (GitHub renders it): the node groups and pools with their labels and
 // taints, and which workloads land where.
 func diagram(p *profile.Profile, pl model.Placement) string {
+	// Node IDs are numbered, so that no two names (sys-a, sys.a) share
+	// one; names appear only in labels, escaped.
+	ids := map[string]string{}
+	nodeID := func(prefix, name string) string {
+		key := prefix + "\x00" + name
+		if id, ok := ids[key]; ok {
+			return id
+		}
+		id := fmt.Sprintf("%s%d", prefix, len(ids)+1)
+		ids[key] = id
+		return id
+	}
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("```mermaid\nflowchart LR\n")
@@ -49,17 +61,12 @@ func diagram(p *profile.Profile, pl model.Placement) string {
 	return b.String()
 }
 
-var unsafeID = regexp.MustCompile(`[^A-Za-z0-9]`)
-
-// nodeID is a Mermaid node id for a name: letters and digits, prefixed.
-func nodeID(prefix, name string) string { return prefix + "_" + unsafeID.ReplaceAllString(name, "_") }
-
-// mermaidText joins lines for a node's label, with quotes escaped.
+// mermaidText joins lines for a node's label, each escaped.
 func mermaidText(lines ...string) string {
 	var kept []string
 	for _, l := range lines {
 		if l != "" {
-			kept = append(kept, strings.ReplaceAll(l, `"`, "#quot;"))
+			kept = append(kept, escape.Mermaid(l))
 		}
 	}
 	return strings.Join(kept, "<br/>")

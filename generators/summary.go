@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/model"
 
 	"github.com/karpgen/karpgen/internal/profile"
@@ -35,7 +36,7 @@ func Summary(e *model.Env, files []string) []byte {
 	w("| group | labels | taints | runs |\n|---|---|---|---|\n")
 	for _, g := range sortedKeys(p.NodeGroups) {
 		ng := p.NodeGroups[g]
-		w("| %s | %s | %s | %s |\n", g, labelsText(ng.Labels), taintsText(ng.Taints), groupRuns(pl, g))
+		w("| %s | %s | %s | %s |\n", md(g), labelsText(ng.Labels), taintsText(ng.Taints), groupRuns(pl, g))
 	}
 
 	w("\n## Node pools (provisioned by Karpenter)\n\n")
@@ -46,8 +47,8 @@ func Summary(e *model.Env, files []string) []byte {
 		if np.Weight != nil {
 			weight = fmt.Sprintf(", weight %d", *np.Weight)
 		}
-		w("| %s | %s | %s%s | %s | %s | %s | %s | %s after %s, expire after %s |\n", name, np.NodeClass,
-			strings.Join(np.CapacityTypes, ", "), weight, orDash(strings.Join(np.Zones, ", ")), instancesText(np),
+		w("| %s | %s | %s%s | %s | %s | %s | %s | %s after %s, expire after %s |\n", md(name), md(np.NodeClass),
+			strings.Join(np.CapacityTypes, ", "), weight, orDash(md(strings.Join(np.Zones, ", "))), instancesText(np),
 			limitsText(np.Limits), taintsText(np.Taints), np.Disruption.ConsolidationPolicy, np.Disruption.ConsolidateAfter, np.ExpireAfter)
 	}
 
@@ -161,15 +162,15 @@ func selectorText(labels map[string]string) string {
 func manualSteps(e *model.Env) []string {
 	p, n := e.Profile, e.Names
 	steps := []string{
-		"Deploy `iam/cloudformation.yaml` (`aws cloudformation deploy --template-file iam/cloudformation.yaml --stack-name Karpenter-" +
-			n.Cluster + " --capabilities CAPABILITY_NAMED_IAM`), or create the same roles, policies, queue and rules otherwise.",
+		"Deploy `iam/cloudformation.yaml` (" + escape.Code(escape.ShellJoin("aws", "cloudformation", "deploy", "--template-file", "out/"+e.Name+"/iam/cloudformation.yaml",
+			"--stack-name", "Karpenter-"+n.Cluster, "--capabilities", "CAPABILITY_NAMED_IAM")) + "), or create the same roles, policies, queue and rules otherwise.",
 	}
 	tags := map[string]bool{}
 	for _, nc := range p.NodeClasses {
 		for _, terms := range [][]profile.SelectorTerm{nc.SubnetSelectorTerms, nc.SecurityGroupSelectorTerms} {
 			for _, t := range terms {
 				for key, v := range t.Tags {
-					tags["`"+key+": "+v+"`"] = true
+					tags[escape.Code(key+": "+v)] = true
 				}
 			}
 		}
@@ -189,14 +190,14 @@ func manualSteps(e *model.Env) []string {
 		}
 	}
 	if p.Karpenter.Auth == profile.AuthIRSA {
-		steps = append(steps, "Create the cluster's IAM OIDC provider (`eksctl utils associate-iam-oidc-provider --cluster "+n.Cluster+" --approve`) before the controller role.")
+		steps = append(steps, "Create the cluster's IAM OIDC provider ("+escape.Code(escape.ShellJoin("eksctl", "utils", "associate-iam-oidc-provider", "--cluster", n.Cluster, "--approve"))+") before the controller role.")
 	} else {
-		steps = append(steps, "Install the eks-pod-identity-agent add-on (`aws eks create-addon --cluster-name "+n.Cluster+" --addon-name eks-pod-identity-agent`).")
+		steps = append(steps, "Install the eks-pod-identity-agent add-on ("+escape.Code(escape.ShellJoin("aws", "eks", "create-addon", "--cluster-name", n.Cluster, "--addon-name", "eks-pod-identity-agent"))+").")
 	}
 	switch {
 	case n.NodeRoleExists:
-		steps = append(steps, fmt.Sprintf("Check that the existing node role `%s` may join the cluster: an access entry of type %s (`aws eks describe-access-entry --cluster-name %s --principal-arn %s`) or an aws-auth mapping.",
-			n.NodeRole, AccessEntryType(e.Windows), n.Cluster, n.NodeRoleARN))
+		steps = append(steps, fmt.Sprintf("Check that the existing node role %s may join the cluster: an access entry of type %s (%s) or an aws-auth mapping.",
+			escape.Code(n.NodeRole), AccessEntryType(e.Windows), escape.Code(escape.ShellJoin("aws", "eks", "describe-access-entry", "--cluster-name", n.Cluster, "--principal-arn", n.NodeRoleARN))))
 	case p.Karpenter.NodeAccess == profile.AWSAuth:
 		steps = append(steps, "Add `iam/aws-auth-maproles.yaml` to the aws-auth ConfigMap in kube-system.")
 	}
@@ -205,7 +206,7 @@ func manualSteps(e *model.Env) []string {
 			"`kubectl patch configmap amazon-vpc-cni -n kube-system --type merge -p '{\"data\":{\"enable-windows-ipam\":\"true\"}}'`.")
 	}
 	if e.Placement.AddonGroup != "" {
-		steps = append(steps, "Apply the add-on placement in `addons/` (`aws eks update-addon --configuration-values file://addons/eks-<addon>.json`, and the Helm values snippets).")
+		steps = append(steps, "Apply the add-on placement in `out/"+e.Name+"/addons/` (`aws eks update-addon --configuration-values file://out/"+e.Name+"/addons/eks-<addon>.json`, and the Helm values snippets).")
 	}
 	return append(steps, fmt.Sprintf("Check the account and the cluster against this bundle: `karpgen doctor %s --capture-script > capture.sh && sh capture.sh state && karpgen doctor %s --state state` (read-only; see docs/doctor.md).", e.Name, e.Name))
 }
@@ -216,7 +217,7 @@ func labelsText(labels map[string]string) string {
 	}
 	var parts []string
 	for _, k := range sortedKeys(labels) {
-		parts = append(parts, "`"+k+"="+labels[k]+"`")
+		parts = append(parts, escape.Code(k+"="+labels[k]))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -231,7 +232,7 @@ func taintsText(ts []profile.Taint) string {
 		if t.Value != "" {
 			kv += "=" + t.Value
 		}
-		parts = append(parts, "`"+kv+":"+t.Effect+"`")
+		parts = append(parts, escape.Code(kv+":"+t.Effect))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -240,7 +241,7 @@ func instancesText(np profile.NodePool) string {
 	var parts []string
 	add := func(name string, values []string) {
 		if len(values) > 0 {
-			parts = append(parts, name+" "+strings.Join(values, "/"))
+			parts = append(parts, name+" "+md(strings.Join(values, "/")))
 		}
 	}
 	add("types", np.InstanceTypes)
@@ -259,10 +260,13 @@ func instancesText(np profile.NodePool) string {
 func limitsText(l map[string]any) string {
 	var parts []string
 	for _, k := range sortedKeys(l) {
-		parts = append(parts, fmt.Sprintf("%s %v", k, l[k]))
+		parts = append(parts, md(fmt.Sprintf("%s %v", k, l[k])))
 	}
 	return orDash(strings.Join(parts, ", "))
 }
+
+// md is text of the profile inside a line or a table cell of SUMMARY.md.
+func md(s string) string { return escape.Markdown(s) }
 
 func orDash(s string) string {
 	if s == "" {

@@ -72,16 +72,18 @@ func Line(s string) string {
 	return strconv.QuoteToGraphic(s)
 }
 
-// Markdown returns s as inline Markdown text that shows exactly s: on one
-// line (Terminal's escapes), with every character Markdown or HTML could
-// read as syntax backslash-escaped.
+// Markdown returns s as inline Markdown text (within a line, or a table
+// cell) that shows exactly s: on one line (Terminal's form), with every
+// character that Markdown or HTML could read as syntax there
+// backslash-escaped (a pipe too, so it never ends a table cell), and
+// blanks at its ends kept as character references.
 func Markdown(s string) string {
 	s = Terminal(s)
 	runes := []rune(s)
 	var b strings.Builder
 	for i, r := range runes {
 		switch {
-		case strings.ContainsRune("\\`*_{}[]()<>#+-.!|~&\"'=:", r):
+		case strings.ContainsRune("\\`*_[]<>|&~!", r):
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		case unicode.IsSpace(r) && (i == 0 || i == len(runes)-1 || unicode.IsSpace(runes[i-1]) || unicode.IsSpace(runes[i+1])):
@@ -110,4 +112,37 @@ func Mermaid(s string) string {
 		fmt.Fprintf(&b, "#%d;", r)
 	}
 	return b.String()
+}
+
+// Fence is a Markdown code fence that text cannot close: three backticks,
+// or one more than the longest run of backticks in it.
+func Fence(text string) string { return strings.Repeat("`", max(3, longestTicks(text)+1)) }
+
+// longestTicks is the longest run of backticks in text.
+func longestTicks(text string) int {
+	longest, run := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return longest
+}
+
+// Code returns s as a Markdown code span that shows exactly s on one line
+// (Terminal's form) and, pipes escaped, never ends a table cell: GitHub
+// reads "\|" in a cell as a pipe, even inside code.
+func Code(s string) string {
+	if s == "" {
+		return "" // Markdown has no empty code span
+	}
+	s = strings.ReplaceAll(Terminal(s), "|", `\|`)
+	fence := strings.Repeat("`", longestTicks(s)+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || (strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") && strings.Trim(s, " ") != "") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
 }

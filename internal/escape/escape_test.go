@@ -171,3 +171,31 @@ func FuzzMermaid(f *testing.F) {
 	}
 	f.Fuzz(checkMermaid)
 }
+
+var codeSpan = regexp.MustCompile(`(?s)^<p>x<code>(.*)</code></p>\n$`)
+
+func checkCode(t *testing.T, s string) {
+	if s == "" {
+		return
+	}
+	md := "x" + Code(s)
+	var out bytes.Buffer
+	if err := goldmark.Convert([]byte(md), &out); err != nil {
+		t.Fatal(err)
+	}
+	m := codeSpan.FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("%q: %q is not one code span: %q", s, md, out.String())
+	}
+	// Outside a table the escaped pipe shows its backslash.
+	if got, want := html.UnescapeString(m[1]), strings.ReplaceAll(Terminal(s), "|", `\|`); got != want {
+		t.Fatalf("%q: code %q shows %q, want %q", s, md, got, want)
+	}
+}
+
+func FuzzCode(f *testing.F) {
+	for _, s := range append(seeds, "`", "a``b", " x ", "`x`") {
+		f.Add(s)
+	}
+	f.Fuzz(checkCode)
+}

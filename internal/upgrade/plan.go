@@ -164,7 +164,11 @@ func New(e *model.Env, from, to string) (*Plan, error) {
 	for i := 1; i < len(p.versions); i++ {
 		p.Hops = append(p.Hops, p.hop(i))
 	}
-	p.Steps = p.steps()
+	// A blocked plan has no steps: none of them may start, and none is
+	// printed for someone to paste.
+	if !p.Blocked() {
+		p.Steps = p.steps()
+	}
 	return p, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -13,6 +14,9 @@ import (
 func (p *Plan) JSON() ([]byte, error) {
 	if p.Blockers == nil {
 		p.Blockers = []Blocker{}
+	}
+	if p.Steps == nil {
+		p.Steps = []Step{}
 	}
 	data, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
@@ -22,7 +26,20 @@ func (p *Plan) JSON() ([]byte, error) {
 }
 
 // Text is the plan for a terminal.
-func (p *Plan) Text() []byte { return p.write(false) }
+// Lines are shown through the terminal layer: a name of the profile
+// cannot act on the terminal.
+func (p *Plan) Text() []byte {
+	lines := strings.SplitAfter(string(p.write(false)), "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		body, nl := strings.CutSuffix(l, "\n")
+		b.WriteString(escape.Line(body))
+		if nl {
+			b.WriteByte('\n')
+		}
+	}
+	return []byte(b.String())
+}
 
 // Markdown is the plan as UPGRADE.md.
 func (p *Plan) Markdown() []byte { return p.write(true) }
@@ -87,15 +104,18 @@ func (p *Plan) write(md bool) []byte {
 			w("- note: %s\n", x)
 		}
 	}
-	h(2, "Steps, in order")
+	if len(p.Steps) > 0 {
+		h(2, "Steps, in order")
+	}
 	for _, s := range p.Steps {
 		w("%d. %s\n", s.Order, s.Title)
 		if md {
-			w("\n   ```sh\n")
+			fence := escape.Fence(s.Command)
+			w("\n   %ssh\n", fence)
 			for _, line := range strings.Split(s.Command, "\n") {
 				w("   %s\n", line)
 			}
-			w("   ```\n\n")
+			w("   %s\n\n", fence)
 		} else {
 			for _, line := range strings.Split(s.Command, "\n") {
 				w("   $ %s\n", line)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/policy"
 )
@@ -24,6 +25,8 @@ func (p *Plan) steps() []Step {
 	n := target.Names
 	ns := n.Namespace
 	dir := "out/" + p.Dir()
+	// Every name in a command is one shell word, quoted where needed.
+	sh := escape.ShellJoin
 	var steps []Step
 	add := func(title, command, ifFails string) {
 		steps = append(steps, Step{Order: len(steps) + 1, Title: title, Command: command, IfFails: ifFails})
@@ -49,17 +52,17 @@ func (p *Plan) steps() []Step {
 	if len(transition) > 0 {
 		var cmds []string
 		for _, cp := range transition {
-			cmds = append(cmds, fmt.Sprintf("aws iam create-policy --policy-name %s --policy-document file://%s/iam/%s && aws iam attach-role-policy --role-name %s --policy-arn %s",
-				cp.Name, dir, cp.File, n.ControllerRole, policyARN(cp.Name)))
+			cmds = append(cmds, sh("aws", "iam", "create-policy", "--policy-name", cp.Name, "--policy-document", "file://"+dir+"/iam/"+cp.File)+
+				" && "+sh("aws", "iam", "attach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", policyARN(cp.Name)))
 		}
 		add("Let the controller keep what the running release needs, beside what the target needs (transition policies)", strings.Join(cmds, "\n"), "")
 	}
 	add("Deploy the target's IAM (controller policies, node role, interruption queue and rules)",
-		fmt.Sprintf("aws cloudformation deploy --template-file %s/iam/cloudformation.yaml --stack-name Karpenter-%s --capabilities CAPABILITY_NAMED_IAM", dir, n.Cluster), "")
+		sh("aws", "cloudformation", "deploy", "--region", n.Region, "--template-file", dir+"/iam/cloudformation.yaml", "--stack-name", "Karpenter-"+n.Cluster, "--capabilities", "CAPABILITY_NAMED_IAM"), "")
 	for i, v := range p.versions[1:] {
 		if v.Major == 0 {
 			add(fmt.Sprintf("Upgrade the v1beta1 controller to %s with its webhooks enabled", v),
-				fmt.Sprintf("helm upgrade karpenter oci://public.ecr.aws/karpenter/karpenter --version %s --namespace %s --reuse-values --set webhook.enabled=true", v, ns), "")
+				sh("helm", "upgrade", "karpenter", "oci://public.ecr.aws/karpenter/karpenter", "--version", v.String(), "--namespace", ns, "--reuse-values", "--set", "webhook.enabled=true"), "")
 			continue
 		}
 		values := fmt.Sprintf("%s/helm/karpenter-values-%s.yaml", dir, v)
@@ -67,17 +70,18 @@ func (p *Plan) steps() []Step {
 			values = dir + "/helm/karpenter-values.yaml"
 		}
 		add(fmt.Sprintf("Upgrade the CRDs to %s", v),
-			fmt.Sprintf("helm upgrade --install karpenter-crd oci://public.ecr.aws/karpenter/karpenter-crd --version %s --namespace %s", v, ns), "")
+			sh("helm", "upgrade", "--install", "karpenter-crd", "oci://public.ecr.aws/karpenter/karpenter-crd", "--version", v.String(), "--namespace", ns), "")
 		add(fmt.Sprintf("Upgrade the controller to %s", v),
-			fmt.Sprintf("helm upgrade karpenter oci://public.ecr.aws/karpenter/karpenter --version %s --namespace %s --values %s && kubectl -n %s rollout status deployment/karpenter", v, ns, values, ns), "")
+			sh("helm", "upgrade", "karpenter", "oci://public.ecr.aws/karpenter/karpenter", "--version", v.String(), "--namespace", ns, "--values", values)+
+				" && "+sh("kubectl", "-n", ns, "rollout", "status", "deployment/karpenter"), "")
 	}
 	add("Move the profile to the target and apply its NodePools and EC2NodeClasses",
-		fmt.Sprintf("set karpenter.version: %q in the profile, then: karpgen render %s && kubectl apply -k out/%s (or let Argo CD sync)", p.To, p.Env, p.Env), "")
+		fmt.Sprintf("set karpenter.version: %q in the profile, then: %s && %s (or let Argo CD sync)", p.To, sh("karpgen", "render", p.Env), sh("kubectl", "apply", "-k", "out/"+p.Env)), "")
 	if len(transition) > 0 {
 		var cmds []string
 		for _, cp := range transition {
 			arn := policyARN(cp.Name)
-			cmds = append(cmds, fmt.Sprintf("aws iam detach-role-policy --role-name %s --policy-arn %s && aws iam delete-policy --policy-arn %s", n.ControllerRole, arn, arn))
+			cmds = append(cmds, sh("aws", "iam", "detach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", arn)+" && "+sh("aws", "iam", "delete-policy", "--policy-arn", arn))
 		}
 		add("Remove the transition policies once the target controller runs", strings.Join(cmds, "\n"), "")
 	}
