@@ -17,7 +17,7 @@ import (
 	"github.com/karpgen/karpgen/internal/reference"
 )
 
-func prodEnv(t *testing.T) *model.Env {
+func prodEnv(t testing.TB) *model.Env {
 	t.Helper()
 	res, err := pipeline.Check(pipeline.Options{Dir: filepath.Join("testdata", "profiles")})
 	if err != nil || len(res.Envs) != 1 {
@@ -29,7 +29,7 @@ func prodEnv(t *testing.T) *model.Env {
 // healthy writes a captured folder of an account and cluster that are
 // exactly what the bundle says, in the shapes the AWS CLI and kubectl
 // print.
-func healthy(t *testing.T, e *model.Env) map[string]any {
+func healthy(t testing.TB, e *model.Env) map[string]any {
 	n := e.Names
 	b, err := generators.Render(e)
 	if err != nil {
@@ -120,7 +120,7 @@ func ready(kind, name string) map[string]any {
 		"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "True", "reason": "Ready", "message": ""}}}}
 }
 
-func mustJSON(t *testing.T, v any) string {
+func mustJSON(t testing.TB, v any) string {
 	data, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
