@@ -43,7 +43,7 @@ const usage = `karpgen renders Karpenter bundles from CUE cluster profiles.
 Usage:
   karpgen render [ENV...] [--profiles DIR] [--out DIR] [--check] [--delete-foreign] [--lock-wait D] [--eval-timeout D]
   karpgen vet [ENV...] [--profiles DIR] [-o text|json]
-  karpgen build ENV [--profiles DIR]
+  karpgen build ENV [--profiles DIR] [--allow-kinds KINDS]
   karpgen init [--template NAME] [--dir DIR] [--name PREFIX] [--region REGION] [--account ID]
   karpgen import FILE... [--values FILE] [--env NAME] [--cluster NAME] [--region REGION] [--account ID] [-o FILE] [--format text|json]
   karpgen upgrade ENV --to VERSION [--from VERSION] [--profiles DIR] [-o text|markdown|json] [--write]
