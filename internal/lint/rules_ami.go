@@ -40,6 +40,7 @@ var amiRules = []*Rule{
 	{
 		ID: "value/user-data", Severity: diag.Error, Group: "Values",
 		Summary: "userData is in the form its AMI family reads: TOML for Bottlerocket, MIME multi-part or a nodeadm NodeConfig for AL2023.",
+		Hint:    "for AL2023 write a NodeConfig (apiVersion: node.eks.aws/v1alpha1) or a MIME multi-part document; for Bottlerocket, TOML settings",
 		check: func(c *Context) {
 			for _, n := range names(c.P.NodeClasses) {
 				nc := c.P.NodeClasses[n]

@@ -24,6 +24,7 @@ var selectorRules = []*Rule{
 	{
 		ID: "value/selector-terms", Severity: diag.Error, Group: "Values",
 		Summary: "Subnet and security group selector terms are what the EC2NodeClass CRD accepts: at least one term, each of tags (no empty keys or values), an id alone, or (security groups) a name alone.",
+		Hint:    `e.g. subnetSelectorTerms: [{tags: {"karpenter.sh/discovery": "my-cluster"}}] or [{id: "subnet-0123456789abcdef0"}]`,
 		check: func(c *Context) {
 			for _, n := range names(c.P.NodeClasses) {
 				nc := c.P.NodeClasses[n]

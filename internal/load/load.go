@@ -86,7 +86,8 @@ const minPerWorker = 16
 
 // worker evaluates environments in a CUE context of its own.
 type worker struct {
-	limits *Limits
+	limits    *Limits
+	explainer *explainer
 	// envs is the environments struct of the CUE package.
 	envs    cue.Value
 	ctx     *cue.Context
@@ -230,7 +231,7 @@ func newWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, onl
 	if err := s.Err(); err != nil {
 		return nil, nil, fmt.Errorf("compiling the embedded schema: %w", err)
 	}
-	w := &worker{limits: dir.Limits, ctx: ctx, schema: s, raws: map[string]cue.Value{}, sources: map[string]*jsonnetFile{}}
+	w := &worker{limits: dir.Limits, explainer: newExplainer(s), ctx: ctx, schema: s, raws: map[string]cue.Value{}, sources: map[string]*jsonnetFile{}}
 	if len(cueFiles) > 0 {
 		cfg := &load.Config{
 			FS: dir.FS, Dir: "/", FromFSPath: dir.show,
@@ -347,7 +348,7 @@ func (w *worker) unify(name string) (*Env, []diag.Finding) {
 	}
 	u := w.schema.FillPath(path, env.raw).LookupPath(path)
 	if err := u.Validate(cue.Concrete(true)); err != nil {
-		return nil, env.suggest(u, env.placed(schemaFindings(err)))
+		return nil, env.explain(w.explainer, env.suggest(u, env.placed(schemaFindings(err))))
 	}
 	p := &profile.Profile{}
 	if err := u.Decode(p); err != nil {
@@ -528,7 +529,7 @@ func schemaFindings(err error) []diag.Finding {
 			f.Pos, f.Also = f.Also[0], f.Also[1:]
 		}
 		if strings.Contains(msg, "field not allowed") {
-			f.Hint = "the schema has no such field: check its spelling and place (karpgen/schema/profile.cue)"
+			f.Hint = "the schema has no such field: check its spelling and place (karpgen's schema/profile.cue lists every field)"
 		}
 		// Alternatives of one disjunction fail at the same place: the
 		// last names the type, which says the most.

@@ -140,7 +140,7 @@ func TestUnknownFieldInAList(t *testing.T) {
 		t.Fatalf("findings %+v", res.Findings)
 	}
 	f := res.Findings[0]
-	if f.Message != "environments.dev.nodeClasses.default.subnetSelectorTerms.0.name: field not allowed" || f.Pos.Line != 7 {
+	if f.Message != "nodeClasses.default.subnetSelectorTerms.0.name: field not allowed" || f.Pos.Line != 7 {
 		t.Errorf("finding %+v", f)
 	}
 }
