@@ -10,10 +10,10 @@ SIMDIR   := test/iamsim
 all: build
 
 build:
-	$(GO) build -trimpath -ldflags="-s -w" -o $(BIN) ./cmd/karpgen
+	$(GO) build -trimpath -buildvcs=auto -ldflags="-s -w" -o $(BIN) ./cmd/karpgen
 
 install:
-	$(GO) install ./cmd/karpgen
+	$(GO) install -buildvcs=auto ./cmd/karpgen
 
 render: build
 	$(BIN) render

@@ -36,7 +36,7 @@ var helpText = map[string]struct{ usage, about, example string }{
 		"karpgen import FILE... [flags]",
 		"Reads Karpenter manifests of any API generation (and the Helm values in use) and writes\n" +
 			"a profile that renders back to equivalent v1 objects; - reads standard input.",
-		"kubectl get nodepools,ec2nodeclasses -o yaml | karpgen import - --values values.yaml -o profiles/imported.cue",
+		"kubectl get nodepools,ec2nodeclasses -o yaml | karpgen import - --values values.yaml --output-file profiles/imported.cue",
 	},
 	"upgrade": {
 		"karpgen upgrade ENV --to VERSION [flags]",

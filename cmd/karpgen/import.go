@@ -27,13 +27,15 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&opts.OIDCIssuer, "oidc-issuer", "", "the cluster's OIDC issuer URL, for a controller that uses IRSA")
 	fs.StringVar(&opts.NodeGroup, "node-group", "system", "EKS managed node group the controller runs on")
 	fs.StringVar(&valuesFile, "values", "", "Helm values of the karpenter release")
-	fs.StringVarP(&out, "output", "o", "", "file to write the profile to (default: standard output); never overwritten")
-	fs.StringVar(&format, "format", "text", "how to print what the import changed or dropped, on standard error: text or json")
+	fs.StringVar(&out, "output-file", "", "file to write the profile to (default: standard output); never overwritten")
+	fs.StringVarP(&format, flagOutput, "o", "text", "output format of what the import changed or dropped, on standard error: text or json")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if format != "text" && format != "json" {
-		return usageErr("import: --format must be text or json, not %q", format)
+		// -o was import's output file before it meant the format, as in
+		// every other command.
+		return usageErr("import: -o is the output format, text or json, not %q; write the profile to a file with --output-file %s", format, format)
 	}
 	if fs.NArg() == 0 {
 		return usageErr("import: name the manifest files to import (- reads standard input)")

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -45,7 +47,7 @@ Usage:
   karpgen vet [ENV...] [--profiles DIR] [-o text|json]
   karpgen build ENV [--profiles DIR] [--allow-kinds KINDS]
   karpgen init [--template NAME] [--dir DIR] [--name PREFIX] [--region REGION] [--account ID]
-  karpgen import FILE... [--values FILE] [--env NAME] [--cluster NAME] [--region REGION] [--account ID] [-o FILE] [--format text|json]
+  karpgen import FILE... [--values FILE] [--env NAME] [--cluster NAME] [--region REGION] [--account ID] [--output-file FILE] [-o text|json]
   karpgen upgrade ENV --to VERSION [--from VERSION] [--profiles DIR] [-o text|markdown|json] [--write]
   karpgen doctor ENV --capture-script | --state DIR [-o text|json]
   karpgen version
@@ -83,14 +85,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	case "--version":
-		args = []string{"version"}
+		args = append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return exitCode(c.run(args[1:], stdout, stderr), stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "karpgen: unknown command %q\n\n%s", args[0], usage)
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	if s := diag.Closest(args[0], names); s != "" {
+		fmt.Fprintf(stderr, "karpgen: unknown command %s; did you mean %q?\n\n%s", escape.Terminal(strconv.Quote(args[0])), s, usage)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "karpgen: unknown command %s\n\n%s", escape.Terminal(strconv.Quote(args[0])), usage)
 	return exitUsage
 }
 
@@ -139,9 +149,27 @@ func parse(fs *pflag.FlagSet, args []string) error {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err
 		}
-		return usageErr("%s: %v", fs.Name(), err)
+		return usageErr("%s: %v%s", fs.Name(), err, flagHint(fs, err))
 	}
 	return nil
+}
+
+// unknownFlag is how pflag names a flag it does not know.
+var unknownFlag = regexp.MustCompile(`unknown (?:shorthand )?flag: '?-?-?([^' ]+)'?`)
+
+// flagHint suggests the nearest flag of the command for one it does not
+// know.
+func flagHint(fs *pflag.FlagSet, err error) string {
+	m := unknownFlag.FindStringSubmatch(err.Error())
+	if m == nil {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	if s := diag.Closest(m[1], names); s != "" {
+		return fmt.Sprintf("; did you mean --%s?", s)
+	}
+	return ""
 }
 
 // printFindings prints findings with positions relative to the working

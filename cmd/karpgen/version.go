@@ -4,19 +4,75 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strings"
 
 	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/diag"
 )
 
+// versionInfo is what karpgen version prints: the module version and
+// the VCS revision it was built from (from the build info Go embeds),
+// and the Karpenter releases whose facts it holds.
+type versionInfo struct {
+	Version  string   `json:"version"`
+	Revision string   `json:"revision,omitempty"`
+	Time     string   `json:"time,omitempty"`
+	Modified bool     `json:"modified,omitempty"`
+	Go       string   `json:"go"`
+	Minors   []string `json:"karpenterMinors"`
+	Releases []string `json:"karpenterReleases"`
+}
+
+func buildVersion() versionInfo {
+	v := versionInfo{Version: "(devel)"}
+	for _, m := range facts.Minors {
+		v.Minors = append(v.Minors, m.Minor)
+		v.Releases = append(v.Releases, strings.TrimPrefix(m.Reference, "v"))
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	v.Go = info.GoVersion
+	if info.Main.Version != "" {
+		v.Version = info.Main.Version
+	}
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v.Revision = s.Value
+		case "vcs.time":
+			v.Time = s.Value
+		case "vcs.modified":
+			v.Modified = s.Value == "true"
+		}
+	}
+	return v
+}
+
 func runVersion(args []string, stdout, stderr io.Writer) error {
+	var format string
 	fs := newFlags("version", stdout, stderr)
+	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	v := "(devel)"
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
-		v = info.Main.Version
+	v := buildVersion()
+	switch format {
+	case "json":
+		return diag.WriteJSON(stdout, v)
+	case "text":
+	default:
+		return usageErr("version: -o must be text or json, not %q", format)
 	}
-	fmt.Fprintf(stdout, "karpgen %s (Karpenter %s to %s)\n", v, facts.Oldest().Minor, facts.Newest().Minor)
+	fmt.Fprintf(stdout, "karpgen %s (Karpenter %s to %s)\n", v.Version, facts.Oldest().Minor, facts.Newest().Minor)
+	if v.Revision != "" {
+		state := ""
+		if v.Modified {
+			state = ", with uncommitted changes"
+		}
+		fmt.Fprintf(stdout, "revision %s (%s%s)\n", v.Revision, v.Time, state)
+	}
+	fmt.Fprintf(stdout, "built with %s\nKarpenter releases: %s\n", v.Go, strings.Join(v.Releases, ", "))
 	return nil
 }

@@ -168,12 +168,18 @@ func PrintJSON(w io.Writer, fs []Finding) error {
 	if fs == nil {
 		fs = []Finding{}
 	}
+	return WriteJSON(w, struct {
+		Findings []Finding `json:"findings"`
+	}{fs})
+}
+
+// WriteJSON is karpgen's one JSON printer for people and scripts:
+// indented by two spaces, HTML characters as they are, a final newline.
+func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(struct {
-		Findings []Finding `json:"findings"`
-	}{fs})
+	return enc.Encode(v)
 }
 
 // Closest returns the candidate nearest to s by edit distance, when it

@@ -24,16 +24,18 @@ func (im *importer) environment() (map[string]any, error) {
 	settings := v.get("settings")
 	legacy := settings.get("aws") // settings.aws.* before v1
 
+	// Every missing flag is named at once, not one run at a time.
+	var missing []string
 	cluster := orString(o.Cluster, orString(settings.get("clusterName").str(), legacy.get("clusterName").str()))
 	if cluster == "" {
-		return nil, fmt.Errorf("the cluster name is not in the Helm values: give --cluster")
+		missing = append(missing, "--cluster (the cluster name is not in the Helm values)")
 	}
 	region := o.Region
 	if region == "" {
 		region = im.regionFromZones()
 	}
 	if region == "" {
-		return nil, fmt.Errorf("no zone requirement says the region: give --region")
+		missing = append(missing, "--region (no zone requirement says the region)")
 	}
 	account := o.Account
 	irsaRole := v.get("serviceAccount", "annotations", "eks.amazonaws.com/role-arn").str()
@@ -41,7 +43,10 @@ func (im *importer) environment() (map[string]any, error) {
 		account = m[2]
 	}
 	if account == "" {
-		return nil, fmt.Errorf("the AWS account is not in the Helm values: give --account")
+		missing = append(missing, "--account (the AWS account is not in the Helm values)")
+	}
+	if len(missing) > 0 {
+		return nil, &MissingError{Flags: missing}
 	}
 	if issuer := o.OIDCIssuer; issuer != "" && o.Region == "" {
 		if m := issuerRegion.FindStringSubmatch(issuer); m != nil && m[1] != region {
@@ -253,3 +258,10 @@ func onlyTaints(ts []any) []any {
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// MissingError names every flag an import needs and was not given.
+type MissingError struct{ Flags []string }
+
+func (e *MissingError) Error() string {
+	return "give " + strings.Join(e.Flags, ", ")
+}
