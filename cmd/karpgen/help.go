@@ -52,9 +52,14 @@ var helpText = map[string]struct{ usage, about, example string }{
 		"karpgen doctor prod --capture-script > capture.sh && sh capture.sh state && karpgen doctor prod --state state",
 	},
 	"version": {
-		"karpgen version",
-		"Prints karpgen's version and the Karpenter minors it knows.",
-		"karpgen version",
+		"karpgen version [flags]",
+		"Prints karpgen's version, the revision it was built from and the Karpenter releases it knows.",
+		"karpgen version\n  karpgen --version -o json",
+	},
+	"completion": {
+		"karpgen completion bash|zsh|fish",
+		"Prints the shell completion script: commands, flags, environment names and versions.",
+		"source <(karpgen completion bash)\n  karpgen completion fish | source",
 	},
 }
 

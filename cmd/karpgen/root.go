@@ -50,7 +50,8 @@ Usage:
   karpgen import FILE... [--values FILE] [--env NAME] [--cluster NAME] [--region REGION] [--account ID] [--output-file FILE] [-o text|json]
   karpgen upgrade ENV --to VERSION [--from VERSION] [--profiles DIR] [-o text|markdown|json] [--write]
   karpgen doctor ENV --capture-script | --state DIR [-o text|json]
-  karpgen version
+  karpgen version [-o text|json]
+  karpgen completion bash|zsh|fish
 
 Exit codes: 0 ok, 1 failure or a difference found by --check, 2 usage error, 3 invalid profile.
 `
@@ -70,6 +71,8 @@ func commands() []command {
 		{"upgrade", runUpgrade},
 		{"doctor", runDoctor},
 		{"version", runVersion},
+		{"completion", runCompletion},
+		{"__complete", runComplete},
 	}
 }
 
