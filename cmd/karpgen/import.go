@@ -28,7 +28,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&opts.NodeGroup, "node-group", "system", "EKS managed node group the controller runs on")
 	fs.StringVar(&valuesFile, "values", "", "Helm values of the karpenter release")
 	fs.StringVar(&out, "output-file", "", "file to write the profile to (default: standard output); never overwritten")
-	fs.StringVarP(&format, flagOutput, "o", "text", "output format of what the import changed or dropped, on standard error: text or json")
+	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json (what the import changed or dropped, on standard error)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

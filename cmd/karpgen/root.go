@@ -40,21 +40,16 @@ func usageErr(format string, args ...any) error {
 // have been printed.
 var errInvalid = &exitError{exitInvalid, errors.New("invalid profile")}
 
-const usage = `karpgen renders Karpenter bundles from CUE cluster profiles.
-
-Usage:
-  karpgen render [ENV...] [--profiles DIR] [--out DIR] [--check] [--delete-foreign] [--lock-wait D] [--eval-timeout D]
-  karpgen vet [ENV...] [--profiles DIR] [-o text|json]
-  karpgen build ENV [--profiles DIR] [--allow-kinds KINDS]
-  karpgen init [--template NAME] [--dir DIR] [--name PREFIX] [--region REGION] [--account ID]
-  karpgen import FILE... [--values FILE] [--env NAME] [--cluster NAME] [--region REGION] [--account ID] [--output-file FILE] [-o text|json]
-  karpgen upgrade ENV --to VERSION [--from VERSION] [--profiles DIR] [-o text|markdown|json] [--write]
-  karpgen doctor ENV --capture-script | --state DIR [-o text|json]
-  karpgen version [-o text|json]
-  karpgen completion bash|zsh|fish
-
-Exit codes: 0 ok, 1 failure or a difference found by --check, 2 usage error, 3 invalid profile.
-`
+// usage is the root help: every command's synopsis, from its own help.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("karpgen renders Karpenter bundles from CUE cluster profiles.\n\nUsage:\n")
+	for _, line := range strings.SplitAfter(strings.TrimSuffix(synopsis(), "\n"), "\n") {
+		b.WriteString("  " + line)
+	}
+	b.WriteString("\n\nEvery command explains itself with --help.\nExit codes: 0 ok, 1 failure or a difference found by --check, 2 usage error, 3 invalid profile.\n")
+	return b.String()
+}
 
 type command struct {
 	name string
@@ -80,12 +75,12 @@ func commands() []command {
 // exit code. It keeps no state between calls.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return exitUsage
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return exitOK
 	case "--version":
 		args = append([]string{"version"}, args[1:]...)
@@ -100,10 +95,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		names = append(names, c.name)
 	}
 	if s := diag.Closest(args[0], names); s != "" {
-		fmt.Fprintf(stderr, "karpgen: unknown command %s; did you mean %q?\n\n%s", escape.Terminal(strconv.Quote(args[0])), s, usage)
+		fmt.Fprintf(stderr, "karpgen: unknown command %s; did you mean %q?\n\n%s", escape.Terminal(strconv.Quote(args[0])), s, usage())
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "karpgen: unknown command %s\n\n%s", escape.Terminal(strconv.Quote(args[0])), usage)
+	fmt.Fprintf(stderr, "karpgen: unknown command %s\n\n%s", escape.Terminal(strconv.Quote(args[0])), usage())
 	return exitUsage
 }
 

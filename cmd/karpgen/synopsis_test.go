@@ -1,0 +1,59 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/karpgen/karpgen/internal/reference"
+)
+
+// synopsisBlock is the README's generated command list.
+var synopsisBlock = regexp.MustCompile("(?s)(<!-- synopsis:[^\n]*-->\n```\n)(.*?)(```\n<!-- /synopsis -->)")
+
+// TestReadmeSynopsis: the README lists every command with the flags its
+// --help has, as generated; a hand edit fails here (KARPGEN_UPDATE=1
+// rewrites the block).
+func TestReadmeSynopsis(t *testing.T) {
+	path := filepath.Join(reference.Root(), "README.md")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := synopsisBlock.FindSubmatch(data)
+	if m == nil {
+		t.Fatal("README.md has no synopsis block")
+	}
+	want := synopsis()
+	if string(m[2]) == want {
+		return
+	}
+	if os.Getenv("KARPGEN_UPDATE") == "1" {
+		out := synopsisBlock.ReplaceAllLiteral(data, []byte(string(m[1])+want+string(m[3])))
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md's command list is not what the commands' help says (KARPGEN_UPDATE=1 rewrites it):\n got:\n%s\nwant:\n%s", m[2], want)
+}
+
+// TestSynopsisFollowsHelp: a flag a command gains shows in the synopsis.
+func TestSynopsisFollowsHelp(t *testing.T) {
+	for _, c := range commands() {
+		if strings.HasPrefix(c.name, "__") {
+			continue
+		}
+		line := synopsisOf(c)
+		for _, f := range flagsOf(c.name) {
+			if f == "--help" {
+				continue
+			}
+			if !strings.Contains(line, f+" ") && !strings.Contains(line, f+"]") && !(f == "--output" && strings.Contains(line, "[-o ")) {
+				t.Errorf("%s: %s is missing from %q", c.name, f, line)
+			}
+		}
+	}
+}

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Prints, after make test, the outside checkers the tests run and whether
+# this machine has them, then every test that skipped for want of one
+# (outside CI a missing checker skips; under CI=true it fails).
+skips=${1:?usage: hack/test-summary.sh SKIPS_FILE}
+echo "== outside checkers"
+for c in node shellcheck cfn-lint git bash; do
+	if command -v "$c" >/dev/null 2>&1; then
+		echo "   ran:     $c"
+	else
+		echo "   skipped: $c (not installed; see docs/oracles.md)"
+	fi
+done
+if [ -f test/iamsim/node_modules/.package-lock.json ]; then
+	echo "   ran:     IAM policy simulator (test/iamsim)"
+else
+	echo "   skipped: IAM policy simulator (run make iamsim)"
+fi
+if [ -s "$skips" ]; then
+	echo "== tests skipped for want of a checker or reference data"
+	sort -u "$skips" | sed 's/^/   /'
+else
+	echo "== no test skipped"
+fi
