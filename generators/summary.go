@@ -162,7 +162,7 @@ func selectorText(labels map[string]string) string {
 func manualSteps(e *model.Env) []string {
 	p, n := e.Profile, e.Names
 	steps := []string{
-		"Deploy `iam/cloudformation.yaml` (" + escape.Code(escape.ShellJoin("aws", "cloudformation", "deploy", "--template-file", "out/"+e.Name+"/iam/cloudformation.yaml",
+		"Deploy `out/" + e.Name + "/iam/cloudformation.yaml` (" + escape.Code(escape.ShellJoin("aws", "cloudformation", "deploy", "--template-file", "out/"+e.Name+"/iam/cloudformation.yaml",
 			"--stack-name", "Karpenter-"+n.Cluster, "--capabilities", "CAPABILITY_NAMED_IAM")) + "), or create the same roles, policies, queue and rules otherwise.",
 	}
 	tags := map[string]bool{}
@@ -206,7 +206,11 @@ func manualSteps(e *model.Env) []string {
 			"`kubectl patch configmap amazon-vpc-cni -n kube-system --type merge -p '{\"data\":{\"enable-windows-ipam\":\"true\"}}'`.")
 	}
 	if e.Placement.AddonGroup != "" {
-		steps = append(steps, "Apply the add-on placement in `out/"+e.Name+"/addons/` (`aws eks update-addon --configuration-values file://out/"+e.Name+"/addons/eks-<addon>.json`, and the Helm values snippets).")
+		helm := ""
+		if len(p.Addons.Helm) > 0 {
+			helm = ", and the Helm values snippets for " + strings.Join(p.Addons.Helm, ", ")
+		}
+		steps = append(steps, "Apply the add-on placement in `out/"+e.Name+"/addons/` (`aws eks update-addon --configuration-values file://out/"+e.Name+"/addons/eks-<addon>.json`"+helm+").")
 	}
 	return append(steps, fmt.Sprintf("Check the account and the cluster against this bundle: `karpgen doctor %s --capture-script > capture.sh && sh capture.sh state && karpgen doctor %s --state state` (read-only; see docs/doctor.md).", e.Name, e.Name))
 }

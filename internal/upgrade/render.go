@@ -106,6 +106,11 @@ func (p *Plan) write(md bool) []byte {
 	}
 	if len(p.Steps) > 0 {
 		h(2, "Steps, in order")
+		if !md {
+			// UPGRADE.md lives in that folder; the terminal's reader may
+			// not have it yet.
+			w("(the files under out/%s/ are written by %s)\n", p.Dir(), escape.ShellJoin("karpgen", "upgrade", p.Env, "--from", p.From, "--to", p.To, "--write"))
+		}
 	}
 	for _, s := range p.Steps {
 		w("%d. %s\n", s.Order, s.Title)
