@@ -63,7 +63,8 @@ docs:
 # a fleet of 1,000 environments and karpgen build (docs/performance.md).
 bench: build tools
 	$(GO) test -run XXX -bench . -benchtime 20x ./generators/ ./internal/pipeline/
-	$(GO) run ./internal/bench/sidebyside -bin bin -reference $(REFERENCE)
+	$(GO) run ./internal/bench/sidebyside -bin bin -reference $(REFERENCE) -json docs/bench.json
+	KARPGEN_UPDATE=1 $(GO) test -count=1 ./internal/bench/benchdoc
 
 REFERENCE ?= reference/karpenter
 

@@ -6,10 +6,11 @@
 // and peak memory); and `karpgen build` of one environment, alone and in
 // the fleet's package. `make bench` runs it.
 //
-//	sidebyside -bin bin -reference reference/karpenter [-rounds 15] [-fleet 1000]
+//	sidebyside -bin bin -reference reference/karpenter [-rounds 15] [-fleet 1000] [-json docs/bench.json]
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -21,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/karpgen/karpgen/internal/bench/benchdoc"
 	"github.com/karpgen/karpgen/internal/fleet"
 )
 
@@ -29,8 +31,9 @@ func main() {
 	ref := flag.String("reference", "reference/karpenter", "upstream reference data (for the chart)")
 	rounds := flag.Int("rounds", 15, "timed rounds of each single-environment command")
 	fleetSize := flag.Int("fleet", 1000, "environments in the fleet")
+	jsonOut := flag.String("json", "", "also write the results to this file (docs/bench.json: every figure the docs quote)")
 	flag.Parse()
-	if err := run(*bin, *ref, *rounds, *fleetSize); err != nil {
+	if err := run(*bin, *ref, *rounds, *fleetSize, *jsonOut); err != nil {
 		fmt.Fprintln(os.Stderr, "sidebyside:", err)
 		os.Exit(1)
 	}
@@ -69,7 +72,7 @@ func median(s []sample) sample {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
 
-func run(bin, ref string, rounds, fleetSize int) error {
+func run(bin, ref string, rounds, fleetSize int, jsonOut string) error {
 	bin, _ = filepath.Abs(bin)
 	ref, _ = filepath.Abs(ref)
 	karpgen, helm, cue := filepath.Join(bin, "karpgen"), filepath.Join(bin, "helm"), filepath.Join(bin, "cue")
@@ -106,15 +109,15 @@ func run(bin, ref string, rounds, fleetSize int) error {
 	}
 	chart := filepath.Join(ref, "v1.2.8", "chart")
 	commands := []struct {
-		name string
-		dir  string
-		args []string
+		id, name string
+		dir      string
+		args     []string
 	}{
-		{"karpgen render (1 env)", one, []string{karpgen, "render", "--out", scratch}},
-		{"helm template", one, []string{helm, "template", "karpenter", chart, "--namespace", "karpenter", "-f", values}},
-		{"cue export (no schema)", one, []string{cue, "export", "./profiles", "-e", "environments"}},
-		{"karpgen build (1 env)", one, []string{karpgen, "build", "env-0000"}},
-		{fmt.Sprintf("karpgen build (1 of %d)", fleetSize), many, []string{karpgen, "build", "env-0000"}},
+		{"render-one", "karpgen render (1 env)", one, []string{karpgen, "render", "--out", scratch}},
+		{"helm-template", "helm template", one, []string{helm, "template", "karpenter", chart, "--namespace", "karpenter", "-f", values}},
+		{"cue-export", "cue export (no schema)", one, []string{cue, "export", "./profiles", "-e", "environments"}},
+		{"build-one", "karpgen build (1 env)", one, []string{karpgen, "build", "env-0000"}},
+		{"build-in-fleet", fmt.Sprintf("karpgen build (1 of %d)", fleetSize), many, []string{karpgen, "build", "env-0000"}},
 	}
 	samples := make([][]sample, len(commands))
 	for r := 0; r < rounds; r++ {
@@ -193,5 +196,21 @@ func run(bin, ref string, rounds, fleetSize int) error {
 			fmt.Printf("fleet of %d (%s): %s wall, %.0f MiB peak (targets <= 3 s, <= 200 MiB)\n", fleetSize, where, ms(fm.wall), float64(fm.maxRSS)/1024)
 		}
 	}
-	return nil
+	if jsonOut == "" {
+		return nil
+	}
+	res := benchdoc.Results{Date: time.Now().UTC().Format("2006-01-02"), CPUs: runtime.NumCPU(), Go: runtime.Version(), Rounds: rounds, Fleet: fleetSize}
+	for i, c := range commands {
+		res.Rows = append(res.Rows, benchdoc.Row{ID: c.id, Name: c.name, WallMS: float64(med[i].wall.Microseconds()) / 1000, RSSKiB: med[i].maxRSS})
+	}
+	for _, where := range []string{"disk", "tmpfs", "unchanged"} {
+		if fm, ok := fleetMed[where]; ok {
+			res.Rows = append(res.Rows, benchdoc.Row{ID: "fleet-" + where, Name: fmt.Sprintf("karpgen render, %d envs (%s)", fleetSize, where), WallMS: float64(fm.wall.Microseconds()) / 1000, RSSKiB: fm.maxRSS})
+		}
+	}
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(jsonOut, append(data, '\n'), 0o644)
 }

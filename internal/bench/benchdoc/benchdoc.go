@@ -1,0 +1,131 @@
+// Package benchdoc is the one source of karpgen's performance figures:
+// `make bench` writes the side-by-side results to docs/bench.json, and
+// every figure the docs quote is generated from that file into marked
+// regions (<!-- bench:NAME --> ... <!-- /bench -->) of README.md and
+// docs/*.md. TestDocsFollowBenchResults fails when a doc and the file
+// disagree, and when README.md or docs/argocd.md quote a figure outside a
+// region.
+package benchdoc
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+)
+
+// Results are one side-by-side run.
+type Results struct {
+	Date   string `json:"date"`
+	CPUs   int    `json:"cpus"`
+	Go     string `json:"go"`
+	Rounds int    `json:"rounds"`
+	Fleet  int    `json:"fleet"`
+	Rows   []Row  `json:"rows"`
+}
+
+// Row is one command's median wall time and peak memory.
+type Row struct {
+	ID     string  `json:"id"`
+	Name   string  `json:"name"`
+	WallMS float64 `json:"wallMs"`
+	RSSKiB int64   `json:"rssKiB"`
+}
+
+// Load reads a results file.
+func Load(path string) (*Results, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Results
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &r, nil
+}
+
+func (r *Results) row(id string) Row {
+	for _, x := range r.Rows {
+		if x.ID == id {
+			return x
+		}
+	}
+	return Row{ID: id, Name: id}
+}
+
+// Wall is a wall time as the docs write it.
+func Wall(ms float64) string {
+	if ms >= 1000 {
+		return fmt.Sprintf("%.2f s", ms/1000)
+	}
+	return fmt.Sprintf("%.1f ms", ms)
+}
+
+// MiB is a peak memory as the docs write it.
+func MiB(kib int64) string { return fmt.Sprintf("%d MiB", (kib+512)/1024) }
+
+func ratio(a, b Row) string {
+	if b.WallMS == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f×", a.WallMS/b.WallMS)
+}
+
+// Regions are the generated parts of the docs, by name.
+func (r *Results) Regions() map[string]string {
+	one, helm, cue := r.row("render-one"), r.row("helm-template"), r.row("cue-export")
+	build, buildFleet := r.row("build-one"), r.row("build-in-fleet")
+	disk, tmpfs, unchanged := r.row("fleet-disk"), r.row("fleet-tmpfs"), r.row("fleet-unchanged")
+	var table strings.Builder
+	fmt.Fprintf(&table, "`make bench` of %s: %d CPUs, %s, %d interleaved rounds, medians.\n\n", r.Date, r.CPUs, r.Go, r.Rounds)
+	table.WriteString("| command | wall | peak RSS |\n|---|---|---|\n")
+	for _, x := range r.Rows {
+		fmt.Fprintf(&table, "| %s | %s | %s |\n", x.Name, Wall(x.WallMS), MiB(x.RSSKiB))
+	}
+	table.WriteString("\n| target | measured |\n|---|---|\n")
+	fmt.Fprintf(&table, "| one environment ≤ 0.5× `helm template` | %s |\n", ratio(one, helm))
+	fmt.Fprintf(&table, "| one environment ≤ 1.25× bare `cue export` | %s |\n", ratio(one, cue))
+	fmt.Fprintf(&table, "| `karpgen build` median ≤ 50 ms | %s |\n", Wall(build.WallMS))
+	fmt.Fprintf(&table, "| `build` in a package of %d ≤ 1.5× `build` in a package of one | %s |\n", r.Fleet, ratio(buildFleet, build))
+	fmt.Fprintf(&table, "| %d environments ≤ 3 s, ≤ 200 MiB (tmpfs) | %s, %s (on disk %s; onto an unchanged out/ %s) |\n",
+		r.Fleet, Wall(tmpfs.WallMS), MiB(tmpfs.RSSKiB), Wall(disk.WallMS), Wall(unchanged.WallMS))
+	return map[string]string{
+		"table": table.String(),
+		"summary": fmt.Sprintf("A render of one environment takes %s, %d environments %s in %s on %d CPUs (into tmpfs); see docs/performance.md.\n",
+			Wall(one.WallMS), r.Fleet, Wall(tmpfs.WallMS), MiB(tmpfs.RSSKiB), r.CPUs),
+		"build": fmt.Sprintf("A build of one environment takes %s (%s in a package of %d environments), far inside Argo CD's 60 s plugin timeout.\n",
+			Wall(build.WallMS), Wall(buildFleet.WallMS), r.Fleet),
+	}
+}
+
+// region is a generated part of a doc.
+var region = regexp.MustCompile(`(?s)(<!-- bench:([a-z]+) -->\n)(.*?)(<!-- /bench -->)`)
+
+// Apply returns doc with every region generated from r, and the names
+// of the regions it holds.
+func Apply(doc string, r *Results) (string, []string, error) {
+	regions := r.Regions()
+	var names []string
+	var err error
+	out := region.ReplaceAllStringFunc(doc, func(m string) string {
+		parts := region.FindStringSubmatch(m)
+		text, ok := regions[parts[2]]
+		if !ok {
+			err = fmt.Errorf("no generated region %q", parts[2])
+			return m
+		}
+		names = append(names, parts[2])
+		return parts[1] + text + parts[4]
+	})
+	return out, names, err
+}
+
+// figure is a time or memory figure written in prose.
+var figure = regexp.MustCompile(`\b\d[\d,.]* ?(?:ms|µs|MiB|GiB)\b|\b\d+(?:\.\d+)? s\b`)
+
+// Outside returns the figures doc quotes outside its generated regions.
+func Outside(doc string) []string {
+	return figure.FindAllString(region.ReplaceAllString(doc, ""), -1)
+}
