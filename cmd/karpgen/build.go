@@ -40,7 +40,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return usageErr("build: name exactly one environment")
 	}
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC})
 	if err != nil {
 		return err
 	}

@@ -34,7 +34,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	case format != "text" && format != "json":
 		return usageErr("doctor: -o must be text or json, not %q", format)
 	}
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC})
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"runtime/debug"
 )
@@ -18,4 +19,19 @@ func tuneGC() {
 	}
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(memoryLimit)
+}
+
+// bigFleet is where the heap of the evaluated profiles alone nears the
+// limit: past it a limit would make the collector run without pause
+// (4,000 environments took 37 s instead of 8), so the runtime's defaults
+// come back.
+const bigFleet = 300
+
+// fleetGC is told how many environments a command evaluates.
+func fleetGC(envs int) {
+	if envs < bigFleet || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetGCPercent(100)
+	debug.SetMemoryLimit(math.MaxInt64)
 }

@@ -32,7 +32,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err := separate(dir, out); err != nil {
 		return err
 	}
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC})
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	}
 	// The profile may already be refused at the version it names: the
 	// plan reports what the target refuses as blockers.
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, KeepInvalid: true})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC, KeepInvalid: true})
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	case version != "":
 		return usageErr("vet: --version is for --values")
 	default:
-		res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits})
+		res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC})
 		if err != nil {
 			return err
 		}

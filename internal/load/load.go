@@ -86,6 +86,9 @@ const minPerWorker = 16
 
 // worker evaluates environments in a CUE context of its own.
 type worker struct {
+	// profile is the schema's #Profile, which each environment is
+	// unified with.
+	profile   cue.Value
 	limits    *Limits
 	explainer *explainer
 	// envs is the environments struct of the CUE package.
@@ -105,6 +108,9 @@ type Folder struct {
 	Progress *Progress
 	// Limits bound what the profiles may expand to (defaults when nil).
 	Limits *Limits
+	// Sized, when set, is told how many environments will be evaluated,
+	// before they are (the command tunes its collector for a fleet).
+	Sized func(envs int)
 }
 
 // Progress says what a load is evaluating, for a caller that gives up
@@ -187,6 +193,9 @@ func Load(dir Folder, only []string, check Check) (*Result, error) {
 		names = slices.Compact(names)
 	}
 
+	if dir.Sized != nil {
+		dir.Sized(len(names))
+	}
 	n := max(1, min(runtime.GOMAXPROCS(0), (len(names)+minPerWorker-1)/minPerWorker))
 	envs := make([]*Env, len(names))
 	findings := make([][]diag.Finding, len(names))
@@ -231,7 +240,7 @@ func newWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, onl
 	if err := s.Err(); err != nil {
 		return nil, nil, fmt.Errorf("compiling the embedded schema: %w", err)
 	}
-	w := &worker{limits: dir.Limits, explainer: newExplainer(s), ctx: ctx, schema: s, raws: map[string]cue.Value{}, sources: map[string]*jsonnetFile{}}
+	w := &worker{limits: dir.Limits, explainer: newExplainer(s), profile: s.LookupPath(cue.ParsePath("#Profile")), ctx: ctx, schema: s, raws: map[string]cue.Value{}, sources: map[string]*jsonnetFile{}}
 	if len(cueFiles) > 0 {
 		cfg := &load.Config{
 			FS: dir.FS, Dir: "/", FromFSPath: dir.show,
@@ -341,21 +350,20 @@ func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required
 func sortedNames(m map[string]cue.Value) []string { return slices.Sorted(maps.Keys(m)) }
 
 func (w *worker) unify(name string) (*Env, []diag.Finding) {
-	path := cue.MakePath(cue.Str("environments"), cue.Str(name))
 	env := &Env{Name: name, raw: w.raws[name], jsonnet: w.sources[name]}
 	if fs := w.limits.tooManyObjects(env); len(fs) > 0 {
 		return nil, fs
 	}
-	u := w.schema.FillPath(path, env.raw).LookupPath(path)
+	u := w.profile.Unify(env.raw)
 	if err := u.Validate(cue.Concrete(true)); err != nil {
-		return nil, env.explain(w.explainer, env.suggest(u, env.placed(schemaFindings(err))))
+		return nil, env.explain(w.explainer, env.suggest(u, env.placed(env.rooted(schemaFindings(err)))))
 	}
 	p := &profile.Profile{}
 	if err := u.Decode(p); err != nil {
 		if f, ok := overflow(u, name); ok {
-			return nil, env.placed([]diag.Finding{f})
+			return nil, env.placed(env.rooted([]diag.Finding{f}))
 		}
-		return nil, env.placed(schemaFindings(err))
+		return nil, env.placed(env.rooted(schemaFindings(err)))
 	}
 	p.Env = name
 	if p.Cluster.Partition == "" {
@@ -363,6 +371,20 @@ func (w *worker) unify(name string) (*Env, []diag.Finding) {
 	}
 	env.Profile = p
 	return env, nil
+}
+
+// rooted names the fields of findings as the profiles do: the
+// environment is unified with #Profile alone (which costs the same
+// whatever the size of the package), so CUE's paths start there.
+func (e *Env) rooted(fs []diag.Finding) []diag.Finding {
+	prefix := "environments." + e.Name
+	for i, f := range fs {
+		if rest, ok := strings.CutPrefix(f.Path, "#Profile"); ok {
+			fs[i].Path = prefix + rest
+		}
+		fs[i].Message = strings.ReplaceAll(fs[i].Message, "#Profile.", prefix+".")
+	}
+	return fs
 }
 
 // overflow finds an integer of the environment too large for the 64 bits

@@ -32,6 +32,8 @@ type Options struct {
 	Timeout time.Duration
 	// Limits bound what the profiles may expand to (defaults when nil).
 	Limits *load.Limits
+	// Sized is told how many environments will be evaluated.
+	Sized func(envs int)
 	// KeepInvalid keeps, in Envs, the environments that decoded even when
 	// the rule catalog refuses them (the upgrade planner reports those
 	// findings as blockers); schema errors still leave Envs empty.
@@ -70,6 +72,9 @@ func Check(opts Options) (*Result, error) {
 	f.Progress = progress
 	if opts.Limits != nil {
 		f.Limits = opts.Limits
+	}
+	if opts.Sized != nil {
+		f.Sized = opts.Sized
 	}
 	type result struct {
 		loaded *load.Result
