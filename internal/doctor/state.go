@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"strings"
+
+	"github.com/karpgen/karpgen/internal/safefs"
 )
 
 // State is a captured folder: the files it holds, read lazily.
@@ -41,49 +42,18 @@ const MaxStateFile = 64 << 20
 // MaxStateFile. Anything else is a *StateError: never skipped, never
 // read (a pipe would block, a link would read the host).
 func (s *State) readFile(file string) ([]byte, error) {
-	info, err := fs.Lstat(s.fsys, file)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		return nil, &StateError{File: file, Reason: err.Error()}
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &StateError{File: file, Reason: "is " + kindOf(info.Mode()) + ", not a file the capture writes; doctor reads only regular files"}
-	}
-	if info.Size() > MaxStateFile {
-		return nil, &StateError{File: file, Reason: fmt.Sprintf("is %d bytes, more than a capture writes (%d): not read", info.Size(), MaxStateFile)}
-	}
-	f, err := s.fsys.Open(file)
-	if err != nil {
-		return nil, &StateError{File: file, Reason: err.Error()}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxStateFile+1))
-	if err != nil {
-		return nil, &StateError{File: file, Reason: err.Error()}
-	}
-	if len(data) > MaxStateFile {
-		return nil, &StateError{File: file, Reason: fmt.Sprintf("grew past %d bytes while it was read: not read", MaxStateFile)}
-	}
-	return data, nil
-}
-
-// kindOf names a file mode that is not a regular file.
-func kindOf(m fs.FileMode) string {
+	data, err := safefs.ReadFS(s.fsys, file, MaxStateFile)
+	var le *safefs.LinkError
+	var se *safefs.SizeError
 	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
+	case err == nil || errors.Is(err, fs.ErrNotExist):
+		return data, err
+	case errors.As(err, &le):
+		return nil, &StateError{File: file, Reason: "is " + le.What + ", not a file the capture writes; doctor reads only regular files"}
+	case errors.As(err, &se):
+		return nil, &StateError{File: file, Reason: fmt.Sprintf("is %d bytes, more than a capture writes (%d): not read", se.Size, se.Max)}
 	}
-	return "not a regular file"
+	return nil, &StateError{File: file, Reason: err.Error()}
 }
 
 // captureError is what the capture writes when a command failed.

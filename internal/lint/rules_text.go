@@ -3,8 +3,6 @@ package lint
 import (
 	"encoding/json"
 	"slices"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/escape"
@@ -83,14 +81,6 @@ func walkText(v any, path string, bad func(path, s string, key bool)) {
 	}
 }
 
-// oneLine reports printable UTF-8 text on one line.
-func oneLine(s string) bool {
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || !unicode.IsGraphic(r) {
-			return false
-		}
-		i += size
-	}
-	return true
-}
+// oneLine reports printable UTF-8 text on one line: text the terminal
+// layer shows as it is.
+func oneLine(s string) bool { return escape.Terminal(s) == s }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/boundyaml"
+	"github.com/karpgen/karpgen/internal/safefs"
 )
 
 // Where the bundle and the overlay sit in kustomize's in-memory file
@@ -87,7 +88,7 @@ func kustomize(mem filesys.FileSystem, root, env string) ([]byte, error) {
 func copyOverlay(mem filesys.FileSystem, dir, to string) (found bool, err error) {
 	// profiles/overlays and profiles/overlays/<env> are real folders:
 	// os.OpenRoot would follow a link that is the folder itself.
-	if err := RealFolderBelow(filepath.Dir(filepath.Dir(dir)), filepath.Join(filepath.Base(filepath.Dir(dir)), filepath.Base(dir))); err != nil {
+	if err := safefs.RealFolderBelow(filepath.Dir(filepath.Dir(dir)), filepath.Join(filepath.Base(filepath.Dir(dir)), filepath.Base(dir))); err != nil {
 		return false, err
 	}
 	r, err := os.OpenRoot(dir)
@@ -111,7 +112,7 @@ func copyOverlay(mem filesys.FileSystem, dir, to string) (found bool, err error)
 			return nil
 		}
 		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
-			return &LinkError{Path: filepath.Join(dir, p), What: kindOf(d.Type()), File: true}
+			return &safefs.LinkError{Path: filepath.Join(dir, p), What: safefs.Kind(d.Type()), File: true}
 		}
 		if info, err := fs.Stat(fsys, p); err == nil && info.Size() > boundyaml.MaxBytes {
 			return &boundyaml.Error{File: filepath.ToSlash(filepath.Join(dir, p)), Reason: fmt.Sprintf("%d bytes, more than %d: refused", info.Size(), boundyaml.MaxBytes)}

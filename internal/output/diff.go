@@ -12,6 +12,7 @@ import (
 	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/safefs"
 )
 
 // DiffBundle writes a unified diff, file by file, from what is under
@@ -49,7 +50,7 @@ func DiffGone(w io.Writer, outDir, env string) error {
 // DiffFleet diffs the files of outDir itself.
 func DiffFleet(w io.Writer, outDir string, fleet map[string][]byte) (bool, error) {
 	have := map[string][]byte{}
-	if err := RealFolder(outDir); err != nil {
+	if err := safefs.RealFolder(outDir); err != nil {
 		return false, err
 	}
 	for _, name := range FleetFiles {
@@ -57,7 +58,7 @@ func DiffFleet(w io.Writer, outDir string, fleet map[string][]byte) (bool, error
 		if !exists(p) {
 			continue
 		}
-		data, err := readRegular(p)
+		data, err := safefs.ReadFile(p, maxOutFile)
 		if err != nil {
 			return false, err
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/safefs"
 )
 
 // Disk is the sink of `karpgen render`. Put stages each environment's
@@ -49,13 +50,13 @@ type DiskOptions struct {
 // NewDisk locks dir (creating it), removes what an interrupted render
 // left, and checks that it can write there before anything is rendered.
 func NewDisk(dir string, opts DiskOptions) (*Disk, error) {
-	if err := RealFolder(dir); err != nil {
+	if err := safefs.RealFolder(dir); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", filepath.ToSlash(dir), err)
 	}
-	if err := RealFolder(dir); err != nil {
+	if err := safefs.RealFolder(dir); err != nil {
 		return nil, err
 	}
 	l, err := acquire(dir, opts.LockWait)
@@ -100,7 +101,7 @@ func (d *Disk) Finish(fleet map[string][]byte) error {
 		var have []byte
 		var err error = os.ErrNotExist
 		if exists(target) {
-			if have, err = readRegular(target); err != nil {
+			if have, err = safefs.ReadFile(target, maxOutFile); err != nil {
 				return err
 			}
 		}

@@ -15,7 +15,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -25,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/safefs"
 )
 
 const (
@@ -56,7 +56,7 @@ func WithManifest(b *generators.Bundle) map[string][]byte {
 // readManifest returns the files the manifest in dir lists; ok is false
 // when dir has no manifest.
 func readManifest(dir string) (map[string]bool, bool) {
-	data, err := readRegular(filepath.Join(dir, ManifestFile))
+	data, err := safefs.ReadFile(filepath.Join(dir, ManifestFile), maxOutFile)
 	if err != nil {
 		return nil, false
 	}
@@ -246,7 +246,7 @@ func removeLeftovers(outDir string) {
 // *LinkError naming it, and nothing is read through it.
 func ReadDir(dir string) (map[string][]byte, error) {
 	files := map[string][]byte{}
-	if err := RealFolder(dir); err != nil {
+	if err := safefs.RealFolder(dir); err != nil {
 		return nil, err
 	}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -260,13 +260,13 @@ func ReadDir(dir string) (map[string][]byte, error) {
 			return nil
 		}
 		if !d.Type().IsRegular() {
-			return &LinkError{Path: path, What: kindOf(d.Type()), File: true}
+			return &safefs.LinkError{Path: path, What: safefs.Kind(d.Type()), File: true}
 		}
 		rel, err := filepath.Rel(dir, path)
 		if err != nil {
 			return err
 		}
-		data, err := readRegular(path)
+		data, err := safefs.ReadFile(path, maxOutFile)
 		if err != nil {
 			return err
 		}
@@ -279,31 +279,6 @@ func ReadDir(dir string) (map[string][]byte, error) {
 // maxOutFile bounds a file read back from out/: karpgen writes none
 // larger, and a huge one is not read whole.
 const maxOutFile = 64 << 20
-
-// readRegular reads a regular file that is not swapped for something
-// else between the walk and the read (opened without following a link
-// where the system allows it, checked again once open).
-func readRegular(path string) ([]byte, error) {
-	if info, err := os.Lstat(path); err == nil && !info.Mode().IsRegular() {
-		return nil, &LinkError{Path: path, What: kindOf(info.Mode()), File: true}
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &LinkError{Path: path, What: kindOf(info.Mode()), File: true}
-	}
-	if info.Size() > maxOutFile {
-		return nil, fmt.Errorf("%s is %d bytes, more than karpgen ever writes (%d): not read", filepath.ToSlash(path), info.Size(), maxOutFile)
-	}
-	return io.ReadAll(io.LimitReader(f, maxOutFile+1))
-}
 
 func sameFiles(have, want map[string][]byte) bool {
 	if len(have) != len(want) {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package output
+package safefs
 
 import "syscall"
 

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package output
+package safefs
 
 // noFollow: the system has no O_NOFOLLOW; the walk's Lstat and the
 // check after opening still refuse links.
