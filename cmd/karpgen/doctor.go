@@ -75,5 +75,8 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	if report.Errors() {
 		return &exitError{exitInvalid, fmt.Errorf("doctor: %s differs from what the bundle says", e.Name)}
 	}
+	if report.Incomplete() {
+		return &exitError{exitFailure, fmt.Errorf("doctor: capture incomplete: %s was not checked (run the capture with credentials and a kubeconfig for the cluster)", e.Name)}
+	}
 	return nil
 }

@@ -40,8 +40,11 @@ type Finding struct {
 // Result is one check's outcome.
 type Result struct {
 	Check    string    `json:"check"`
-	Status   string    `json:"status"` // ok, failed, skipped, not-applicable
+	Status   string    `json:"status"` // ok, failed, skipped, not-checked, not-applicable
 	Skipped  string    `json:"skipped,omitempty"`
+	// NotChecked says why a captured file says nothing of the account:
+	// the capture ran without credentials, was denied, or lacked a tool.
+	NotChecked string `json:"notChecked,omitempty"`
 	Findings []Finding `json:"findings"`
 }
 
@@ -49,6 +52,22 @@ type Result struct {
 type Report struct {
 	Env     string   `json:"env"`
 	Results []Result `json:"results"`
+}
+
+// Incomplete reports a capture that checked nothing of a kind it should:
+// a check was not checked (credentials, access, tools), or no check ran
+// at all (an empty or foreign folder).
+func (r *Report) Incomplete() bool {
+	ran := false
+	for _, res := range r.Results {
+		switch res.Status {
+		case "not-checked":
+			return true
+		case "ok", "failed":
+			ran = true
+		}
+	}
+	return !ran
 }
 
 // Errors reports whether a check found an error.
@@ -69,6 +88,17 @@ type checkRun struct {
 	check    *Check
 	findings []Finding
 	err      error
+	// notChecked is why a file the check read holds no answer.
+	notChecked string
+}
+
+// captureFailures are the error codes of a capture that could not look:
+// no or expired credentials, access denied, a tool that is missing. A
+// file holding one says nothing of the account, so its check is not
+// checked rather than failed (its fix would redeploy everything).
+var captureFailures = []string{
+	"ExpiredToken", "ExpiredTokenException", "AccessDenied", "AccessDeniedException", "UnauthorizedOperation",
+	"UnrecognizedClientException", "InvalidClientTokenId", "Forbidden", "Unauthorized", "CommandFailed",
 }
 
 func (c *checkRun) report(resource, expected, found, fix string) {
@@ -82,6 +112,9 @@ func (c *checkRun) load(file string, v any, resource, expected, fix string) bool
 	switch {
 	case err != nil:
 		c.err = err
+		return false
+	case failed != nil && slices.Contains(captureFailures, failed.Code):
+		c.notChecked = file + ": " + failed.Code + ": " + failed.Message
 		return false
 	case failed != nil:
 		c.report(resource, expected, failed.Code+": "+failed.Message, fix)
@@ -123,13 +156,19 @@ func Run(e *model.Env, s *State) (*Report, error) {
 		}
 		res.Findings = append(res.Findings, c.findings...)
 		res.Status = "ok"
-		if len(c.findings) > 0 {
+		switch {
+		case len(c.findings) > 0:
 			res.Status = "failed"
+		case c.notChecked != "":
+			res.Status, res.NotChecked = "not-checked", c.notChecked
 		}
 		r.Results = append(r.Results, res)
 	}
 	return r, nil
 }
+
+// karpenterCRDs are the CRDs that move to v1 with Karpenter 1.0.
+var karpenterCRDs = []string{"nodepools.karpenter.sh", "nodeclaims.karpenter.sh", "ec2nodeclasses.karpenter.k8s.aws"}
 
 func files(names ...string) func(*model.Env) []string {
 	return func(*model.Env) []string { return names }
@@ -453,6 +492,12 @@ var catalog = []*Check{
 				return
 			}
 			for _, crd := range l.Items {
+				// A whole cluster's CRD list holds others, NodeOverlay's
+				// and CapacityBuffer's among them (not v1): only the
+				// three the capture names are held to v1.
+				if !slices.Contains(karpenterCRDs, crd.Metadata.Name) {
+					continue
+				}
 				served := false
 				for _, v := range crd.Spec.Versions {
 					served = served || v.Name == "v1" && v.Served

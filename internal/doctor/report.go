@@ -17,8 +17,8 @@ func (r *Report) Text() []byte {
 	for _, res := range r.Results {
 		count[res.Status]++
 	}
-	fmt.Fprintf(&b, "doctor %s: %d checks, %d ok, %d failed, %d skipped, %d not applicable\n", r.Env, len(r.Results),
-		count["ok"], count["failed"], count["skipped"], count["not-applicable"])
+	fmt.Fprintf(&b, "doctor %s: %d checks, %d ok, %d failed, %d skipped, %d not checked, %d not applicable\n", r.Env, len(r.Results),
+		count["ok"], count["failed"], count["skipped"], count["not-checked"], count["not-applicable"])
 	for _, res := range r.Results {
 		for _, f := range res.Findings {
 			// What was found comes from the captured state: untrusted
@@ -31,8 +31,11 @@ func (r *Report) Text() []byte {
 		}
 	}
 	for _, res := range r.Results {
-		if res.Status == "skipped" {
+		switch res.Status {
+		case "skipped":
 			fmt.Fprintf(&b, "skipped: %s: %s\n", res.Check, escape.Terminal(res.Skipped))
+		case "not-checked":
+			fmt.Fprintf(&b, "not checked: %s: %s\n", res.Check, escape.Terminal(res.NotChecked))
 		}
 	}
 	return []byte(b.String())
@@ -54,8 +57,10 @@ func Docs() []byte {
 	b.WriteString("`karpgen doctor ENV --capture-script > capture.sh` prints a POSIX shell script of read-only `aws`, `kubectl` and `helm`\n" +
 		"commands; `sh capture.sh STATE` writes their JSON output into STATE, one file per command (a failed command writes\n" +
 		"`{\"error\": {\"code\": ..., \"message\": ...}}`); `karpgen doctor ENV --state STATE [-o text|json]` then checks offline.\n" +
-		"A check whose files were not captured is listed as skipped. Exit codes: 0 healthy (warnings allowed), 3 when a check\n" +
-		"finds an error, 1 when the folder cannot be read (the file and the JSON path are named), 2 for usage.\n\n")
+		"A check whose files were not captured is listed as skipped; one whose file holds a capture failure (expired or missing\n" +
+		"credentials, access denied, a missing tool) as not checked, never as a difference. Exit codes: 0 healthy (warnings\n" +
+		"allowed), 3 when a check finds an error, 1 when the folder cannot be read (the file and the JSON path are named) or\n" +
+		"the capture is incomplete (a check not checked, or no check run at all), 2 for usage.\n\n")
 	b.WriteString("| check | severity | what it compares |\n|---|---|---|\n")
 	for _, c := range Catalog() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.ID, c.Severity, c.Summary)
