@@ -39,13 +39,13 @@ type Finding struct {
 
 // Result is one check's outcome.
 type Result struct {
-	Check    string    `json:"check"`
-	Status   string    `json:"status"` // ok, failed, skipped, not-checked, not-applicable
-	Skipped  string    `json:"skipped,omitempty"`
+	Check   string `json:"check"`
+	Status  string `json:"status"` // ok, failed, skipped, not-checked, not-applicable
+	Skipped string `json:"skipped,omitempty"`
 	// NotChecked says why a captured file says nothing of the account:
 	// the capture ran without credentials, was denied, or lacked a tool.
-	NotChecked string `json:"notChecked,omitempty"`
-	Findings []Finding `json:"findings"`
+	NotChecked string    `json:"notChecked,omitempty"`
+	Findings   []Finding `json:"findings"`
 }
 
 // Report is a doctor run.
