@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -131,9 +132,15 @@ func (d *Disk) Finish(fleet map[string][]byte) error {
 			return fmt.Errorf("writing %s: %w; the environments' folders were put back", filepath.ToSlash(target), err)
 		}
 	}
+	// What the new folders replaced goes; a folder that cannot be removed
+	// (read-only contents, say) is an error naming it, never a silent
+	// leftover in out/.
+	var left []string
 	for _, s := range done {
 		if s.old != "" {
-			os.RemoveAll(s.old)
+			if err := removeAll(s.old); err != nil {
+				left = append(left, d.show(filepath.Base(s.old)))
+			}
 		}
 	}
 	for _, env := range envs {
@@ -152,6 +159,9 @@ func (d *Disk) Finish(fleet map[string][]byte) error {
 			state = "written"
 		}
 		fmt.Fprintf(d.opts.Stdout, "%s: %s\n", d.show(name), state)
+	}
+	if len(left) > 0 {
+		return fmt.Errorf("the new bundles are in place, but what they replaced could not be removed: %s; remove it by hand (a render tries again)", strings.Join(left, ", "))
 	}
 	if d.opts.Names != nil {
 		owned, other := Strays(d.dir, d.opts.Names)
@@ -178,6 +188,10 @@ func (d *Disk) Close() {
 	d.lock.release()
 	d.lock = nil
 }
+
+// removeAll removes what a swap replaced (a test makes it fail, as
+// read-only contents do for a user who is not root).
+var removeAll = os.RemoveAll
 
 func (d *Disk) show(name string) string { return filepath.ToSlash(filepath.Join(d.dir, name)) }
 
