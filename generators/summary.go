@@ -163,7 +163,7 @@ func manualSteps(e *model.Env) []string {
 	p, n := e.Profile, e.Names
 	steps := []string{
 		"Deploy `out/" + e.Name + "/iam/cloudformation.yaml` (" + escape.Code(escape.ShellJoin("aws", "cloudformation", "deploy", "--template-file", "out/"+e.Name+"/iam/cloudformation.yaml",
-			"--stack-name", "Karpenter-"+n.Cluster, "--capabilities", "CAPABILITY_NAMED_IAM")) + "), or create the same roles, policies, queue and rules otherwise.",
+			"--stack-name", n.Stack, "--capabilities", "CAPABILITY_NAMED_IAM")) + "), or create the same roles, policies, queue and rules otherwise.",
 	}
 	tags := map[string]bool{}
 	for _, nc := range p.NodeClasses {

@@ -259,7 +259,7 @@ var catalog = []*Check{
 		Summary: "The node role exists, trusts EC2 and has the managed policies of the profile's Karpenter minor.",
 		run: func(c *checkRun) {
 			n := c.e.Names
-			fix := "deploy iam/cloudformation.yaml (aws cloudformation deploy ...)"
+			fix := c.deployIAM()
 			if n.NodeRoleExists {
 				fix = "attach the policies to the existing role (aws iam attach-role-policy --role-name " + escape.Shell(n.NodeRole) + " --policy-arn <arn>)"
 			}
@@ -331,7 +331,7 @@ var catalog = []*Check{
 		run: func(c *checkRun) {
 			n := c.e.Names
 			var role iamRole
-			if !c.load("iam-controller-role.json", &role, "role "+n.ControllerRole, "the controller role", "deploy iam/cloudformation.yaml") {
+			if !c.load("iam-controller-role.json", &role, "role "+n.ControllerRole, "the controller role", c.deployIAM()) {
 				return
 			}
 			if c.e.Profile.Karpenter.Auth == profile.AuthIRSA {
@@ -362,7 +362,7 @@ var catalog = []*Check{
 				}
 				if !found {
 					c.report("pod identity association", n.Namespace+"/"+n.ServiceAccount, "absent",
-						"aws eks create-pod-identity-association --cli-input-json file://iam/pod-identity-association.json")
+						escape.ShellJoin("aws", "eks", "create-pod-identity-association", "--region", n.Region, "--cli-input-json", "file://"+c.file("iam/pod-identity-association.json")))
 				}
 			}
 			var ad eksAddons
@@ -397,7 +397,7 @@ var catalog = []*Check{
 					c.report("role "+n.ControllerRole, arn+" attached", "not attached", escape.ShellJoin("aws", "iam", "attach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", arn))
 				}
 				var pv iamPolicyVersion
-				if !c.load("iam-policy-"+cp.Name+".json", &pv, "policy "+cp.Name, "the policy of iam/"+cp.File, "deploy iam/cloudformation.yaml") {
+				if !c.load("iam-policy-"+cp.Name+".json", &pv, "policy "+cp.Name, "the policy of "+c.file("iam/"+cp.File), c.deployIAM()) {
 					continue
 				}
 				c.comparePolicy(cp, pv.PolicyVersion.Document)
@@ -423,7 +423,7 @@ var catalog = []*Check{
 				return
 			}
 			var q sqsQueue
-			if c.load("sqs-queue.json", &q, "queue "+n.Queue, "the interruption queue", "deploy iam/cloudformation.yaml") {
+			if c.load("sqs-queue.json", &q, "queue "+n.Queue, "the interruption queue", c.deployIAM()) {
 				var have any
 				json.Unmarshal([]byte(q.Attributes["Policy"]), &have)
 				want := policy.Normalize(generators.InterruptionQueuePolicy(n))
@@ -432,7 +432,7 @@ var catalog = []*Check{
 					delete(m, "Version")
 				}
 				if !reflect.DeepEqual(policy.Normalize(have), want) {
-					c.report("queue "+n.Queue, "the policy of iam/interruption-queue-policy.json", compact(have), "aws sqs set-queue-attributes --queue-url <url> --attributes Policy=<iam/interruption-queue-policy.json>")
+					c.report("queue "+n.Queue, "the policy of "+c.file("iam/interruption-queue-policy.json"), compact(have), c.deployIAM())
 				}
 			}
 			var rules eventsRules
@@ -446,7 +446,7 @@ var catalog = []*Check{
 					found = found || have.Name == name
 				}
 				if !found {
-					c.report("rule "+name, "a rule for "+r.DetailType, "absent", "deploy iam/cloudformation.yaml")
+					c.report("rule "+name, "a rule for "+r.DetailType, "absent", c.deployIAM())
 					continue
 				}
 				var t eventsTargets
@@ -536,7 +536,7 @@ var catalog = []*Check{
 		run: func(c *checkRun) {
 			n := c.e.Names
 			var d k8sDeployment
-			if !c.load("k8s-karpenter-deployment.json", &d, "deployment "+n.Namespace+"/karpenter", "the controller", "install the chart with helm/karpenter-values.yaml") {
+			if !c.load("k8s-karpenter-deployment.json", &d, "deployment "+n.Namespace+"/karpenter", "the controller", c.helmUpgrade()) {
 				return
 			}
 			for _, ct := range d.Spec.Template.Spec.Containers {
@@ -558,7 +558,7 @@ var catalog = []*Check{
 				}
 				for k, want := range map[string]string{"CLUSTER_NAME": n.Cluster, "INTERRUPTION_QUEUE": n.Queue} {
 					if env[k] != want {
-						c.report("deployment "+n.Namespace+"/karpenter", k+"="+want, k+"="+env[k], "install the chart with helm/karpenter-values.yaml")
+						c.report("deployment "+n.Namespace+"/karpenter", k+"="+want, k+"="+env[k], c.helmUpgrade())
 					}
 				}
 			}
@@ -573,8 +573,8 @@ var catalog = []*Check{
 				return
 			}
 			want := policy.Normalize(generators.HelmValues(c.e)).(map[string]any)
-			for _, k := range diffKeys("", policy.Normalize(have), want) {
-				c.report("release "+c.e.Names.Namespace+"/karpenter", "values of helm/karpenter-values.yaml", "differs at "+k,
+			for _, d := range diffKeys("", policy.Normalize(have), want) {
+				c.report("release "+c.e.Names.Namespace+"/karpenter", d.Key+" = "+valueText(d.Want), d.Key+" = "+valueText(d.Have),
 					c.helmUpgrade())
 			}
 		},
@@ -607,7 +607,7 @@ func (c *checkRun) comparePolicy(cp generators.ControllerPolicy, have map[string
 	for _, sid := range sortedKeys(want) {
 		g, ok := got[sid]
 		if !ok {
-			c.report("policy "+cp.Name, "statement "+sid, "absent", "deploy iam/cloudformation.yaml (or update the policy to iam/"+cp.File+")")
+			c.report("policy "+cp.Name, "statement "+sid, "absent", c.deployIAM())
 			continue
 		}
 		if reflect.DeepEqual(g, want[sid]) {
@@ -618,11 +618,11 @@ func (c *checkRun) comparePolicy(cp generators.ControllerPolicy, have map[string
 		if len(missing) > 0 || len(extra) > 0 {
 			found = fmt.Sprintf("missing actions %s; extra actions %s", orNone(strings.Join(missing, ", ")), orNone(strings.Join(extra, ", ")))
 		}
-		c.report("policy "+cp.Name+" statement "+sid, "the statement of iam/"+cp.File, found, "update the policy to iam/"+cp.File)
+		c.report("policy "+cp.Name+" statement "+sid, "the statement of "+c.file("iam/"+cp.File), found, c.deployIAM())
 	}
 	for _, sid := range sortedKeys(got) {
 		if _, ok := want[sid]; !ok {
-			c.report("policy "+cp.Name, "no statement "+sid, "statement "+sid, "update the policy to iam/"+cp.File)
+			c.report("policy "+cp.Name, "no statement "+sid, "statement "+sid, c.deployIAM())
 		}
 	}
 }
@@ -724,16 +724,16 @@ func usesSpot(e *model.Env) bool {
 }
 
 // diffKeys lists the dotted keys where two JSON values differ.
-func diffKeys(prefix string, have, want any) []string {
+func diffKeys(prefix string, have, want any) []valueDiff {
 	hm, hok := have.(map[string]any)
 	wm, wok := want.(map[string]any)
 	if !hok || !wok {
 		if reflect.DeepEqual(have, want) {
 			return nil
 		}
-		return []string{orNone(prefix)}
+		return []valueDiff{{orNone(prefix), have, want}}
 	}
-	var out []string
+	var out []valueDiff
 	keys := map[string]bool{}
 	for k := range hm {
 		keys[k] = true
@@ -751,6 +751,20 @@ func diffKeys(prefix string, have, want any) []string {
 	return out
 }
 
+// valueDiff is a key whose value differs, with both values.
+type valueDiff struct {
+	Key        string
+	Have, Want any
+}
+
+// valueText is a value of the Helm values as the report shows it.
+func valueText(v any) string {
+	if v == nil {
+		return "(unset)"
+	}
+	return compact(v)
+}
+
 func compact(v any) string {
 	data, _ := json.Marshal(v)
 	return string(data)
@@ -765,9 +779,20 @@ func orNone(s string) string {
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
+// file is a file of the environment's bundle as seen from the repository
+// root, where every fix command runs.
+func (c *checkRun) file(name string) string { return "out/" + c.e.Name + "/" + name }
+
+// deployIAM is the command that deploys the bundle's IAM (the template
+// holds every role, policy, queue and rule).
+func (c *checkRun) deployIAM() string {
+	return escape.ShellJoin("aws", "cloudformation", "deploy", "--region", c.e.Names.Region, "--template-file", c.file("iam/cloudformation.yaml"),
+		"--stack-name", c.e.Names.Stack, "--capabilities", "CAPABILITY_NAMED_IAM")
+}
+
 // helmUpgrade is the command that installs the bundle's values, run from
 // the repository root.
 func (c *checkRun) helmUpgrade() string {
 	return escape.ShellJoin("helm", "upgrade", "karpenter", "oci://public.ecr.aws/karpenter/karpenter", "--version", c.e.Version.String(),
-		"--namespace", c.e.Names.Namespace, "--values", "out/"+c.e.Name+"/helm/karpenter-values.yaml")
+		"--namespace", c.e.Names.Namespace, "--values", c.file("helm/karpenter-values.yaml"))
 }

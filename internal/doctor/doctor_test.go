@@ -260,7 +260,7 @@ func TestBroken(t *testing.T) {
 			c := get(f, "k8s-karpenter-deployment.json", "spec")["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
 			c["env"] = []any{map[string]any{"name": "CLUSTER_NAME", "value": "ws-prod"}}
 		}},
-		{"doctor/helm-values", "release karpenter/karpenter", "differs at settings.interruptionQueue", func(f map[string]any) {
+		{"doctor/helm-values", "release karpenter/karpenter", `settings.interruptionQueue = ""`, func(f map[string]any) {
 			f["helm-values.json"].(map[string]any)["settings"].(map[string]any)["interruptionQueue"] = ""
 		}},
 		{"doctor/node-class-status", "ec2nodeclass default", "Ready=False (SubnetsNotFound: SubnetSelector did not match any Subnets)", func(f map[string]any) {

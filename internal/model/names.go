@@ -36,7 +36,13 @@ type Names struct {
 	Namespace, ServiceAccount string
 	// OIDCProviderARN and OIDCIssuerHost are set for IRSA.
 	OIDCProviderARN, OIDCIssuerHost string
+	// Stack is the CloudFormation stack that deploys the bundle's IAM in
+	// every command karpgen prints.
+	Stack string
 }
+
+// maxStackName is CloudFormation's limit on a stack name.
+const maxStackName = 128
 
 // namesOf derives the names of a profile.
 func namesOf(p *profile.Profile) Names {
@@ -48,6 +54,7 @@ func namesOf(p *profile.Profile) Names {
 		ServiceAccount: k.ServiceAccount,
 	}
 	n.ClusterARN = n.ARN("eks", c.Region, c.AccountID, "cluster/"+c.Name)
+	n.Stack = FitName("Karpenter-"+c.Name, maxStackName)
 	n.NodeRole = or(k.NodeRole, FitName("KarpenterNodeRole-"+c.Name, maxRoleName))
 	if k.ExistingNodeRole != "" {
 		n.NodeRole, n.NodeRoleExists = k.ExistingNodeRole, true

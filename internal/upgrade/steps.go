@@ -58,7 +58,7 @@ func (p *Plan) steps() []Step {
 		add("Let the controller keep what the running release needs, beside what the target needs (transition policies)", strings.Join(cmds, "\n"), "")
 	}
 	add("Deploy the target's IAM (controller policies, node role, interruption queue and rules)",
-		sh("aws", "cloudformation", "deploy", "--region", n.Region, "--template-file", dir+"/iam/cloudformation.yaml", "--stack-name", "Karpenter-"+n.Cluster, "--capabilities", "CAPABILITY_NAMED_IAM"), "")
+		sh("aws", "cloudformation", "deploy", "--region", n.Region, "--template-file", dir+"/iam/cloudformation.yaml", "--stack-name", n.Stack, "--capabilities", "CAPABILITY_NAMED_IAM"), "")
 	for i, v := range p.versions[1:] {
 		if v.Major == 0 {
 			add(fmt.Sprintf("Upgrade the v1beta1 controller to %s with its webhooks enabled", v),
