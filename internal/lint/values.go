@@ -3,6 +3,7 @@ package lint
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -71,14 +72,9 @@ func CheckValues(file string, data []byte, minor string) []diag.Finding {
 			switch {
 			case known:
 				if why := wrongType(def, v); why != "" {
-					given := v.Value
-					if v.Kind != yaml.ScalarNode {
-						given = map[yaml.Kind]string{yaml.MappingNode: "a map", yaml.SequenceNode: "a list"}[v.Kind]
-					} else {
-						given = fmt.Sprintf("%q", given)
-					}
 					out = append(out, diag.Finding{Rule: "values/type", Severity: diag.Error, Pos: pos, Path: path,
-						Message: fmt.Sprintf("%s %s in the Karpenter %s chart, not %s", path, why, minor, given)})
+						Message: fmt.Sprintf("%s %s in the Karpenter %s chart, not %s", path, why, minor, givenText(v)),
+						Hint:    fmt.Sprintf("the chart's default is %s", def)})
 				}
 			case facts.Parent(chart, path) != "" && !isMapDefault(chart[facts.Parent(chart, path)]):
 				// Below a leaf that is not a map: the chart takes a scalar
@@ -90,6 +86,11 @@ func CheckValues(file string, data []byte, minor string) []diag.Finding {
 				// A key of a free-form map (annotations, nodeSelector).
 			case v.Kind == yaml.MappingNode && (hasPrefix(chart, path+".") || movedPrefix(path+".")):
 				walk(path, v)
+			case hasPrefix(chart, path+"."):
+				// A map of the chart given as a scalar or a list.
+				out = append(out, diag.Finding{Rule: "values/type", Severity: diag.Error, Pos: pos, Path: path,
+					Message: fmt.Sprintf("%s is a map in the Karpenter %s chart, not %s", path, minor, givenText(v)),
+					Hint:    "write it as a map of keys, e.g. " + path + ": {key: value}"})
 			default:
 				out = append(out, unknownValue(pos, path, minor, chart))
 			}
@@ -113,7 +114,12 @@ func unknownValue(pos diag.Pos, path, minor string, chart map[string]string) dia
 	case strings.HasPrefix(path, "logConfig."):
 		f.Rule, f.Hint = "values/removed-key", "use logLevel (and logOutputPaths, logErrorOutputPaths)"
 	case strings.HasPrefix(path, "settings.aws."):
-		f.Rule, f.Hint = "values/removed-key", "settings.aws.* moved to settings.*: use settings."+strings.TrimPrefix(path, "settings.aws.")
+		// A hint never names a key vet would refuse.
+		to := "settings." + strings.TrimPrefix(path, "settings.aws.")
+		f.Rule, f.Hint = "values/removed-key", "drop it: settings.aws.* went away in v1, and this chart has no "+to
+		if _, ok := chart[to]; ok {
+			f.Hint = "settings.aws.* moved to settings.*: use " + to
+		}
 	default:
 		// The keys the chart has at the same place.
 		parent, last := "", path
@@ -127,11 +133,35 @@ func unknownValue(pos diag.Pos, path, minor string, chart map[string]string) dia
 				siblings = append(siblings, name)
 			}
 		}
-		if s := diag.Closest(last, siblings); s != "" {
-			f.Hint = fmt.Sprintf("did you mean %s%s?", parent, s)
+		// The same key elsewhere in the chart (controller.replicas for
+		// replicas) says more than a near spelling at this place.
+		var same []string
+		for _, k := range facts.SortedKeys(chart) {
+			if k == last || strings.HasSuffix(k, "."+last) || strings.HasPrefix(k, last+".") || strings.Contains(k, "."+last+".") {
+				if i := strings.Index("."+k+".", "."+last+"."); i >= 0 {
+					same = append(same, k[:i+len(last)])
+				}
+			}
+		}
+		same = slices.Compact(same)
+		switch {
+		case len(same) == 1:
+			f.Hint = fmt.Sprintf("did you mean %s?", same[0])
+		case diag.Closest(last, siblings) != "":
+			f.Hint = fmt.Sprintf("did you mean %s%s?", parent, diag.Closest(last, siblings))
+		default:
+			f.Hint = "the chart's values are listed in its values.yaml of that version"
 		}
 	}
 	return f
+}
+
+// givenText names a value of a values file for a message.
+func givenText(v *yaml.Node) string {
+	if v.Kind != yaml.ScalarNode {
+		return map[yaml.Kind]string{yaml.MappingNode: "a map", yaml.SequenceNode: "a list"}[v.Kind]
+	}
+	return fmt.Sprintf("%q", v.Value)
 }
 
 // movedPrefix reports a folder of keys that moved.
