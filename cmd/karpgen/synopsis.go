@@ -13,7 +13,7 @@ import (
 // placeholders name the value of a flag in the synopsis.
 var placeholders = map[string]string{
 	"profiles": "DIR", "out": "DIR", "dir": "DIR", "state": "DIR", "values": "FILE", "output-file": "FILE",
-	"to": "VERSION", "from": "VERSION", "karpenter-version": "VERSION", "kubernetes-version": "VERSION",
+	"to": "VERSION", "from": "VERSION", "kubernetes-to": "VERSION", "karpenter-version": "VERSION", "kubernetes-version": "VERSION",
 	"eval-timeout": "DURATION", "lock-wait": "DURATION", "template": "NAME", "name": "PREFIX", "region": "REGION",
 	"account": "ID", "env": "NAME", "cluster": "NAME", "namespace": "NAMESPACE", "oidc-issuer": "URL", "node-group": "NAME",
 	"max-environments": "N", "max-objects": "N", "allow-kinds": "KINDS", "version": "VERSION",

@@ -14,12 +14,13 @@ import (
 // out/<env>/upgrade/<to>/. A plan with blockers exits 1 and writes
 // nothing. The profile is never edited.
 func runUpgrade(args []string, stdout, stderr io.Writer) error {
-	var dir, out, to, from, format string
+	var dir, out, to, from, kubeTo, format string
 	var write bool
 	var ev evalFlags
 	fs := newFlags("upgrade", stdout, stderr)
 	fs.StringVar(&to, "to", "", "Karpenter version to move to (required)")
 	fs.StringVar(&from, "from", "", "Karpenter version the cluster runs (default: the profile's; 0.33 to 0.37 for the move to v1)")
+	fs.StringVar(&kubeTo, "kubernetes-to", "", "move Kubernetes to this minor too, one minor at a time between the Karpenter hops")
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
 	fs.StringVar(&out, flagOut, "out", "folder of the rendered bundles; --write puts the plan in <out>/<env>/upgrade/<to>/")
@@ -46,7 +47,7 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	if len(res.Envs) == 0 {
 		return printFindings(stderr, res.Findings)
 	}
-	plan, err := upgrade.New(res.Envs[0], from, to)
+	plan, err := upgrade.NewWith(res.Envs[0], from, to, kubeTo)
 	if err != nil {
 		return usageErr("upgrade: %v", err)
 	}

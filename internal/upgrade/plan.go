@@ -8,6 +8,7 @@ package upgrade
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
@@ -21,19 +22,33 @@ import (
 // Plan is the move of one environment. Its JSON form is documented in
 // docs/upgrade.md and stable for scripts.
 type Plan struct {
-	Env               string    `json:"env"`
-	From              string    `json:"from"`
-	To                string    `json:"to"`
-	KubernetesVersion string    `json:"kubernetesVersion"`
-	Blockers          []Blocker `json:"blockers"`
-	Hops              []Hop     `json:"hops"`
-	Steps             []Step    `json:"steps"`
+	Env               string `json:"env"`
+	From              string `json:"from"`
+	To                string `json:"to"`
+	KubernetesVersion string `json:"kubernetesVersion"`
+	// KubernetesTo is the Kubernetes version the move ends on, when
+	// Kubernetes moves too (--kubernetes-to): its upgrades are steps of
+	// the plan, between the Karpenter hops that need them.
+	KubernetesTo string           `json:"kubernetesTo,omitempty"`
+	Kubernetes   []KubernetesStep `json:"kubernetes,omitempty"`
+	Blockers     []Blocker        `json:"blockers"`
+	Hops         []Hop            `json:"hops"`
+	Steps        []Step           `json:"steps"`
 
 	// versions are the releases the controller runs on the way, from
 	// first to last; envs the environment resolved at each (nil for the
 	// v1beta1 start).
 	versions []facts.Version
 	envs     []*model.Env
+}
+
+// KubernetesStep is one Kubernetes minor upgrade of the cluster (EKS moves
+// one minor at a time), made before the Karpenter hop to Before ("" for
+// after the last hop).
+type KubernetesStep struct {
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Before string `json:"beforeKarpenter,omitempty"`
 }
 
 // Blocker is a reason the move cannot start.
@@ -110,6 +125,17 @@ type Step struct {
 // the version the cluster runs: the profile's when empty (0.33 to 0.37
 // are accepted, for the move to v1).
 func New(e *model.Env, from, to string) (*Plan, error) {
+	return NewWith(e, from, to, "")
+}
+
+// NewWith plans the move as New does; with kubeTo, Kubernetes moves too,
+// one minor at a time, each Kubernetes upgrade placed between the
+// Karpenter hops so that every step stays inside both compatibility
+// ranges.
+func NewWith(e *model.Env, from, to, kubeTo string) (*Plan, error) {
+	if kubeTo == e.Profile.Cluster.KubernetesVersion {
+		kubeTo = ""
+	}
 	if from == "" {
 		from = e.Profile.Karpenter.Version
 	}
@@ -134,7 +160,13 @@ func New(e *model.Env, from, to string) (*Plan, error) {
 	if !fv.Less(tv) {
 		return nil, fmt.Errorf("--to %s is not newer than %s", tv, fv)
 	}
-	p := &Plan{Env: e.Name, From: fv.String(), To: tv.String(), KubernetesVersion: e.Profile.Cluster.KubernetesVersion}
+	p := &Plan{Env: e.Name, From: fv.String(), To: tv.String(), KubernetesVersion: e.Profile.Cluster.KubernetesVersion, KubernetesTo: kubeTo}
+	if kubeTo != "" && !kubeMinor.MatchString(kubeTo) {
+		return nil, fmt.Errorf("--kubernetes-to %s: give a Kubernetes minor, e.g. 1.33", kubeTo)
+	}
+	if kubeTo != "" && minorLess(kubeTo, p.KubernetesVersion) {
+		return nil, fmt.Errorf("--kubernetes-to %s is older than the cluster's %s", kubeTo, p.KubernetesVersion)
+	}
 
 	// The releases on the way: the start, the latest patch of every minor
 	// in between, the target.
@@ -152,15 +184,16 @@ func New(e *model.Env, from, to string) (*Plan, error) {
 		}
 	}
 	p.versions = append(p.versions, tv)
-	for _, v := range p.versions {
+	kube := p.kubernetesPath()
+	for i, v := range p.versions {
 		if v.Major == 0 {
 			p.envs = append(p.envs, nil)
 			continue
 		}
-		p.envs = append(p.envs, at(e, v))
+		p.envs = append(p.envs, at(e, v, kube[i]))
 	}
 
-	p.blockers(tm, tv)
+	p.blockers(tm, tv, kube)
 	for i := 1; i < len(p.versions); i++ {
 		p.Hops = append(p.Hops, p.hop(i))
 	}
@@ -172,35 +205,51 @@ func New(e *model.Env, from, to string) (*Plan, error) {
 	return p, nil
 }
 
-// at resolves the environment's profile at another Karpenter version.
-func at(e *model.Env, v facts.Version) *model.Env {
+// at resolves the environment's profile at another Karpenter version
+// and the Kubernetes version the cluster runs then.
+func at(e *model.Env, v facts.Version, kube string) *model.Env {
 	cp := *e.Profile
 	cp.Karpenter.Version = v.String()
+	cp.Cluster.KubernetesVersion = kube
 	return model.Resolve(&cp)
 }
 
 // Blocked reports whether the move cannot start.
 func (p *Plan) Blocked() bool { return len(p.Blockers) > 0 }
 
-func (p *Plan) blockers(tm *facts.Minor, tv facts.Version) {
-	k := p.KubernetesVersion
+func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 	if b, ok := tm.BadPatch(tv); ok {
 		p.Blockers = append(p.Blockers, Blocker{"known-regression",
 			fmt.Sprintf("Karpenter %s has a known regression: %s (%s); move to %s.%d instead", tv, b.Summary, b.Issue, tm.Minor, b.FixedIn)})
 	}
+	// One blocker for the first release the cluster's Kubernetes does not
+	// run (not one per later hop), naming the way through.
 	for i, v := range p.versions[1:] {
+		k := kube[i+1]
 		rng := facts.Beta.Kubernetes
 		if e := p.envs[i+1]; e != nil {
 			rng, _ = e.KubernetesRange()
 		}
 		switch {
 		case minorLess(k, rng[0]):
-			p.Blockers = append(p.Blockers, Blocker{"kubernetes-too-old",
-				fmt.Sprintf("Karpenter %s supports Kubernetes %s to %s; the cluster runs %s: upgrade Kubernetes to %s first", v, rng[0], rng[1], k, rng[0])})
+			msg := fmt.Sprintf("Karpenter %s supports Kubernetes %s to %s; the cluster runs %s%s: upgrade Kubernetes to %s before the hop to %s", v, rng[0], rng[1], k, lastSupporting(k), rng[0], v)
+			if p.KubernetesTo == "" {
+				msg += ", or plan both with --kubernetes-to " + rng[0] + " (or later)"
+			} else {
+				msg = fmt.Sprintf("Karpenter %s needs Kubernetes %s or later, but the Karpenter before it runs only up to %s: no order of one-minor Kubernetes upgrades keeps both in range", v, rng[0], kube[i])
+			}
+			p.Blockers = append(p.Blockers, Blocker{"kubernetes-too-old", msg})
+			return
 		case minorLess(rng[1], k):
 			p.Blockers = append(p.Blockers, Blocker{"kubernetes-too-new",
 				fmt.Sprintf("Karpenter %s supports Kubernetes %s to %s; the cluster runs %s%s", v, rng[0], rng[1], k, lastSupporting(k))})
+			return
 		}
+	}
+	if p.KubernetesTo != "" && kube[len(kube)-1] != p.KubernetesTo {
+		rng, _ := p.envs[len(p.envs)-1].KubernetesRange()
+		p.Blockers = append(p.Blockers, Blocker{"kubernetes-too-new",
+			fmt.Sprintf("Karpenter %s supports Kubernetes up to %s; --kubernetes-to %s%s", tv, rng[1], p.KubernetesTo, lastSupporting(p.KubernetesTo))})
 	}
 	// What the profile says that the target refuses: the rule catalog at
 	// the target version (the version rules aside: the target is the
@@ -213,6 +262,65 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version) {
 		p.Blockers = append(p.Blockers, Blocker{"profile-" + strings.ReplaceAll(f.Rule, "/", "-"),
 			fmt.Sprintf("at Karpenter %s the profile is refused: %s (%s)", tv, f.Message, strings.TrimPrefix(f.Path, "environments."+p.Env+"."))})
 	}
+}
+
+var kubeMinor = regexp.MustCompile(`^1\.[0-9]+$`)
+
+// kubernetesPath is the Kubernetes version the cluster runs at each
+// release of the move, and the Kubernetes upgrades (p.Kubernetes) that
+// get it there: without --kubernetes-to, the cluster's throughout. With
+// it, Kubernetes moves one minor at a time, as late as each hop needs
+// and no further than the Karpenter running then supports, and after the
+// last hop on to the target.
+func (p *Plan) kubernetesPath() []string {
+	k := p.KubernetesVersion
+	path := make([]string, len(p.versions))
+	path[0] = k
+	step := func(before string, limit string) {
+		for minorLess(k, limit) {
+			next := nextMinor(k)
+			p.Kubernetes = append(p.Kubernetes, KubernetesStep{From: k, To: next, Before: before})
+			k = next
+		}
+	}
+	for i, v := range p.versions {
+		if i > 0 && p.KubernetesTo != "" && v.Major > 0 {
+			rng, _ := model.KubernetesRangeOf(v.String())
+			prev := facts.Beta.Kubernetes
+			if pv := p.versions[i-1]; pv.Major > 0 {
+				prev, _ = model.KubernetesRangeOf(pv.String())
+			}
+			// Up to what this release needs, never past what the one
+			// running now supports, nor past the target.
+			need := rng[0]
+			if minorLess(prev[1], need) {
+				need = prev[1]
+			}
+			if minorLess(p.KubernetesTo, need) {
+				need = p.KubernetesTo
+			}
+			step(v.String(), need)
+		}
+		path[i] = k
+	}
+	if p.KubernetesTo != "" {
+		last := p.versions[len(p.versions)-1]
+		rng, _ := model.KubernetesRangeOf(last.String())
+		target := p.KubernetesTo
+		if minorLess(rng[1], target) {
+			target = rng[1]
+		}
+		step("", target)
+		path[len(path)-1] = k
+	}
+	return path
+}
+
+// nextMinor is the Kubernetes minor after k.
+func nextMinor(k string) string {
+	var major, minor int
+	fmt.Sscanf(k, "%d.%d", &major, &minor)
+	return fmt.Sprintf("%d.%d", major, minor+1)
 }
 
 // lastSupporting names the newest Karpenter minor that runs on Kubernetes k.

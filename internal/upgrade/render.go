@@ -69,7 +69,15 @@ func (p *Plan) write(md bool) []byte {
 	for _, v := range p.versions {
 		hops = append(hops, v.String())
 	}
-	w("Kubernetes %s. Hops: %s.\n", p.KubernetesVersion, strings.Join(hops, " → "))
+	if len(p.Kubernetes) > 0 {
+		kube := []string{p.KubernetesVersion}
+		for _, k := range p.Kubernetes {
+			kube = append(kube, k.To)
+		}
+		w("Kubernetes %s (one minor at a time, between the hops). Hops: %s.\n", strings.Join(kube, " → "), strings.Join(hops, " → "))
+	} else {
+		w("Kubernetes %s. Hops: %s.\n", p.KubernetesVersion, strings.Join(hops, " → "))
+	}
 	if p.Blocked() {
 		h(2, "Blockers: nothing can start until these are resolved")
 		for _, bl := range p.Blockers {
@@ -109,7 +117,7 @@ func (p *Plan) write(md bool) []byte {
 		if !md {
 			// UPGRADE.md lives in that folder; the terminal's reader may
 			// not have it yet.
-			w("(the files under out/%s/ are written by %s)\n", p.Dir(), escape.ShellJoin("karpgen", "upgrade", p.Env, "--from", p.From, "--to", p.To, "--write"))
+			w("(the files under out/%s/ are written by %s)\n", p.Dir(), escape.ShellJoin(p.command("--write")...))
 		}
 	}
 	for _, s := range p.Steps {
@@ -202,9 +210,10 @@ func Replan(e *model.Env, files map[string][]byte) (*generators.Bundle, error) {
 		return nil, fmt.Errorf("no %s records the plan", RecordFile)
 	}
 	var r struct {
-		Env  string `json:"env"`
-		From string `json:"from"`
-		To   string `json:"to"`
+		Env          string `json:"env"`
+		From         string `json:"from"`
+		To           string `json:"to"`
+		KubernetesTo string `json:"kubernetesTo"`
 	}
 	if err := json.Unmarshal(record, &r); err != nil {
 		return nil, fmt.Errorf("%s: %v", RecordFile, err)
@@ -212,7 +221,7 @@ func Replan(e *model.Env, files map[string][]byte) (*generators.Bundle, error) {
 	if r.Env != e.Name || r.From == "" || r.To == "" {
 		return nil, fmt.Errorf("%s does not record a plan of %s (env, from and to)", RecordFile, e.Name)
 	}
-	p, err := New(e, r.From, r.To)
+	p, err := NewWith(e, r.From, r.To, r.KubernetesTo)
 	if err != nil {
 		return nil, err
 	}
@@ -220,4 +229,13 @@ func Replan(e *model.Env, files map[string][]byte) (*generators.Bundle, error) {
 		return nil, fmt.Errorf("the plan from %s to %s has %d blocker(s) now: see karpgen upgrade %s --from %s --to %s", r.From, r.To, len(p.Blockers), e.Name, r.From, r.To)
 	}
 	return p.Bundle()
+}
+
+// command is the karpgen upgrade command of this plan, with extra flags.
+func (p *Plan) command(extra ...string) []string {
+	c := []string{"karpgen", "upgrade", p.Env, "--from", p.From, "--to", p.To}
+	if p.KubernetesTo != "" {
+		c = append(c, "--kubernetes-to", p.KubernetesTo)
+	}
+	return append(c, extra...)
 }

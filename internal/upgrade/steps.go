@@ -69,14 +69,20 @@ func (p *Plan) steps() []Step {
 		if i == len(p.versions)-2 {
 			values = dir + "/helm/karpenter-values.yaml"
 		}
+		p.kubernetesSteps(add, v.String())
 		add(fmt.Sprintf("Upgrade the CRDs to %s", v),
 			sh("helm", "upgrade", "--install", "karpenter-crd", "oci://public.ecr.aws/karpenter/karpenter-crd", "--version", v.String(), "--namespace", ns), "")
 		add(fmt.Sprintf("Upgrade the controller to %s", v),
 			sh("helm", "upgrade", "karpenter", "oci://public.ecr.aws/karpenter/karpenter", "--version", v.String(), "--namespace", ns, "--values", values)+
 				" && "+sh("kubectl", "-n", ns, "rollout", "status", "deployment/karpenter"), "")
 	}
+	p.kubernetesSteps(add, "")
+	set := fmt.Sprintf("karpenter.version: %q", p.To)
+	if p.KubernetesTo != "" {
+		set += fmt.Sprintf(" and cluster.kubernetesVersion: %q", p.KubernetesTo)
+	}
 	add("Move the profile to the target and apply its NodePools and EC2NodeClasses",
-		fmt.Sprintf("set karpenter.version: %q in the profile, then: %s && %s (or let Argo CD sync)", p.To, sh("karpgen", "render", p.Env), sh("kubectl", "apply", "-k", "out/"+p.Env)), "")
+		fmt.Sprintf("set %s in the profile, then: %s && %s (or let Argo CD sync)", set, sh("karpgen", "render", p.Env), sh("kubectl", "apply", "-k", "out/"+p.Env)), "")
 	if len(transition) > 0 {
 		var cmds []string
 		for _, cp := range transition {
@@ -159,3 +165,26 @@ func equalJSON(a, b any) bool {
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// kubernetesSteps adds the Kubernetes upgrades made before the hop to
+// before ("" for after the last hop): the control plane, then each
+// managed node group; Karpenter's own nodes follow by drift when their
+// AMI alias is @latest, else with the AMI the profile names next.
+func (p *Plan) kubernetesSteps(add func(title, command, ifFails string), before string) {
+	target := p.envs[len(p.envs)-1]
+	n := target.Names
+	for _, k := range p.Kubernetes {
+		if k.Before != before {
+			continue
+		}
+		cmds := []string{
+			escape.ShellJoin("aws", "eks", "update-cluster-version", "--region", n.Region, "--name", n.Cluster, "--kubernetes-version", k.To) +
+				" && " + escape.ShellJoin("aws", "eks", "wait", "cluster-active", "--region", n.Region, "--name", n.Cluster),
+		}
+		for _, g := range slices.Sorted(maps.Keys(target.Profile.NodeGroups)) {
+			cmds = append(cmds, escape.ShellJoin("aws", "eks", "update-nodegroup-version", "--region", n.Region, "--cluster-name", n.Cluster, "--nodegroup-name", g, "--kubernetes-version", k.To))
+		}
+		add(fmt.Sprintf("Upgrade Kubernetes from %s to %s (the control plane, then the managed node groups)", k.From, k.To), strings.Join(cmds, "\n"),
+			"Karpenter's nodes move by drift when their AMI alias is @latest; with a pinned alias, name a release for the new Kubernetes in the profile")
+	}
+}
