@@ -37,7 +37,7 @@ func TestHeadroom(t *testing.T) {
 	v := matrix()[0]
 	p := richProfile(v)
 	app := p.NodePools["app"]
-	app.Headroom = &profile.Headroom{Replicas: 3, CPU: "2", Memory: "4Gi"}
+	app.Headroom = &profile.Headroom{Replicas: 3, CPU: "2", Memory: "4Gi", Image: "registry.k8s.io/pause:3.10"}
 	p.NodePools["app"] = app
 	b, err := generators.Render(model.Resolve(p))
 	if err != nil {
@@ -170,7 +170,7 @@ func TestPodsAreRestricted(t *testing.T) {
 	}
 	p := richProfile(matrix()[0])
 	app := p.NodePools["app"]
-	app.Headroom = &profile.Headroom{Replicas: 1, CPU: "1", Memory: "1Gi"}
+	app.Headroom = &profile.Headroom{Replicas: 1, CPU: "1", Memory: "1Gi", Image: "registry.k8s.io/pause:3.10"}
 	p.NodePools["app"] = app
 	b, err := generators.Render(model.Resolve(p))
 	if err != nil {
@@ -194,5 +194,66 @@ func TestPodsAreRestricted(t *testing.T) {
 	}
 	if pods == 0 {
 		t.Fatal("no pod in headroom.yaml")
+	}
+}
+
+// TestWindowsHeadroomPods: a Windows pool's placeholder pods say
+// spec.os.name windows and carry none of the fields the API server
+// refuses on a Windows pod (the Linux-only ones the spec.os field
+// documents), run as Windows' unprivileged ContainerUser, and still pass
+// the "restricted" Pod Security level, which exempts those fields for
+// Windows; a pool of both systems keeps its placeholders on Linux nodes.
+func TestWindowsHeadroomPods(t *testing.T) {
+	eval, err := psapolicy.NewEvaluator(psapolicy.DefaultChecks(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := richProfile(matrix()[len(matrix())-1])
+	app := p.NodePools["app"]
+	app.Headroom = &profile.Headroom{Replicas: 1, CPU: "1", Memory: "1Gi", Image: "registry.k8s.io/pause:3.10"}
+	win, both := app, app
+	win.OS, both.OS = []string{"windows"}, []string{"linux", "windows"}
+	p.NodePools["win"], p.NodePools["both"] = win, both
+	b, err := generators.Render(model.Resolve(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, doc := range strings.Split(string(b.Files["headroom.yaml"]), "\n---\n") {
+		if !strings.Contains(doc, "kind: Deployment") {
+			continue
+		}
+		var d appsv1.Deployment
+		strict(t, []byte(doc), &d)
+		spec := d.Spec.Template.Spec
+		results := eval.EvaluatePod(psaapi.LevelVersion{Level: psaapi.LevelRestricted, Version: psaapi.LatestVersion()}, &d.Spec.Template.ObjectMeta, &spec)
+		if agg := psapolicy.AggregateCheckResults(results); !agg.Allowed {
+			t.Errorf("%s is not restricted: %s", d.Name, agg.ForbiddenDetail())
+		}
+		switch d.Name {
+		case "headroom-win":
+			seen++
+			if spec.OS == nil || spec.OS.Name != "windows" {
+				t.Errorf("%s: spec.os %v, want windows", d.Name, spec.OS)
+			}
+			psc, c := spec.SecurityContext, spec.Containers[0].SecurityContext
+			if psc.SeccompProfile != nil || psc.RunAsUser != nil || psc.RunAsGroup != nil || psc.SELinuxOptions != nil || psc.FSGroup != nil || len(psc.SupplementalGroups) > 0 || len(psc.Sysctls) > 0 {
+				t.Errorf("%s: Linux-only pod security fields on a Windows pod: %+v", d.Name, psc)
+			}
+			if c.Capabilities != nil || c.ReadOnlyRootFilesystem != nil || c.AllowPrivilegeEscalation != nil || c.RunAsUser != nil || c.SeccompProfile != nil || c.Privileged != nil {
+				t.Errorf("%s: Linux-only container security fields on a Windows pod: %+v", d.Name, c)
+			}
+			if psc.WindowsOptions == nil || psc.WindowsOptions.RunAsUserName == nil || *psc.WindowsOptions.RunAsUserName != "ContainerUser" {
+				t.Errorf("%s: not run as ContainerUser", d.Name)
+			}
+		case "headroom-both":
+			seen++
+			if spec.NodeSelector["kubernetes.io/os"] != "linux" || spec.OS != nil {
+				t.Errorf("%s: a pool of both systems: node selector %v, os %v", d.Name, spec.NodeSelector, spec.OS)
+			}
+		}
+	}
+	if seen != 2 {
+		t.Fatalf("found %d of the two pools' Deployments", seen)
 	}
 }

@@ -10,7 +10,6 @@ const (
 	// every workload, so any pending pod preempts them.
 	HeadroomPriorityClass = "karpgen-headroom"
 	headroomPriority      = -10
-	pauseImage            = "registry.k8s.io/pause:3.10"
 )
 
 // Headroom returns the objects that keep spare capacity warm in the
@@ -45,22 +44,38 @@ func Headroom(e *model.Env) []any {
 		tolerations := tolerationList(model.Tolerations(np.Taints))
 		// The "restricted" Pod Security level, and no API access: pause
 		// needs neither privileges nor a service account token.
+		podSecurity := obj{"runAsNonRoot": true, "seccompProfile": obj{"type": "RuntimeDefault"}}
+		containerSecurity := obj{"allowPrivilegeEscalation": false, "runAsNonRoot": true, "runAsUser": 65535, "readOnlyRootFilesystem": true, "capabilities": obj{"drop": strs("ALL")}}
+		windows := len(np.OS) == 1 && np.OS[0] == "windows"
+		if windows {
+			// A Windows pod (spec.os) may carry none of the Linux-only
+			// fields; it runs as the unprivileged ContainerUser.
+			podSecurity = obj{"runAsNonRoot": true, "windowsOptions": obj{"runAsUserName": "ContainerUser"}}
+			containerSecurity = obj{"runAsNonRoot": true}
+		} else if len(np.OS) > 1 {
+			// A pool of both: the placeholders are Linux pods, on Linux
+			// nodes.
+			selector[keyOS] = "linux"
+		}
 		pod := obj{
 			"priorityClassName":             HeadroomPriorityClass,
 			"terminationGracePeriodSeconds": 0,
 			"nodeSelector":                  selector,
 			"automountServiceAccountToken":  false,
 			"enableServiceLinks":            false,
-			"securityContext":               obj{"runAsNonRoot": true, "seccompProfile": obj{"type": "RuntimeDefault"}},
+			"securityContext":               podSecurity,
 			"containers": []any{obj{
 				"name":  "pause",
-				"image": pauseImage,
+				"image": h.Image,
 				"resources": obj{
 					"requests": obj{"cpu": h.CPU, "memory": h.Memory},
 					"limits":   obj{"memory": h.Memory},
 				},
-				"securityContext": obj{"allowPrivilegeEscalation": false, "runAsNonRoot": true, "runAsUser": 65535, "readOnlyRootFilesystem": true, "capabilities": obj{"drop": strs("ALL")}},
+				"securityContext": containerSecurity,
 			}},
+		}
+		if windows {
+			pod["os"] = obj{"name": "windows"}
 		}
 		if len(tolerations) > 0 {
 			pod["tolerations"] = tolerations

@@ -113,7 +113,7 @@ func generatorProfile(m *facts.Minor, auth string) *profile.Profile {
 			Requirements: []profile.Requirement{{Key: "example.com/x", Operator: "Exists"}}, Limits: map[string]any{"cpu": 40, "memory": "160Gi"},
 			Weight: &one, Disruption: profile.Disruption{ConsolidationPolicy: "WhenEmpty", ConsolidateAfter: "90s",
 				Budgets: []profile.Budget{{Nodes: "10%"}, {Nodes: "0", Schedule: "0 9 * * mon-fri", Duration: "8h", Reasons: []string{"Drifted"}}}},
-			ExpireAfter: "720h", Headroom: &profile.Headroom{Replicas: 2, CPU: "500m", Memory: "1Gi"},
+			ExpireAfter: "720h", Headroom: &profile.Headroom{Replicas: 2, CPU: "500m", Memory: "1Gi", Image: "registry.k8s.io/pause:3.10"},
 		}},
 		ArgoCD: &profile.ArgoCD{RepoURL: "https://git.example.com/x.git", TargetRevision: "main", Path: ".", Namespace: "argocd", Project: "default"},
 	}

@@ -28,9 +28,10 @@ type Addons struct {
 
 // Headroom is spare capacity a pool keeps warm.
 type Headroom struct {
-	Replicas int `json:"replicas"`
-	CPU      any `json:"cpu"`
-	Memory   any `json:"memory"`
+	Replicas int    `json:"replicas"`
+	CPU      any    `json:"cpu"`
+	Memory   any    `json:"memory"`
+	Image    string `json:"image"`
 }
 
 // ArgoCD is how Argo CD delivers the environment.
