@@ -96,7 +96,8 @@ run() {
 	if out=$("$@" 2>"$dir/.stderr"); then
 		printf '%%s\n' "$out" >"$dir/$file"
 	else
-		code=$(sed -n -e 's/.*An error occurred (\([A-Za-z.]*\)).*/\1/p' -e 's/.*Error from server (\([A-Za-z]*\)).*/\1/p' "$dir/.stderr" | head -n 1)
+		# Bytes, whatever the locale: a code is letters and dots only.
+		code=$(LC_ALL=C sed -n -e 's/.*An error occurred (\([A-Za-z.]*\)).*/\1/p' -e 's/.*Error from server (\([A-Za-z]*\)).*/\1/p' "$dir/.stderr" | head -n 1 | LC_ALL=C tr -cd 'A-Za-z.')
 		# Printable ASCII only, no quote or backslash: valid JSON for any
 		# bytes the command printed.
 		message=$(LC_ALL=C tr -cd ' !#-[]-~' <"$dir/.stderr" | cut -c 1-500)
