@@ -184,7 +184,7 @@ func (e *Env) explain(x *explainer, fs []diag.Finding) []diag.Finding {
 		}
 		fields = append(fields, field{rest, sels, f.Pos})
 	}
-	slices.SortFunc(fields, func(a, b field) int { return len(a.sels) - len(b.sels) })
+	slices.SortStableFunc(fields, func(a, b field) int { return len(a.sels) - len(b.sels) })
 	var out []diag.Finding
 	var covered []string
 	required := false
