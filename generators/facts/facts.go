@@ -286,3 +286,28 @@ type BetaMinor struct {
 
 // Beta is the v1beta1 minor the v1 migration starts from.
 var Beta = BetaMinor{Minor: "0.37", Reference: "v0.37.8", Oldest: 33, Kubernetes: [2]string{"1.23", "1.30"}}
+
+// CRD is a CustomResourceDefinition a minor installs: its name and the
+// version it serves and stores. TestCRDNamesMatchUpstream holds the table
+// to every minor's CRDs.
+type CRD struct {
+	Kind, Name, Version string
+}
+
+// crdTable is every kind's CRD.
+var crdTable = map[string]CRD{
+	"EC2NodeClass":   {"EC2NodeClass", "ec2nodeclasses.karpenter.k8s.aws", "v1"},
+	"NodeClaim":      {"NodeClaim", "nodeclaims.karpenter.sh", "v1"},
+	"NodePool":       {"NodePool", "nodepools.karpenter.sh", "v1"},
+	"NodeOverlay":    {"NodeOverlay", "nodeoverlays.karpenter.sh", "v1alpha1"},
+	"CapacityBuffer": {"CapacityBuffer", "capacitybuffers.autoscaling.x-k8s.io", "v1beta1"},
+}
+
+// CRDsOf are the CRDs the minor installs, by kind in the row's order.
+func (m *Minor) CRDsOf() []CRD {
+	out := make([]CRD, 0, len(m.CRDs))
+	for _, k := range m.CRDs {
+		out = append(out, crdTable[k])
+	}
+	return out
+}

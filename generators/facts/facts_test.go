@@ -339,3 +339,46 @@ func specPaths(t *testing.T, file string) map[string]bool {
 	walk(doc["spec"].(map[string]any)["versions"].([]any)[0].(map[string]any)["schema"].(map[string]any)["openAPIV3Schema"].(map[string]any)["properties"].(map[string]any)["spec"], "")
 	return out
 }
+
+// TestCRDNamesMatchUpstream: for every minor, each CRD the row names has
+// the name and the storage version of that minor's upstream CRD file, and
+// serves it.
+func TestCRDNamesMatchUpstream(t *testing.T) {
+	dir := reference.Dir(t)
+	for _, m := range facts.Minors {
+		entries, err := os.ReadDir(filepath.Join(dir, m.Reference, "crds"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		upstream := map[string]facts.CRD{}
+		for _, e := range entries {
+			data, err := os.ReadFile(filepath.Join(dir, m.Reference, "crds", e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var crd struct {
+				Metadata struct{ Name string }
+				Spec     struct {
+					Names    struct{ Kind string }
+					Versions []struct {
+						Name            string
+						Served, Storage bool
+					}
+				}
+			}
+			if err := yaml.Unmarshal(data, &crd); err != nil {
+				t.Fatalf("%s: %v", e.Name(), err)
+			}
+			for _, v := range crd.Spec.Versions {
+				if v.Storage && v.Served {
+					upstream[crd.Spec.Names.Kind] = facts.CRD{Kind: crd.Spec.Names.Kind, Name: crd.Metadata.Name, Version: v.Name}
+				}
+			}
+		}
+		for _, c := range m.CRDsOf() {
+			if upstream[c.Kind] != c {
+				t.Errorf("%s: %+v, upstream %+v", m.Minor, c, upstream[c.Kind])
+			}
+		}
+	}
+}

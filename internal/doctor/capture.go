@@ -60,7 +60,9 @@ func commands(e *model.Env) []command {
 		}
 	}
 	out = append(out,
-		command{"k8s-crds.json", "kubectl get crd nodepools.karpenter.sh nodeclaims.karpenter.sh ec2nodeclasses.karpenter.k8s.aws -o json"},
+		// Every CRD: naming some fails the whole command when one is
+		// missing; doctor picks the ones the profile's minor installs.
+		command{"k8s-crds.json", "kubectl get crd -o json"},
 		command{"k8s-webhooks.json", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json"},
 		command{"k8s-karpenter-deployment.json", fmt.Sprintf("kubectl get deployment karpenter --namespace %s -o json", q(n.Namespace))},
 		command{"k8s-ec2nodeclasses.json", "kubectl get ec2nodeclasses.karpenter.k8s.aws -o json"},

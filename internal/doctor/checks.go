@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/model"
@@ -167,8 +168,27 @@ func Run(e *model.Env, s *State) (*Report, error) {
 	return r, nil
 }
 
-// karpenterCRDs are the CRDs that move to v1 with Karpenter 1.0.
-var karpenterCRDs = []string{"nodepools.karpenter.sh", "nodeclaims.karpenter.sh", "ec2nodeclasses.karpenter.k8s.aws"}
+// wantCRDs are the CRDs the profile's minor installs that the profile
+// needs: NodePool, NodeClaim and EC2NodeClass always, NodeOverlay and
+// CapacityBuffer when it has some.
+func (c *checkRun) wantCRDs() []facts.CRD {
+	var out []facts.CRD
+	for _, crd := range c.e.Facts.CRDsOf() {
+		switch {
+		case crd.Kind == "NodeOverlay" && len(c.e.Profile.NodeOverlays) == 0:
+		case crd.Kind == "CapacityBuffer" && len(c.e.Profile.CapacityBuffers) == 0:
+		default:
+			out = append(out, crd)
+		}
+	}
+	return out
+}
+
+// installCRDs is the command that installs the minor's CRDs.
+func (c *checkRun) installCRDs() string {
+	return escape.ShellJoin("helm", "upgrade", "--install", "karpenter-crd", "oci://public.ecr.aws/karpenter/karpenter-crd",
+		"--version", c.e.Version.String(), "--namespace", c.e.Names.Namespace)
+}
 
 func files(names ...string) func(*model.Env) []string {
 	return func(*model.Env) []string { return names }
@@ -485,29 +505,34 @@ var catalog = []*Check{
 	},
 	{
 		ID: "doctor/crds", Severity: diag.Error, Files: files("k8s-crds.json"),
-		Summary: "The Karpenter CRDs serve v1 and, from Karpenter 1.1, store only v1.",
+		Summary: "The CRDs the profile's minor installs and the profile uses (NodeOverlay and CapacityBuffer when it has them) are present, serve their version and, from Karpenter 1.1, store only it; other CRDs of the cluster are ignored.",
 		run: func(c *checkRun) {
 			var l k8sList
-			if !c.load("k8s-crds.json", &l, "CRDs", "the Karpenter CRDs", "helm upgrade --install karpenter-crd ...") {
+			if !c.load("k8s-crds.json", &l, "CRDs", "the Karpenter CRDs", c.installCRDs()) {
 				return
 			}
+			have := map[string]k8sObject{}
 			for _, crd := range l.Items {
-				// A whole cluster's CRD list holds others, NodeOverlay's
-				// and CapacityBuffer's among them (not v1): only the
-				// three the capture names are held to v1.
-				if !slices.Contains(karpenterCRDs, crd.Metadata.Name) {
+				have[crd.Metadata.Name] = crd
+			}
+			for _, want := range c.wantCRDs() {
+				crd, ok := have[want.Name]
+				if !ok {
+					c.report("CRD "+want.Name, "installed ("+want.Kind+" "+want.Version+")", "absent", c.installCRDs())
 					continue
 				}
-				served := false
+				var served []string
 				for _, v := range crd.Spec.Versions {
-					served = served || v.Name == "v1" && v.Served
+					if v.Served {
+						served = append(served, v.Name)
+					}
 				}
-				if !served {
-					c.report("CRD "+crd.Metadata.Name, "v1 served", "not served", "upgrade the CRDs with the karpenter-crd chart at "+c.e.Version.String())
+				if !slices.Contains(served, want.Version) {
+					c.report("CRD "+want.Name, want.Version+" served", "served: "+orNone(strings.Join(served, ", ")), c.installCRDs())
 				}
-				if c.e.Version.Minor >= 1 && !slices.Equal(crd.Status.StoredVersions, []string{"v1"}) {
-					c.report("CRD "+crd.Metadata.Name, "status.storedVersions [v1]", fmt.Sprint(crd.Status.StoredVersions),
-						escape.ShellJoin("kubectl", "patch", "crd", crd.Metadata.Name, "--subresource=status", "--type=merge", "-p", `{"status":{"storedVersions":["v1"]}}`)+" (after every object was re-applied as v1)")
+				if c.e.Version.Minor >= 1 && !slices.Equal(crd.Status.StoredVersions, []string{want.Version}) {
+					c.report("CRD "+want.Name, "status.storedVersions ["+want.Version+"]", fmt.Sprint(crd.Status.StoredVersions),
+						escape.ShellJoin("kubectl", "patch", "crd", crd.Metadata.Name, "--subresource=status", "--type=merge", "-p", `{"status":{"storedVersions":["`+want.Version+`"]}}`)+" (after every object was re-applied as "+want.Version+")")
 				}
 			}
 		},
