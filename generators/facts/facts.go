@@ -311,3 +311,12 @@ func (m *Minor) CRDsOf() []CRD {
 	}
 	return out
 }
+
+// MinorLess orders minor versions written "1.9" or "1.32" (Kubernetes's):
+// 1.9 comes before 1.32. It is the one comparison of minors karpgen makes.
+func MinorLess(a, b string) bool {
+	var am, an, bm, bn int
+	fmt.Sscanf(a, "%d.%d", &am, &an)
+	fmt.Sscanf(b, "%d.%d", &bm, &bn)
+	return am < bm || am == bm && an < bn
+}

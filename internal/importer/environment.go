@@ -65,7 +65,16 @@ func (im *importer) environment() (map[string]any, error) {
 		if rng, ok := model.KubernetesRangeOf(version); ok {
 			kube = rng[1]
 		}
-		im.note("default-version", im.first, "no --kubernetes-version: the profile says Kubernetes %s, the newest Karpenter %s supports; give the cluster's", kube, version)
+		// The newest Kubernetes every imported choice runs on: a node
+		// class of an AMI family EKS stops publishing (AL2 after 1.32)
+		// holds it back, so that the profile vets.
+		for _, family := range slices.Sorted(maps.Keys(im.amiFamilies())) {
+			if max, ok := facts.AMIKubernetesMax[family]; ok && facts.MinorLess(max, kube) {
+				kube = max
+				im.note("default-version", im.first, "node classes use %s AMIs, which EKS publishes up to Kubernetes %s: the profile says %s; move them to al2023@latest to go further", family, max, max)
+			}
+		}
+		im.note("default-version", im.first, "no --kubernetes-version: the profile says Kubernetes %s, the newest Karpenter %s and the imported node classes support; give the cluster's", kube, version)
 	}
 
 	karpenter := map[string]any{"version": version, "namespace": orString(o.Namespace, "kube-system")}
@@ -264,4 +273,21 @@ type MissingError struct{ Flags []string }
 
 func (e *MissingError) Error() string {
 	return "give " + strings.Join(e.Flags, ", ")
+}
+
+// amiFamilies are the AMI families (as aliases name them) of the
+// imported node classes: an alias's, or the amiFamily of selector terms.
+func (im *importer) amiFamilies() map[string]bool {
+	out := map[string]bool{}
+	for _, nc := range im.classes {
+		ami, _ := nc["ami"].(map[string]any)
+		alias, _ := ami["alias"].(string)
+		family, _ := ami["family"].(string)
+		if f, _, ok := strings.Cut(alias, "@"); ok {
+			out[f] = true
+		} else if f, ok := aliasFamilies[family]; ok {
+			out[f] = true
+		}
+	}
+	return out
 }

@@ -36,7 +36,7 @@ func checkSettings(c *Context) {
 		}
 		def, ok := chart[name]
 		if !ok {
-			if since := facts.SettingSince(name); since != "" && minorLess(c.Minor.Minor, since) {
+			if since := facts.SettingSince(name); since != "" && facts.MinorLess(c.Minor.Minor, since) {
 				c.Report(path, fmt.Sprintf("remove it or use Karpenter %s or later", since),
 					"settings.%s arrives in Karpenter %s; the %s chart has no such setting", name, since, c.Minor.Minor)
 				continue

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators/facts"
@@ -61,9 +60,9 @@ var versionRules = []*Rule{
 				return
 			}
 			k := c.P.Cluster.KubernetesVersion
-			if minorLess(k, rng[0]) || minorLess(rng[1], k) {
+			if facts.MinorLess(k, rng[0]) || facts.MinorLess(rng[1], k) {
 				hint := fmt.Sprintf("use Kubernetes %s to %s with this version", rng[0], rng[1])
-				if need := minKarpenterFor(k); need != "" && minorLess(rng[1], k) {
+				if need := minKarpenterFor(k); need != "" && facts.MinorLess(rng[1], k) {
 					hint = fmt.Sprintf("Kubernetes %s needs Karpenter %s or later", k, need)
 				}
 				c.Report("cluster.kubernetesVersion", hint, "Karpenter %s supports Kubernetes %s to %s, not %s", c.Version, rng[0], rng[1], k)
@@ -104,27 +103,10 @@ var versionRules = []*Rule{
 	},
 }
 
-// minorLess compares "1.30" < "1.32" numerically.
-func minorLess(a, b string) bool {
-	am, an := splitMinor(a)
-	bm, bn := splitMinor(b)
-	if am != bm {
-		return am < bm
-	}
-	return an < bn
-}
-
-func splitMinor(s string) (int, int) {
-	maj, min, _ := strings.Cut(s, ".")
-	x, _ := strconv.Atoi(maj)
-	y, _ := strconv.Atoi(min)
-	return x, y
-}
-
 // minKarpenterFor is the oldest supported minor that runs on Kubernetes k.
 func minKarpenterFor(k string) string {
 	for _, m := range facts.Minors {
-		if !minorLess(m.Kubernetes[1], k) && !minorLess(k, m.Kubernetes[0]) {
+		if !facts.MinorLess(m.Kubernetes[1], k) && !facts.MinorLess(k, m.Kubernetes[0]) {
 			return m.Minor
 		}
 	}

@@ -132,16 +132,9 @@ func (e *Env) Newest() *facts.Minor {
 	var newest *facts.Minor
 	for i := range facts.Minors {
 		m := &facts.Minors[i]
-		if !minorLess(k, m.Kubernetes[0]) && !minorLess(m.Kubernetes[1], k) {
+		if !facts.MinorLess(k, m.Kubernetes[0]) && !facts.MinorLess(m.Kubernetes[1], k) {
 			newest = m
 		}
 	}
 	return newest
-}
-
-func minorLess(a, b string) bool {
-	var am, an, bm, bn int
-	fmt.Sscanf(a, "%d.%d", &am, &an)
-	fmt.Sscanf(b, "%d.%d", &bm, &bn)
-	return am < bm || am == bm && an < bn
 }

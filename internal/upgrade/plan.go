@@ -164,7 +164,7 @@ func NewWith(e *model.Env, from, to, kubeTo string) (*Plan, error) {
 	if kubeTo != "" && !kubeMinor.MatchString(kubeTo) {
 		return nil, fmt.Errorf("--kubernetes-to %s: give a Kubernetes minor, e.g. 1.33", kubeTo)
 	}
-	if kubeTo != "" && minorLess(kubeTo, p.KubernetesVersion) {
+	if kubeTo != "" && facts.MinorLess(kubeTo, p.KubernetesVersion) {
 		return nil, fmt.Errorf("--kubernetes-to %s is older than the cluster's %s", kubeTo, p.KubernetesVersion)
 	}
 
@@ -231,7 +231,7 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 			rng, _ = e.KubernetesRange()
 		}
 		switch {
-		case minorLess(k, rng[0]):
+		case facts.MinorLess(k, rng[0]):
 			msg := fmt.Sprintf("Karpenter %s supports Kubernetes %s to %s; the cluster runs %s%s: upgrade Kubernetes to %s before the hop to %s", v, rng[0], rng[1], k, lastSupporting(k), rng[0], v)
 			if p.KubernetesTo == "" {
 				msg += ", or plan both with --kubernetes-to " + rng[0] + " (or later)"
@@ -240,7 +240,7 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 			}
 			p.Blockers = append(p.Blockers, Blocker{"kubernetes-too-old", msg})
 			return
-		case minorLess(rng[1], k):
+		case facts.MinorLess(rng[1], k):
 			p.Blockers = append(p.Blockers, Blocker{"kubernetes-too-new",
 				fmt.Sprintf("Karpenter %s supports Kubernetes %s to %s; the cluster runs %s%s", v, rng[0], rng[1], k, lastSupporting(k))})
 			return
@@ -277,7 +277,7 @@ func (p *Plan) kubernetesPath() []string {
 	path := make([]string, len(p.versions))
 	path[0] = k
 	step := func(before string, limit string) {
-		for minorLess(k, limit) {
+		for facts.MinorLess(k, limit) {
 			next := nextMinor(k)
 			p.Kubernetes = append(p.Kubernetes, KubernetesStep{From: k, To: next, Before: before})
 			k = next
@@ -293,10 +293,10 @@ func (p *Plan) kubernetesPath() []string {
 			// Up to what this release needs, never past what the one
 			// running now supports, nor past the target.
 			need := rng[0]
-			if minorLess(prev[1], need) {
+			if facts.MinorLess(prev[1], need) {
 				need = prev[1]
 			}
-			if minorLess(p.KubernetesTo, need) {
+			if facts.MinorLess(p.KubernetesTo, need) {
 				need = p.KubernetesTo
 			}
 			step(v.String(), need)
@@ -307,7 +307,7 @@ func (p *Plan) kubernetesPath() []string {
 		last := p.versions[len(p.versions)-1]
 		rng, _ := model.KubernetesRangeOf(last.String())
 		target := p.KubernetesTo
-		if minorLess(rng[1], target) {
+		if facts.MinorLess(rng[1], target) {
 			target = rng[1]
 		}
 		step("", target)
@@ -327,7 +327,7 @@ func nextMinor(k string) string {
 func lastSupporting(k string) string {
 	last := ""
 	for _, m := range facts.Minors {
-		if !minorLess(k, m.Kubernetes[0]) && !minorLess(m.Kubernetes[1], k) {
+		if !facts.MinorLess(k, m.Kubernetes[0]) && !facts.MinorLess(m.Kubernetes[1], k) {
 			last = m.Minor
 		}
 	}
@@ -427,11 +427,4 @@ func normalize(h *Hop) {
 // minorBefore reports whether v's minor is older than w's.
 func minorBefore(v, w facts.Version) bool {
 	return v.Major < w.Major || v.Major == w.Major && v.Minor < w.Minor
-}
-
-func minorLess(a, b string) bool {
-	var am, an, bm, bn int
-	fmt.Sscanf(a, "%d.%d", &am, &an)
-	fmt.Sscanf(b, "%d.%d", &bm, &bn)
-	return am < bm || am == bm && an < bn
 }
