@@ -210,6 +210,16 @@ func (im *importer) otherSettings(karpenter map[string]any, settings node) {
 			karpenter["zonalShift"] = v
 			continue
 		}
+		// A key the chart of the profile's version does not have (it
+		// ignores it) never enters the profile, which vet would refuse.
+		if _, m, err := model.Release(im.version); err == nil && m != nil && !m.HasSetting(k) {
+			hint := ""
+			if k == "interruptionQueueName" {
+				hint = " (the queue is karpenter.interruptionQueue, named after the cluster or karpenter.queueName)"
+			}
+			im.note("setting", settings.keyPos(k), "settings.%s is not a setting of the Karpenter %s chart, which ignores it; dropped%s", k, m.Minor, hint)
+			continue
+		}
 		carried[k] = v
 	}
 	if len(carried) > 0 {
