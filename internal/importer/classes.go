@@ -91,6 +91,12 @@ func (im *importer) nodeClass(d node, name string, beta bool) {
 	}
 	nc["ami"] = ami
 	if r := spec.get("role").str(); r != "" {
+		// Karpenter takes a role ARN and uses its name: so does import.
+		if m := roleARN.FindStringSubmatch(r); m != nil {
+			name := m[3][strings.LastIndex(m[3], "/")+1:]
+			im.note("role-arn", spec.get("role").pos(), "role %s is an ARN: the profile names the role, %s, as Karpenter uses it", r, name)
+			r = name
+		}
 		nc["role"] = r
 		if _, seen := im.nodeRoles[r]; !seen {
 			im.nodeRoles[r] = spec.get("role").pos()

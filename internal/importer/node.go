@@ -36,6 +36,11 @@ func (x node) get(keys ...string) node {
 				next = x.n.Content[i+1]
 			}
 		}
+		// YAML's null (`key: null`, `key: ~`, `key:`) is a field left
+		// unset, never the string "null".
+		if next != nil && next.Kind == yaml.ScalarNode && next.Tag == "!!null" {
+			next = nil
+		}
 		x = node{x.file, next}
 	}
 	return x
@@ -113,7 +118,7 @@ func (x node) stringMap() map[string]string {
 }
 
 // plain decodes the node into Go values: maps, lists, strings, ints and
-// bools (numbers stay numbers).
+// bools (numbers stay numbers); a null field of a map is left out.
 func (x node) plain() any {
 	if x.n == nil {
 		return nil
@@ -121,6 +126,25 @@ func (x node) plain() any {
 	var v any
 	if err := x.n.Decode(&v); err != nil {
 		return x.n.Value
+	}
+	return withoutNulls(v)
+}
+
+// withoutNulls drops the null fields of maps, at any depth.
+func withoutNulls(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if x == nil {
+				delete(v, k)
+			} else {
+				v[k] = withoutNulls(x)
+			}
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = withoutNulls(x)
+		}
 	}
 	return v
 }
