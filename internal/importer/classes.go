@@ -156,6 +156,12 @@ func (im *importer) classCommon(spec node, nc map[string]any, hopLimitWas2 bool)
 			for _, k := range []string{"encrypted", "deleteOnTermination"} {
 				if v, ok := ebs.get(k).boolean(); ok {
 					dev[k] = v
+				} else if ebs.ok() {
+					// The profile's default (true) is written where the
+					// input left the field to EC2: the node class's hash
+					// sees it, so its nodes drift on the first sync.
+					im.warn("drift", ebs.pos(), "blockDeviceMappings %s: %s was unset; the profile makes it true, which changes the node class's drift hash and replaces its nodes on the first sync: set %s: false in the profile to keep them",
+						m.get("deviceName").str(), k, k)
 				}
 			}
 			if v, ok := m.get("rootVolume").boolean(); ok {

@@ -82,6 +82,12 @@ func (im *importer) note(rule string, pos diag.Pos, format string, args ...any) 
 	im.notes = append(im.notes, diag.Finding{Rule: "import/" + rule, Severity: diag.Note, Pos: pos, Message: fmt.Sprintf(format, args...)})
 }
 
+// warn reports a change import had to make that Karpenter acts on (a
+// value that enters a drift hash, say).
+func (im *importer) warn(rule string, pos diag.Pos, format string, args ...any) {
+	im.notes = append(im.notes, diag.Finding{Rule: "import/" + rule, Severity: diag.Warning, Pos: pos, Message: fmt.Sprintf(format, args...)})
+}
+
 // Import reads manifests and, when values is not nil, the Helm values.
 func Import(manifests []Input, values *Input, opts Options) (*Result, error) {
 	im := &importer{opts: opts, pools: map[string]map[string]any{}, classes: map[string]map[string]any{},
