@@ -188,6 +188,12 @@ func (im *importer) classCommon(spec node, nc map[string]any, hopLimitWas2 bool)
 		nc["metadataOptions"] = meta
 	}
 	if ud := spec.get("userData").str(); ud != "" {
+		if strings.HasSuffix(ud, "\n") {
+			// The rendered EC2NodeClass ends userData without its final
+			// newline (kustomize drops it from the last block scalar, so
+			// the committed file must too): the drift hash sees that.
+			im.warn("drift", spec.get("userData").pos(), "userData ends with a newline, which the rendered node class drops (as kustomize does): this changes the node class's drift hash and replaces its nodes on the first sync")
+		}
 		nc["userData"] = ud
 	}
 	if v, ok := spec.get("detailedMonitoring").boolean(); ok {
