@@ -252,18 +252,60 @@ func valuesList(v *Input) []Input {
 }
 
 // placeholderRE finds what templates and docs leave to be filled in:
-// ${Name} (CloudFormation, shell) and <name> (docs).
-var placeholderRE = regexp.MustCompile(`\$\{[A-Za-z][A-Za-z0-9_:.-]*\}|<[a-z][a-z0-9-]*(?:-[a-z0-9]+)*>`)
+// ${Name} (CloudFormation, shell), <<NAME>> and <name> (docs), and
+// REPLACE_ME / CHANGE_ME / YOUR_... words.
+var placeholderRE = regexp.MustCompile(`\$\{[A-Za-z][A-Za-z0-9_:.-]*\}|<<[A-Za-z_][A-Za-z0-9_-]*>>|<[a-z][a-z0-9-]*(?:-[a-z0-9]+)*>|\b(?:REPLACE_?ME|CHANGE_?ME|YOUR_[A-Z0-9_]+)\b`)
 
-// placeholders refuses an input that still holds a placeholder: imported
-// as it is, it would name a role or a cluster that does not exist.
+// placeholders refuses an input that still holds a placeholder in a key
+// or value: imported as it is, it would name a role or a cluster that does
+// not exist. userData is a script: ${VAR} is shell there, and only the
+// <<NAME>> and REPLACE_ME kinds count.
 func placeholders(in Input) error {
-	for i, line := range strings.Split(string(in.Data), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "#") {
-			continue
+	dec := yaml.NewDecoder(bytes.NewReader(in.Data))
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			return nil // the reader reports what does not parse
 		}
-		if loc := placeholderRE.FindStringIndex(line); loc != nil {
-			return fmt.Errorf("%s:%d:%d: %s is a placeholder: fill it in before importing", in.Name, i+1, loc[0]+1, line[loc[0]:loc[1]])
+		if err := placeholderIn(in.Name, &doc, false); err != nil {
+			return err
+		}
+	}
+}
+
+// shellRE is what counts as a placeholder inside a script.
+var shellRE = regexp.MustCompile(`<<[A-Za-z_][A-Za-z0-9_-]*>>|\b(?:REPLACE_?ME|CHANGE_?ME|YOUR_[A-Z0-9_]+)\b`)
+
+func placeholderIn(file string, n *yaml.Node, script bool) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		re := placeholderRE
+		if script {
+			re = shellRE
+		}
+		for i, line := range strings.Split(n.Value, "\n") {
+			if loc := re.FindStringIndex(line); loc != nil {
+				lineNo, col := n.Line+i, n.Column+loc[0]
+				if i > 0 || n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+					lineNo, col = n.Line+i+1, loc[0]+1
+				}
+				return fmt.Errorf("%s:%d:%d: %s is a placeholder: fill it in before importing", file, lineNo, col, line[loc[0]:loc[1]])
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if err := placeholderIn(file, n.Content[i], false); err != nil {
+				return err
+			}
+			if err := placeholderIn(file, n.Content[i+1], script || n.Content[i].Value == "userData"); err != nil {
+				return err
+			}
+		}
+	default:
+		for _, c := range n.Content {
+			if err := placeholderIn(file, c, script); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
