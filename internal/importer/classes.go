@@ -63,6 +63,22 @@ func (im *importer) nodeClass(d node, name string, beta bool) {
 	nc := map[string]any{}
 	setTerms(nc, "subnetSelectorTerms", im.terms(spec.get("subnetSelectorTerms")))
 	setTerms(nc, "securityGroupSelectorTerms", im.terms(spec.get("securityGroupSelectorTerms")))
+	var reservations []any
+	for _, t := range spec.get("capacityReservationSelectorTerms").list() {
+		term := map[string]any{}
+		for _, k := range []string{"id", "ownerID", "instanceMatchCriteria"} {
+			if v := t.get(k).str(); v != "" {
+				term[k] = v
+			}
+		}
+		if tags := t.get("tags").stringMap(); len(tags) > 0 {
+			term["tags"] = tags
+		}
+		reservations = append(reservations, term)
+	}
+	if len(reservations) > 0 {
+		nc["capacityReservationSelectorTerms"] = reservations
+	}
 	family := spec.get("amiFamily").str()
 	terms := spec.get("amiSelectorTerms").list()
 	ami := map[string]any{}

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"go.yaml.in/yaml/v3"
 	"slices"
 	"strconv"
 	"strings"
@@ -163,7 +164,15 @@ func (im *importer) provisioner(d node, name string) {
 	case spec.get("providerRef", "name").ok():
 		pool["nodeClass"] = spec.get("providerRef", "name").str()
 	case spec.get("provider").ok():
-		im.note("inline-provider", spec.keyPos("provider"), "the inline provider block has no v1 form: move it to an EC2NodeClass (an AWSNodeTemplate) and reference it")
+		// The inline block holds what an AWSNodeTemplate's spec does: it
+		// becomes a node class of the pool's name.
+		provider := spec.get("provider")
+		wrapped := node{provider.file, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "spec"}, provider.n}}}
+		if _, taken := im.classes[name]; !taken {
+			im.nodeTemplate(wrapped, name)
+		}
+		pool["nodeClass"] = name
+		im.note("inline-provider", spec.keyPos("provider"), "the inline provider block became node class %q", name)
 	}
 	if k := spec.get("kubeletConfiguration"); k.ok() {
 		im.kubelet(pool, k, name)
