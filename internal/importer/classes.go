@@ -50,6 +50,7 @@ func (im *importer) nodeTemplate(d node, name string) {
 	if ip := spec.get("instanceProfile").str(); ip != "" {
 		nc["instanceProfile"] = ip
 	}
+	im.inventedNote(spec, nc, name)
 	im.classCommon(spec, nc, true)
 	if lt := spec.get("launchTemplate"); lt.ok() {
 		im.note("launch-template", spec.keyPos("launchTemplate"), "launch templates are not supported in v1; dropped: move their settings to the node class")
@@ -121,6 +122,7 @@ func (im *importer) nodeClass(d node, name string, beta bool) {
 	if ip := spec.get("instanceProfile").str(); ip != "" {
 		nc["instanceProfile"] = ip
 	}
+	im.inventedNote(spec, nc, name)
 	im.classCommon(spec, nc, beta)
 	if k := spec.get("kubelet"); k.ok() {
 		nc["kubelet"] = k.plain()
@@ -295,6 +297,19 @@ func orString(a, b string) string {
 
 // setTerms sets selector terms the source has; without any, the profile's
 // discovery-tag default applies.
+// inventedNote says what the profile fills in for a node class that the
+// input leaves without it: nothing is invented silently.
+func (im *importer) inventedNote(spec node, nc map[string]any, name string) {
+	if _, ok := nc["role"]; !ok && nc["instanceProfile"] == nil {
+		im.note("default-role", spec.pos(), "node class %q names no role: the profile's node role (KarpenterNodeRole-<cluster>, or karpenter.nodeRole) is used", name)
+	}
+	for _, k := range []string{"subnetSelectorTerms", "securityGroupSelectorTerms"} {
+		if _, ok := nc[k]; !ok {
+			im.note("default-selector", spec.pos(), "node class %q has no %s: the profile selects by the discovery tag karpenter.sh/discovery: <cluster>", name, k)
+		}
+	}
+}
+
 func setTerms(nc map[string]any, key string, terms []any) {
 	if len(terms) > 0 {
 		nc[key] = terms
