@@ -131,6 +131,14 @@ func (im *importer) environment() (map[string]any, error) {
 	if t := taints(v.get("tolerations")); len(t) > 0 {
 		im.note("controller-tolerations", v.keyPos("tolerations"), "the controller's tolerations are taken as the taints of node group %s; check them", group)
 		nodeGroups[group].(map[string]any)["taints"] = onlyTaints(t)
+		// System pods need a group without taints, which the manifests
+		// do not show: one stands for it, so that the profile vets.
+		system := "system"
+		if system == group {
+			system = group + "-untainted"
+		}
+		nodeGroups[system] = map[string]any{"labels": map[string]string{"eks.amazonaws.com/nodegroup": system}}
+		im.note("system-group", v.keyPos("tolerations"), "node group %s is tainted and the manifests name no untainted group for system pods: node group %s stands for it; give it the labels of the cluster's own", group, system)
 	}
 
 	return map[string]any{
