@@ -19,8 +19,8 @@ var (
 	aliasLine   = regexp.MustCompile(`alias: "al2023@latest"`)
 )
 
-// TestImportRoundTrip: for every template, every minor and every Linux
-// AMI family, a profile rendered, its NodePools, EC2NodeClasses and Helm
+// TestImportRoundTrip: for every template, every minor and every AMI
+// family that minor's EC2NodeClass accepts, a profile rendered, its NodePools, EC2NodeClasses and Helm
 // values imported, and the imported profile rendered again gives the
 // same three files byte for byte. This is what makes import trustworthy:
 // it neither loses nor changes a field karpgen writes.
@@ -31,7 +31,7 @@ func TestImportRoundTrip(t *testing.T) {
 	cases := 0
 	for _, tmpl := range templates.Names() {
 		for _, m := range facts.Minors {
-			for _, family := range []string{"al2023", "al2", "bottlerocket"} {
+			for _, family := range m.AMIFamilies {
 				kube := m.Kubernetes[1]
 				if max, ok := facts.AMIKubernetesMax[family]; ok && facts.MinorLess(max, kube) {
 					kube = max
@@ -45,7 +45,7 @@ func TestImportRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	if cases < 150 {
+	if cases < 250 {
 		t.Errorf("only %d cases", cases)
 	}
 }
