@@ -5,12 +5,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"testing/fstest"
 
 	"github.com/karpgen/karpgen/internal/boundyaml"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/importer"
 	"github.com/karpgen/karpgen/internal/lint"
+	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/output"
+	"github.com/karpgen/karpgen/internal/pipeline"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {
@@ -70,12 +73,30 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
+	// The loop is closed before anything is written: the profile must
+	// vet as it is, or import fails naming what vet refuses.
+	name := "imported.cue"
+	if out != "" {
+		name = filepath.Base(out)
+	}
+	checked, err := pipeline.Check(pipeline.Options{Folder: &load.Folder{FS: fstest.MapFS{name: {Data: res.CUE}}, Path: filepath.Dir(orDefault(out, name))}})
+	if err != nil {
+		return fmt.Errorf("import: checking the profile: %w", err)
+	}
+	refused := diag.HasErrors(checked.Findings)
+	findings := res.Findings
+	if refused {
+		findings = append(findings, checked.Findings...)
+	}
 	if format == "json" {
-		if err := diag.PrintJSON(stderr, relative(res.Findings)); err != nil {
+		if err := diag.PrintJSON(stderr, relative(findings)); err != nil {
 			return err
 		}
 	} else {
-		diag.PrintText(stderr, relative(res.Findings))
+		diag.PrintText(stderr, relative(findings))
+	}
+	if refused {
+		return fmt.Errorf("import: the imported profile would not vet (above); nothing was written: give the flags or fix the input the findings name")
 	}
 	if out == "" {
 		_, err := stdout.Write(res.CUE)
@@ -98,4 +119,11 @@ func readBounded(name string) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, boundyaml.MaxBytes+1))
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }
