@@ -5,11 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/doctor"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
@@ -51,9 +53,12 @@ func installedCRDs(t *testing.T, dir string) []byte {
 	return data
 }
 
-// TestDoctorOnRealCRDs: for every minor, a capture of the cluster's whole
-// CRD list, built from that minor's real CRDs as its chart installs them,
-// passes doctor/crds for a profile that uses every kind the minor has;
+// TestDoctorOnRealCRDs: for every minor, a healthy capture built from
+// that minor's real artifacts (the cluster's whole CRD list with the
+// minor's CRDs as its chart installs them, the controller Deployment its
+// chart renders with the bundle's values, those values) passes
+// doctor/crds, doctor/controller and doctor/helm-values for a profile that
+// uses every kind the minor has;
 // without the NodeOverlay CRD (for a profile that uses overlays) it fails
 // naming it.
 func TestDoctorOnRealCRDs(t *testing.T) {
@@ -81,14 +86,42 @@ func TestDoctorOnRealCRDs(t *testing.T) {
 				p.CapacityBuffers = map[string]profile.CapacityBuffer{"web": {Namespace: "default", PodTemplate: "web-chunk", Replicas: &two}}
 			}
 			e := model.Resolve(p)
-			state := fstest.MapFS{"k8s-crds.json": {Data: installedCRDs(t, filepath.Join(dir, v.minor.Reference, "crds"))}}
+			b, err := generators.Render(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The controller as the minor's real chart deploys it with the
+			// bundle's values, and those values as helm get values prints.
+			ch := loadChart(t, v.minor)
+			// Publishing stamps the release's image into the chart; a
+			// release branch's values.yaml still names the one before.
+			img := get(ch.Values, "controller", "image").(map[string]any)
+			img["tag"], img["digest"] = strings.TrimPrefix(v.minor.Reference, "v"), ""
+			objs := renderChart(t, ch, b.Files["helm/karpenter-values.yaml"], e.Names.Namespace)
+			deployment, err := json.Marshal(objs["Deployment"][0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			var values any
+			if err := yaml.Unmarshal(b.Files["helm/karpenter-values.yaml"], &values); err != nil {
+				t.Fatal(err)
+			}
+			valuesJSON, _ := json.Marshal(values)
+			state := fstest.MapFS{
+				"k8s-crds.json":                 {Data: installedCRDs(t, filepath.Join(dir, v.minor.Reference, "crds"))},
+				"k8s-karpenter-deployment.json": {Data: deployment},
+				"helm-values.json":              {Data: valuesJSON},
+			}
 			r, err := doctor.Run(e, doctor.NewState(state, "state"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, res := range r.Results {
-				if res.Check == "doctor/crds" && (res.Status != "ok" || len(res.Findings) > 0) {
-					t.Errorf("doctor/crds on a healthy cluster: %s %+v", res.Status, res.Findings)
+				switch res.Check {
+				case "doctor/crds", "doctor/controller", "doctor/helm-values":
+					if res.Status != "ok" || len(res.Findings) > 0 {
+						t.Errorf("%s on a healthy cluster: %s %+v", res.Check, res.Status, res.Findings)
+					}
 				}
 			}
 			if len(e.Profile.NodeOverlays) == 0 {
