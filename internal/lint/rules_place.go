@@ -2,12 +2,29 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
 )
 
 var placeRules = []*Rule{
+	{
+		ID: "place/headroom-image", Severity: diag.Warning, Group: "Place",
+		Summary: "In the aws-cn partition, a pool's headroom image is not pulled from registry.k8s.io, which nodes there usually cannot reach.",
+		Hint:    "mirror the pause image into a registry the nodes reach (your ECR in the region) and name it in headroom.image",
+		check: func(c *Context) {
+			if c.E.Names.Partition != "aws-cn" {
+				return
+			}
+			for _, pool := range names(c.P.NodePools) {
+				h := c.P.NodePools[pool].Headroom
+				if h != nil && strings.HasPrefix(h.Image, "registry.k8s.io/") {
+					c.Report(at("nodePools", field(pool), "headroom"), "", "pool %s keeps headroom with %s, from registry.k8s.io, which nodes in aws-cn usually cannot pull", pool, h.Image)
+				}
+			}
+		},
+	},
 	{
 		ID: "place/region", Severity: diag.Error, Group: "Place",
 		Summary: "cluster.region is a real AWS region.",
