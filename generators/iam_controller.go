@@ -100,7 +100,7 @@ func ec2ARNs(n model.Names, types []string) []any {
 		if t == "image" || t == "snapshot" {
 			account = ""
 		}
-		out[i] = "arn:" + n.Partition + ":ec2:" + n.Region + ":" + account + ":" + t + "/*"
+		out[i] = n.ARN("ec2", n.Region, account, t+"/*")
 	}
 	return out
 }
@@ -182,7 +182,7 @@ func nodeLifecycleStatements(m *facts.Minor, n model.Names) []obj {
 var taggedAtCreation = []string{"fleet", "instance", "volume", "network-interface", "launch-template", "spot-instances-request"}
 
 func instanceProfileARN(n model.Names) string {
-	return "arn:" + n.Partition + ":iam::" + n.Account + ":instance-profile/*"
+	return n.ARN("iam", "", n.Account, "instance-profile/*")
 }
 
 func iamIntegrationStatements(m *facts.Minor, n model.Names) []obj {
@@ -286,7 +286,7 @@ func resourceDiscoveryStatements(m *facts.Minor, n model.Names) []obj {
 		},
 		{
 			"Sid": "AllowSSMReadActions", "Effect": "Allow",
-			"Resource": "arn:" + n.Partition + ":ssm:" + n.Region + "::parameter/aws/service/*",
+			"Resource": n.ARN("ssm", n.Region, "", "parameter/aws/service/*"),
 			"Action":   "ssm:GetParameter",
 		},
 		{"Sid": "AllowPricingReadActions", "Effect": "Allow", "Resource": "*", "Action": "pricing:GetProducts"},

@@ -38,7 +38,7 @@ func commands(e *model.Env) []command {
 		{"iam-controller-role-policies.json", fmt.Sprintf("aws iam list-attached-role-policies --role-name %s --output json", q(n.ControllerRole))},
 	}
 	for _, cp := range generators.ControllerPolicies(e.Facts, n) {
-		arn := "arn:" + n.Partition + ":iam::" + n.Account + ":policy/" + cp.Name
+		arn := n.PolicyARN(cp.Name)
 		out = append(out, command{q("iam-policy-" + cp.Name + ".json"), fmt.Sprintf(
 			`aws iam get-policy-version --policy-arn %s --version-id "$(aws iam get-policy --policy-arn %s --query Policy.DefaultVersionId --output text)" --output json`, q(arn), q(arn))})
 	}

@@ -408,7 +408,7 @@ var catalog = []*Check{
 				return
 			}
 			for _, cp := range generators.ControllerPolicies(c.e.Facts, n) {
-				arn := "arn:" + n.Partition + ":iam::" + n.Account + ":policy/" + cp.Name
+				arn := n.PolicyARN(cp.Name)
 				attached := false
 				for _, p := range att.AttachedPolicies {
 					attached = attached || p.PolicyArn == arn

@@ -78,6 +78,9 @@ func (n Names) ARN(service, region, account, resource string) string {
 	return "arn:" + n.Partition + ":" + service + ":" + region + ":" + account + ":" + resource
 }
 
+// PolicyARN is the ARN of a customer managed policy of the account.
+func (n Names) PolicyARN(name string) string { return n.ARN("iam", "", n.Account, "policy/"+name) }
+
 // ManagedPolicyARN is the ARN of an AWS managed policy in the partition.
 func (n Names) ManagedPolicyARN(name string) string {
 	return "arn:" + n.Partition + ":iam::aws:policy/" + name

@@ -47,7 +47,7 @@ func (p *Plan) steps() []Step {
 			"kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o name | grep -i karpenter",
 			"delete each one listed (`kubectl delete <name>`): they point at webhooks 1.1 no longer serves and would block every NodePool and EC2NodeClass change")
 	}
-	policyARN := func(name string) string { return "arn:" + n.Partition + ":iam::" + n.Account + ":policy/" + name }
+	policyARN := n.PolicyARN
 	transition := p.TransitionPolicies()
 	if len(transition) > 0 {
 		var cmds []string
