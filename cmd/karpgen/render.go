@@ -15,8 +15,9 @@ import (
 )
 
 func runRender(args []string, stdout, stderr io.Writer) error {
+	start := time.Now()
 	var dir, out string
-	var check, deleteForeign bool
+	var check, deleteForeign, showProgress bool
 	var lockWait time.Duration
 	fs := newFlags("render", stdout, stderr)
 	addProfilesFlag(fs, &dir)
@@ -26,6 +27,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&check, flagCheck, false, "render in memory, print a diff against --out and exit 1 when anything differs; write nothing")
 	fs.BoolVar(&deleteForeign, "delete-foreign", false, "delete files in out/<env>/ that karpgen did not write (by default they stop the render)")
 	fs.DurationVar(&lockWait, "lock-wait", 30*time.Second, "how long to wait for another render of the same --out")
+	fs.BoolVar(&showProgress, "progress", false, "show rendered/total environments on stderr even when it is not a terminal (by default only on a terminal, never in CI)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -38,6 +40,10 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := printFindings(stderr, res.Findings); err != nil {
 		return err
+	}
+	if p := newProgress(stderr, showProgress, start); p != nil {
+		res.Rendered = p.rendered
+		defer p.end()
 	}
 	if check {
 		return res.Render(&output.Check{Dir: out, Stdout: stdout, Names: res.Names, Replan: replanner(res.Envs)})

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -51,6 +52,9 @@ type Result struct {
 	Envs []*model.Env
 	// All says every environment was asked for.
 	All bool
+	// Rendered, when set, is told after each bundle the sink took how
+	// many of how many environments are done.
+	Rendered func(done, total int)
 }
 
 // Check loads the profiles, resolves every environment asked for and
@@ -132,6 +136,7 @@ type Sink interface {
 // first error stops it; Finish is called only when every bundle is in.
 func (r *Result) Render(sink Sink) error {
 	rd := generators.NewRenderer()
+	var done atomic.Int64
 	g, ctx := errgroup.WithContext(context.Background())
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, e := range r.Envs {
@@ -143,7 +148,13 @@ func (r *Result) Render(sink Sink) error {
 			if err != nil {
 				return err
 			}
-			return sink.Put(b)
+			if err := sink.Put(b); err != nil {
+				return err
+			}
+			if r.Rendered != nil {
+				r.Rendered(int(done.Add(1)), len(r.Envs))
+			}
+			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+	"time"
+)
+
+// TestProgressLine: a render running for over a second shows done/total
+// on one line (every tenth environment and the last) and clears it at the
+// end; one that is quick shows nothing; a writer that is not a terminal
+// gets nothing unless asked.
+func TestProgressLine(t *testing.T) {
+	var buf bytes.Buffer
+	if newProgress(&buf, false, time.Now()) != nil {
+		t.Fatal("a progress line for a writer that is not a terminal, unasked")
+	}
+	quick := newProgress(&buf, true, time.Now())
+	quick.rendered(10, 20)
+	quick.end()
+	if buf.Len() != 0 {
+		t.Fatalf("a quick render showed %q", buf.String())
+	}
+	slow := newProgress(&buf, true, time.Now().Add(-2*time.Second))
+	for i := 1; i <= 20; i++ {
+		slow.rendered(i, 20)
+	}
+	slow.end()
+	want := "\rrendering 10/20 environments\rrendering 20/20 environments\r                            \r"
+	if buf.String() != want {
+		t.Errorf("progress printed %q, want %q", buf.String(), want)
+	}
+}
