@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -94,7 +95,6 @@ var valueFlags = map[string]func(cmd string, args []string) []string{
 		}
 		return []string{"text", "json"}
 	},
-	"--output": nil, // as -o
 }
 
 // fileFlags take a file or folder.
@@ -125,7 +125,7 @@ func complete(args []string) []string {
 		if prev == "--output" {
 			prev = "-o"
 		}
-		if f, ok := valueFlags[prev]; ok && f != nil {
+		if f, ok := valueFlags[prev]; ok {
 			return prefixed(f(cmd, args), cur)
 		}
 	}
@@ -133,13 +133,7 @@ func complete(args []string) []string {
 	case strings.HasPrefix(cur, "-"):
 		return prefixed(flagsOf(cmd), cur)
 	case cmd == "completion":
-		return prefixed(slices.Sorted(func(yield func(string) bool) {
-			for k := range completionScripts {
-				if !yield(k) {
-					return
-				}
-			}
-		}), cur)
+		return prefixed(slices.Sorted(maps.Keys(completionScripts)), cur)
 	case cmd == "import":
 		return []string{filesComplete}
 	case slices.Contains(envCommands, cmd):

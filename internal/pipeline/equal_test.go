@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,13 +46,7 @@ func sameBundles(t *testing.T, dir string) int {
 			continue
 		}
 		got := one.Bundles[env]
-		for _, p := range slices.Sorted(func(yield func(string) bool) {
-			for p := range want.Files {
-				if !yield(p) {
-					return
-				}
-			}
-		}) {
+		for _, p := range slices.Sorted(maps.Keys(want.Files)) {
 			if !bytes.Equal(got.Files[p], want.Files[p]) {
 				t.Errorf("%s: %s/%s differs between the whole package and the environment alone", dir, env, p)
 			}
@@ -137,13 +132,7 @@ func TestBuildEqualsRenderFleet(t *testing.T) {
 	if all == nil || len(all.Bundles) != 1000 {
 		t.Fatalf("fleet: %v", all)
 	}
-	names := slices.Sorted(func(yield func(string) bool) {
-		for n := range all.Bundles {
-			if !yield(n) {
-				return
-			}
-		}
-	})
+	names := slices.Sorted(maps.Keys(all.Bundles))
 	for i := 0; i < len(names); i += 97 {
 		env := names[i]
 		one := collect(t, dir, env)
