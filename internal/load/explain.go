@@ -21,7 +21,7 @@ import (
 // The schema is read for what a field allows, so the words follow it.
 
 // patternWords say what each pattern of the schema means, with an
-// example; TestEveryPatternHasWords holds the table to the schema.
+// example; TestEveryConstraintIsExplained holds the table to the schema.
 var patternWords = map[string][2]string{
 	`^[0-9]{12}$`:                {"a 12-digit AWS account ID", `"123456789012"`},
 	`^1\.[0-9]+$`:                {"a Kubernetes minor version", `"1.32"`},
@@ -32,8 +32,8 @@ var patternWords = map[string][2]string{
 }
 
 // requiredExamples show a value for each field the schema requires
-// without a default, by its path with "*" for map keys;
-// TestEveryRequiredFieldHasAnExample holds the table to the schema.
+// without a default, by its path with "*" for map keys and list indices;
+// TestEveryConstraintIsExplained holds the table to the schema.
 var requiredExamples = map[string]string{
 	"cluster.name":                                       `cluster: name: "prod-eu-1"`,
 	"cluster.region":                                     `cluster: region: "eu-west-1"`,
@@ -75,14 +75,7 @@ func (x *explainer) at(sels []cue.Selector) (cue.Value, string, bool) {
 	var shape []string
 	for _, s := range sels {
 		if s.Type() == cue.IndexLabel {
-			list := v
-			if d, ok := v.Default(); ok && d.IncompleteKind() != cue.ListKind {
-				list = d
-			}
-			if op, args := v.Expr(); op == cue.NoOp && len(args) == 1 {
-				list = args[0]
-			}
-			e := list.LookupPath(cue.MakePath(cue.AnyIndex))
+			e := listElem(v)
 			if !e.Exists() {
 				return cue.Value{}, "", false
 			}
@@ -106,6 +99,23 @@ func (x *explainer) at(sels []cue.Selector) (cue.Value, string, bool) {
 		return cue.Value{}, "", false
 	}
 	return v, strings.Join(shape, "."), true
+}
+
+// listElem is the element of a list field, past a default: for
+// *["on-demand"] | [...("on-demand" | "spot" | "reserved")], the choice.
+func listElem(v cue.Value) cue.Value {
+	list := v
+	switch op, args := v.Expr(); {
+	case op == cue.NoOp && len(args) == 1:
+		list = args[0]
+	case op == cue.OrOp:
+		for _, a := range args {
+			if !a.IsConcrete() {
+				list = a
+			}
+		}
+	}
+	return list.LookupPath(cue.MakePath(cue.AnyIndex))
 }
 
 // enum lists the values a field takes when the schema gives a choice of
@@ -244,49 +254,42 @@ func (e *Env) explain(x *explainer, fs []diag.Finding) []diag.Finding {
 }
 
 // missing lists the required fields (requiredExamples) the profile does
-// not set, as paths in the form CUE's errors use.
+// not set, as paths in the form CUE's errors use. A field is missing only
+// where its parent is there: a profile without argocd needs no repoURL.
 func (e *Env) missing() []string {
 	var out []string
-	for _, shape := range slices.Sorted(maps.Keys(requiredExamples)) {
-		var walk func(v cue.Value, parts []string, at []string)
-		walk = func(v cue.Value, parts []string, at []string) {
-			if len(parts) == 0 {
-				return
-			}
-			part := parts[0]
-			if part != "*" {
-				f := v.LookupPath(cue.MakePath(cue.Str(part)))
-				if !f.Exists() {
-					if len(parts) == 1 {
-						out = append(out, strings.Join(append(at, part), "."))
-					}
-					return
-				}
+	var walk func(v cue.Value, parts, at []string)
+	walk = func(v cue.Value, parts, at []string) {
+		if len(parts) == 0 {
+			return
+		}
+		if part := parts[0]; part != "*" {
+			f := v.LookupPath(cue.MakePath(cue.Str(part)))
+			switch {
+			case f.Exists():
 				walk(f, parts[1:], append(at, part))
-				return
+			case len(parts) == 1:
+				out = append(out, strings.Join(append(at, part), "."))
 			}
-			if v.Kind() == cue.ListKind {
-				iter, _ := v.List()
-				for i := 0; iter.Next(); i++ {
-					walk(iter.Value(), parts[1:], append(slices.Clone(at), strconv.Itoa(i)))
-				}
-				return
-			}
-			iter, err := v.Fields()
-			if err != nil {
-				return
-			}
-			for iter.Next() {
-				walk(iter.Value(), parts[1:], append(slices.Clone(at), quoteLabel(iter.Selector().Unquoted())))
-			}
+			return
 		}
-		// Only sections the profile has: a profile without argocd needs
-		// no repoURL.
-		parts := strings.Split(shape, ".")
-		if len(parts) > 1 && parts[0] == "argocd" && !e.raw.LookupPath(cue.MakePath(cue.Str("argocd"))).Exists() {
-			continue
+		if v.Kind() == cue.ListKind {
+			iter, _ := v.List()
+			for i := 0; iter.Next(); i++ {
+				walk(iter.Value(), parts[1:], append(slices.Clone(at), strconv.Itoa(i)))
+			}
+			return
 		}
-		walk(e.raw, parts, nil)
+		iter, err := v.Fields()
+		if err != nil {
+			return
+		}
+		for iter.Next() {
+			walk(iter.Value(), parts[1:], append(slices.Clone(at), quoteLabel(iter.Selector().Unquoted())))
+		}
+	}
+	for _, shape := range slices.Sorted(maps.Keys(requiredExamples)) {
+		walk(e.raw, strings.Split(shape, "."), nil)
 	}
 	return out
 }
@@ -356,18 +359,7 @@ func (e *Env) explainField(x *explainer, sels []cue.Selector, at diag.Pos) []dia
 	}
 	// A list whose elements are a choice: each element outside it.
 	if user.Kind() == cue.ListKind {
-		list := s
-		if op, args := s.Expr(); op == cue.NoOp && len(args) == 1 {
-			list = args[0]
-		} else if op == cue.OrOp {
-			for _, a := range args {
-				if !a.IsConcrete() {
-					list = a
-				}
-			}
-		}
-		elem := list.LookupPath(cue.MakePath(cue.AnyIndex))
-		choices := enum(elem)
+		choices := enum(listElem(s))
 		if choices == nil {
 			return nil
 		}
@@ -449,8 +441,9 @@ func literal(v cue.Value) (string, bool) {
 }
 
 func oneOfHint(got string, choices []string) string {
-	if s := diag.Closest(strings.ToLower(got), lower(choices)); s != "" {
-		return "did you mean " + choices[slices.Index(lower(choices), s)] + "?"
+	lowered := lower(choices)
+	if s := diag.Closest(strings.ToLower(got), lowered); s != "" {
+		return "did you mean " + choices[slices.Index(lowered, s)] + "?"
 	}
 	return "use one of " + strings.Join(choices, ", ")
 }

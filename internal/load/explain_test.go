@@ -29,17 +29,7 @@ func schemaFields(t *testing.T) (patterns map[string]string, required []string) 
 		if e := v.LookupPath(cue.MakePath(cue.AnyString)); e.Exists() {
 			walk(e, append(slices.Clone(shape), "*"), depth+1)
 		}
-		list := v
-		if d, ok := v.Default(); ok && d.IncompleteKind() == cue.ListKind {
-			if op, args := v.Expr(); op == cue.OrOp {
-				for _, a := range args {
-					if !a.IsConcrete() {
-						list = a
-					}
-				}
-			}
-		}
-		if e := list.LookupPath(cue.MakePath(cue.AnyIndex)); e.Exists() {
+		if e := listElem(v); e.Exists() {
 			walk(e, append(slices.Clone(shape), "*"), depth+1)
 		}
 		iter, err := v.Fields(cue.Optional(true))
