@@ -2,10 +2,12 @@ package output
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/karpgen/karpgen/generators"
 )
@@ -38,24 +40,25 @@ func (e *PlanError) Error() string {
 // holds now.
 func planFiles(outDir, env string, have map[string][]byte, replan Replanner) (map[string][]byte, error) {
 	dir := filepath.Join(outDir, env, Plans)
-	var names []string
-	for p := range have {
-		if rest, ok := cutDir(p, Plans); ok {
-			to, _, _ := cutFirst(rest)
-			names = append(names, to)
+	// The files of each plan folder, by path inside it.
+	records := map[string]map[string][]byte{}
+	for p, data := range have {
+		rest, ok := strings.CutPrefix(p, Plans+"/")
+		if !ok {
+			continue
+		}
+		to, inner, _ := strings.Cut(rest, "/")
+		if records[to] == nil {
+			records[to] = map[string][]byte{}
+		}
+		if inner != "" {
+			records[to][inner] = data
 		}
 	}
-	slices.Sort(names)
-	names = slices.Compact(names)
 	files := map[string][]byte{}
-	for _, to := range names {
+	for _, to := range slices.Sorted(maps.Keys(records)) {
 		folder := filepath.Join(dir, to)
-		record := map[string][]byte{}
-		for p, data := range have {
-			if rest, ok := cutDir(p, path.Join(Plans, to)); ok {
-				record[rest] = data
-			}
-		}
+		record := records[to]
 		if replan == nil {
 			return nil, &PlanError{Dir: folder, Err: fmt.Errorf("plans are not made again here")}
 		}
@@ -71,24 +74,6 @@ func planFiles(outDir, env string, have map[string][]byte, replan Replanner) (ma
 		}
 	}
 	return files, nil
-}
-
-// cutDir returns the rest of a slash path below dir.
-func cutDir(p, dir string) (string, bool) {
-	if len(p) > len(dir) && p[:len(dir)] == dir && p[len(dir)] == '/' {
-		return p[len(dir)+1:], true
-	}
-	return "", false
-}
-
-// cutFirst splits a slash path at its first separator.
-func cutFirst(p string) (first, rest string, ok bool) {
-	for i := range len(p) {
-		if p[i] == '/' {
-			return p[:i], p[i+1:], true
-		}
-	}
-	return p, "", false
 }
 
 // exists reports an entry at p (not following a link).
