@@ -156,9 +156,9 @@ func kindsOf(e *model.Env) appKinds {
 	for _, docs := range [][]any{NodeClasses(e), NodePools(e.Profile), Headroom(e), NodeOverlays(e.Profile), CapacityBuffers(e)} {
 		for _, d := range docs {
 			o := d.(obj)
-			group, _, _ := strings.Cut(o["apiVersion"].(string), "/")
-			if !strings.Contains(o["apiVersion"].(string), "/") {
-				group = ""
+			group, _, grouped := strings.Cut(o["apiVersion"].(string), "/")
+			if !grouped {
+				group = "" // the core API: "v1"
 			}
 			gk := group + "/" + o["kind"].(string)
 			meta, _ := o["metadata"].(obj)

@@ -5,14 +5,12 @@ import (
 	"io"
 	"maps"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/karpgen/karpgen/generators"
-	"github.com/karpgen/karpgen/internal/safefs"
 )
 
 // DiffBundle writes a unified diff, file by file, from what is under
@@ -49,20 +47,9 @@ func DiffGone(w io.Writer, outDir, env string) error {
 
 // DiffFleet diffs the files of outDir itself.
 func DiffFleet(w io.Writer, outDir string, fleet map[string][]byte) (bool, error) {
-	have := map[string][]byte{}
-	if err := safefs.RealFolder(outDir); err != nil {
+	have, err := readFleet(outDir)
+	if err != nil {
 		return false, err
-	}
-	for _, name := range FleetFiles {
-		p := filepath.Join(outDir, name)
-		if !exists(p) {
-			continue
-		}
-		data, err := safefs.ReadFile(p, maxOutFile)
-		if err != nil {
-			return false, err
-		}
-		have[name] = data
 	}
 	return diffFiles(w, outDir, have, fleet)
 }

@@ -97,21 +97,18 @@ func (d *Disk) Finish(fleet map[string][]byte) error {
 	// The files of out/ itself: staged as folders of one file would be
 	// overkill; they are written beside their target and swapped in too.
 	var fleetChanged []string
+	haveFleet, err := readFleet(d.dir)
+	if err != nil {
+		return err
+	}
 	for _, name := range FleetFiles {
-		target := filepath.Join(d.dir, name)
-		var have []byte
-		var err error = os.ErrNotExist
-		if exists(target) {
-			if have, err = safefs.ReadFile(target, maxOutFile); err != nil {
-				return err
-			}
-		}
+		have, found := haveFleet[name]
 		data, want := fleet[name]
 		switch {
 		case fleet == nil:
-		case !want && err == nil:
+		case !want && found:
 			fleetChanged = append(fleetChanged, name)
-		case want && (err != nil || !bytes.Equal(have, data)):
+		case want && (!found || !bytes.Equal(have, data)):
 			fleetChanged = append(fleetChanged, name)
 		}
 	}

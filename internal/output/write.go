@@ -276,6 +276,27 @@ func ReadDir(dir string) (map[string][]byte, error) {
 	return files, err
 }
 
+// readFleet reads the files of out/ itself that karpgen owns and that
+// exist, as real files of a real folder.
+func readFleet(outDir string) (map[string][]byte, error) {
+	if err := safefs.RealFolder(outDir); err != nil {
+		return nil, err
+	}
+	have := map[string][]byte{}
+	for _, name := range FleetFiles {
+		p := filepath.Join(outDir, name)
+		if !exists(p) {
+			continue
+		}
+		data, err := safefs.ReadFile(p, maxOutFile)
+		if err != nil {
+			return nil, err
+		}
+		have[name] = data
+	}
+	return have, nil
+}
+
 // maxOutFile bounds a file read back from out/: karpgen writes none
 // larger, and a huge one is not read whole.
 const maxOutFile = 64 << 20
