@@ -15,10 +15,20 @@ type State struct {
 	fsys fs.FS
 	// Name is the folder as the user named it, for messages.
 	Name string
+	// files holds each file once read: Run looks for a check's files,
+	// then the check reads them (a whole cluster's CRD list among them).
+	files map[string]readResult
+}
+
+type readResult struct {
+	data []byte
+	err  error
 }
 
 // NewState reads a captured folder.
-func NewState(fsys fs.FS, name string) *State { return &State{fsys: fsys, Name: name} }
+func NewState(fsys fs.FS, name string) *State {
+	return &State{fsys: fsys, Name: name, files: map[string]readResult{}}
+}
 
 // StateError is a file of the folder that cannot be read as what the
 // capture writes: exit 1, naming the file and the JSON path.
@@ -42,6 +52,15 @@ const MaxStateFile = 64 << 20
 // MaxStateFile. Anything else is a *StateError: never skipped, never
 // read (a pipe would block, a link would read the host).
 func (s *State) readFile(file string) ([]byte, error) {
+	if r, ok := s.files[file]; ok {
+		return r.data, r.err
+	}
+	data, err := s.readOnce(file)
+	s.files[file] = readResult{data, err}
+	return data, err
+}
+
+func (s *State) readOnce(file string) ([]byte, error) {
 	data, err := safefs.ReadFS(s.fsys, file, MaxStateFile)
 	var le *safefs.LinkError
 	var se *safefs.SizeError
