@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -84,21 +82,13 @@ func runComplete(args []string, stdout, _ io.Writer) error {
 	return nil
 }
 
-// valueFlags are the flags whose value is completed, and with what.
-var valueFlags = map[string]func(cmd string, args []string) []string{
-	"--template": func(string, []string) []string { return templates.Names() },
-	"--to":       func(string, []string) []string { return releases() },
-	"--from":     func(string, []string) []string { return releases() },
-	"-o": func(cmd string, _ []string) []string {
-		if cmd == "upgrade" {
-			return []string{"text", "markdown", "json"}
-		}
-		return []string{"text", "json"}
-	},
+// valueFlags are the flags whose value is completed from karpgen's own
+// tables; file and folder flags and output formats come from the help.
+var valueFlags = map[string]func() []string{
+	"--template": templates.Names,
+	"--to":       releases,
+	"--from":     releases,
 }
-
-// fileFlags take a file or folder.
-var fileFlags = []string{"--profiles", "--out", "--dir", "--state", "--values", "--output-file"}
 
 // envCommands take environment names.
 var envCommands = []string{"render", "vet", "build", "upgrade", "doctor"}
@@ -119,19 +109,28 @@ func complete(args []string) []string {
 	}
 	cmd := args[0]
 	if prev := args[len(args)-2]; strings.HasPrefix(prev, "-") && !strings.Contains(prev, "=") {
-		if slices.Contains(fileFlags, prev) {
-			return []string{filesComplete}
+		for _, f := range flagsOf(cmd) {
+			if "--"+f.name != prev && !(prev == "-o" && f.name == "output") {
+				continue
+			}
+			switch p := f.placeholder(); {
+			case p == "DIR" || p == "FILE":
+				return []string{filesComplete}
+			case f.formats() != nil:
+				return prefixed(f.formats(), cur)
+			}
 		}
-		if prev == "--output" {
-			prev = "-o"
-		}
-		if f, ok := valueFlags[prev]; ok {
-			return prefixed(f(cmd, args), cur)
+		if values, ok := valueFlags[prev]; ok {
+			return prefixed(values(), cur)
 		}
 	}
 	switch {
 	case strings.HasPrefix(cur, "-"):
-		return prefixed(flagsOf(cmd), cur)
+		var names []string
+		for _, f := range flagsOf(cmd) {
+			names = append(names, "--"+f.name)
+		}
+		return prefixed(names, cur)
 	case cmd == "completion":
 		return prefixed(slices.Sorted(maps.Keys(completionScripts)), cur)
 	case cmd == "import":
@@ -143,23 +142,14 @@ func complete(args []string) []string {
 }
 
 // flagsOf lists a command's flags, read from its own help.
-func flagsOf(cmd string) []string {
+func flagsOf(cmd string) []helpFlag {
 	for _, c := range commands() {
-		if c.name != cmd {
-			continue
+		if c.name == cmd {
+			return helpFlags(c)
 		}
-		var help bytes.Buffer
-		c.run([]string{"--help"}, &help, &help)
-		var out []string
-		for _, m := range flagName.FindAllStringSubmatch(help.String(), -1) {
-			out = append(out, "--"+m[1])
-		}
-		return slices.Compact(out)
 	}
 	return nil
 }
-
-var flagName = regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z0-9-]+)`)
 
 // environments are the environment names of the profiles folder the
 // command line names (--profiles), else ./profiles.
