@@ -312,6 +312,13 @@ func (m *Minor) CRDsOf() []CRD {
 	return out
 }
 
+// NextMinor is the minor after k ("1.33" after "1.32").
+func NextMinor(k string) string {
+	var major, minor int
+	fmt.Sscanf(k, "%d.%d", &major, &minor)
+	return fmt.Sprintf("%d.%d", major, minor+1)
+}
+
 // MinorLess orders minor versions written "1.9" or "1.32" (Kubernetes's):
 // 1.9 comes before 1.32. It is the one comparison of minors karpgen makes.
 func MinorLess(a, b string) bool {

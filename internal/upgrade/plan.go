@@ -232,10 +232,10 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 		}
 		switch {
 		case facts.MinorLess(k, rng[0]):
-			msg := fmt.Sprintf("Karpenter %s supports Kubernetes %s to %s; the cluster runs %s%s: upgrade Kubernetes to %s before the hop to %s", v, rng[0], rng[1], k, lastSupporting(k), rng[0], v)
-			if p.KubernetesTo == "" {
-				msg += ", or plan both with --kubernetes-to " + rng[0] + " (or later)"
-			} else {
+			msg := fmt.Sprintf("Karpenter %s supports Kubernetes %s to %s; the cluster runs %s%s: upgrade Kubernetes to %s before the hop to %s, or plan both with --kubernetes-to %s (or later)",
+				v, rng[0], rng[1], k, lastSupporting(k), rng[0], v, rng[0])
+			if p.KubernetesTo != "" {
+				// The path moved Kubernetes as far as it could.
 				msg = fmt.Sprintf("Karpenter %s needs Kubernetes %s or later, but the Karpenter before it runs only up to %s: no order of one-minor Kubernetes upgrades keeps both in range", v, rng[0], kube[i])
 			}
 			p.Blockers = append(p.Blockers, Blocker{"kubernetes-too-old", msg})
@@ -278,7 +278,7 @@ func (p *Plan) kubernetesPath() []string {
 	path[0] = k
 	step := func(before string, limit string) {
 		for facts.MinorLess(k, limit) {
-			next := nextMinor(k)
+			next := facts.NextMinor(k)
 			p.Kubernetes = append(p.Kubernetes, KubernetesStep{From: k, To: next, Before: before})
 			k = next
 		}
@@ -314,13 +314,6 @@ func (p *Plan) kubernetesPath() []string {
 		path[len(path)-1] = k
 	}
 	return path
-}
-
-// nextMinor is the Kubernetes minor after k.
-func nextMinor(k string) string {
-	var major, minor int
-	fmt.Sscanf(k, "%d.%d", &major, &minor)
-	return fmt.Sprintf("%d.%d", major, minor+1)
 }
 
 // lastSupporting names the newest Karpenter minor that runs on Kubernetes k.
