@@ -137,13 +137,11 @@ func unknownValue(pos diag.Pos, path, minor string, chart map[string]string) dia
 		// replicas) says more than a near spelling at this place.
 		var same []string
 		for _, k := range facts.SortedKeys(chart) {
-			if k == last || strings.HasSuffix(k, "."+last) || strings.HasPrefix(k, last+".") || strings.Contains(k, "."+last+".") {
-				if i := strings.Index("."+k+".", "."+last+"."); i >= 0 {
-					same = append(same, k[:i+len(last)])
-				}
+			// The key up to the segment named last, wherever it is.
+			if i := strings.Index("."+k+".", "."+last+"."); i >= 0 && !slices.Contains(same, k[:i+len(last)]) {
+				same = append(same, k[:i+len(last)])
 			}
 		}
-		same = slices.Compact(same)
 		switch {
 		case len(same) == 1:
 			f.Hint = fmt.Sprintf("did you mean %s?", same[0])
