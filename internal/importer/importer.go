@@ -254,7 +254,11 @@ func valuesList(v *Input) []Input {
 // placeholderRE finds what templates and docs leave to be filled in:
 // ${Name} (CloudFormation, shell), <<NAME>> and <name> (docs), and
 // REPLACE_ME / CHANGE_ME / YOUR_... words.
-var placeholderRE = regexp.MustCompile(`\$\{[A-Za-z][A-Za-z0-9_:.-]*\}|<<[A-Za-z_][A-Za-z0-9_-]*>>|<[a-z][a-z0-9-]*(?:-[a-z0-9]+)*>|\b(?:REPLACE_?ME|CHANGE_?ME|YOUR_[A-Z0-9_]+)\b`)
+var placeholderRE = regexp.MustCompile(`\$\{[A-Za-z][A-Za-z0-9_:.-]*\}|<[a-z][a-z0-9-]*(?:-[a-z0-9]+)*>|` + scriptPlaceholders)
+
+// scriptPlaceholders are the placeholders that are one inside a script
+// too, where ${VAR} is the shell's.
+const scriptPlaceholders = `<<[A-Za-z_][A-Za-z0-9_-]*>>|\b(?:REPLACE_?ME|CHANGE_?ME|YOUR_[A-Z0-9_]+)\b`
 
 // placeholders refuses an input that still holds a placeholder in a key
 // or value: imported as it is, it would name a role or a cluster that does
@@ -274,7 +278,7 @@ func placeholders(in Input) error {
 }
 
 // shellRE is what counts as a placeholder inside a script.
-var shellRE = regexp.MustCompile(`<<[A-Za-z_][A-Za-z0-9_-]*>>|\b(?:REPLACE_?ME|CHANGE_?ME|YOUR_[A-Z0-9_]+)\b`)
+var shellRE = regexp.MustCompile(scriptPlaceholders)
 
 func placeholderIn(file string, n *yaml.Node, script bool) error {
 	switch n.Kind {
