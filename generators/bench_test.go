@@ -25,7 +25,7 @@ func BenchmarkGenerators(b *testing.B) {
 		{"HelmValues", func() any { return enc.YAML(HelmValues(e)) }},
 		{"ControllerPolicies", func() any {
 			var out [][]byte
-			for _, cp := range ControllerPolicies(m, n) {
+			for _, cp := range ControllerPolicies(m, n, model.IAMGates{}) {
 				out = append(out, encodeJSON(cp.Document))
 			}
 			return out

@@ -77,7 +77,7 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 	})
 	yamlFile("helm/karpenter-values.yaml", HelmValues(e))
 
-	for _, cp := range ControllerPolicies(m, n) {
+	for _, cp := range ControllerPolicies(m, n, e.IAMGates) {
 		jsonFile("iam/"+cp.File, cp.Document)
 	}
 	jsonFile("iam/controller-trust-policy.json", ControllerTrustPolicy(e))

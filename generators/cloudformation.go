@@ -22,7 +22,7 @@ func CloudFormation(e *model.Env) obj {
 		}}
 	}
 	var policyRefs []any
-	for _, cp := range ControllerPolicies(m, n) {
+	for _, cp := range ControllerPolicies(m, n, e.IAMGates) {
 		logical := cp.LogicalID
 		res[logical] = obj{"Type": "AWS::IAM::ManagedPolicy", "Properties": obj{
 			"ManagedPolicyName": cp.Name,

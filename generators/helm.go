@@ -16,7 +16,10 @@ func HelmValues(e *model.Env) obj {
 	settings := obj{
 		"clusterName":       n.Cluster,
 		"interruptionQueue": n.Queue, // the queue name, not its ARN; empty turns handling off
-		"featureGates":      featureGates(m, k.FeatureGates, e.Gates),
+		"featureGates":      featureGates(m.FeatureGates, k.FeatureGates, e.Gates),
+	}
+	if len(m.AWSFeatureGates) > 0 {
+		settings["awsFeatureGates"] = featureGates(m.AWSFeatureGates, k.AWSFeatureGates, nil)
 	}
 	if m.HasSetting("enableZonalShift") && k.ZonalShift != nil {
 		settings["enableZonalShift"] = *k.ZonalShift
@@ -56,11 +59,15 @@ func HelmValues(e *model.Env) obj {
 
 // featureGates lists every gate of the minor with the profile's choice,
 // else on when a feature of the profile needs it, else the chart default,
-// so the values say exactly what runs.
-func featureGates(m *facts.Minor, set map[string]bool, needed []string) obj {
+// so the values say exactly what runs; a gate whose chart default is null
+// only when the profile sets it.
+func featureGates(gates []facts.Gate, set map[string]bool, needed []string) obj {
 	out := obj{}
-	for _, g := range m.FeatureGates {
+	for _, g := range gates {
 		v, ok := set[g.Name]
+		if !ok && g.Unset {
+			continue
+		}
 		if !ok {
 			v = g.Default || slices.Contains(needed, g.Name)
 		}

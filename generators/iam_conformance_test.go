@@ -66,13 +66,16 @@ func TestControllerPolicyMatchesUpstream(t *testing.T) {
 					Partition: n.Partition, Region: n.Region, Account: n.Account, Cluster: n.Cluster,
 					URLSuffix: n.URLSuffix, NodeRoleARN: n.NodeRoleARN, QueueARN: n.QueueARN,
 				}
-				tpl, err := reference.LoadTemplate(dir, m.Reference, vars)
+				tpl, err := reference.LoadTemplate(dir, m.Template().Reference, vars)
 				if err != nil {
 					t.Fatal(err)
 				}
 				applyErrata(t, dir, m, vars, tpl)
+				if _, err := os.Stat(filepath.Join(dir, m.Reference, "cloudformation.yaml")); m.IAM.NoTemplate == (err == nil) {
+					t.Fatalf("IAM.NoTemplate is %v, and the reference %s a getting-started template", m.IAM.NoTemplate, map[bool]string{true: "holds", false: "lacks"}[err == nil])
+				}
 				got := map[string]reference.Policy{}
-				for _, cp := range generators.ControllerPolicies(m, n) {
+				for _, cp := range generators.ControllerPolicies(m, n, model.IAMGates{}) {
 					got[cp.Name] = reference.Policy{Document: reference.Normalize(cp.Document).(map[string]any)}
 				}
 				if !reflect.DeepEqual(keys(got), keys(tpl.Policies)) {
@@ -125,7 +128,7 @@ func TestControllerPolicyWithoutInterruption(t *testing.T) {
 		m := &facts.Minors[i]
 		p := testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws")
 		p.Karpenter.InterruptionQueue = false
-		for _, cp := range generators.ControllerPolicies(m, model.Resolve(p).Names) {
+		for _, cp := range generators.ControllerPolicies(m, model.Resolve(p).Names, model.IAMGates{}) {
 			if s := string(encode(t, cp.Document)); strings.Contains(s, "sqs:") || cp.Part == "Interruption" {
 				t.Errorf("%s %s: queue permissions without interruption handling", m.Minor, cp.File)
 			}
@@ -143,7 +146,7 @@ func TestPolicySizeLimit(t *testing.T) {
 		for _, region := range []string{"ap-southeast-1", "us-gov-west-1"} {
 			p := testProfile(strings.TrimPrefix(m.Reference, "v"), region, long)
 			n := model.Resolve(p).Names
-			policies := generators.ControllerPolicies(m, n)
+			policies := generators.ControllerPolicies(m, n, model.IAMGates{})
 			for _, cp := range policies {
 				if size := generators.CompactSize(cp.Document); size > generators.MaxPolicySize {
 					t.Errorf("%s %s: %s is %d characters", m.Minor, region, cp.File, size)
@@ -159,7 +162,7 @@ func TestPolicySizeLimit(t *testing.T) {
 				t.Errorf("names too long: %q %q %q", n.NodeRole, n.ControllerRole, n.Queue)
 			}
 		}
-		short := generators.ControllerPolicies(m, model.Resolve(testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws-prod")).Names)
+		short := generators.ControllerPolicies(m, model.Resolve(testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws-prod")).Names, model.IAMGates{})
 		if !m.IAM.Split && (len(short) != 1 || short[0].File != "controller-policy-all.json") {
 			t.Errorf("%s: a short cluster name keeps upstream's single policy, got %d files", m.Minor, len(short))
 		}
@@ -294,7 +297,7 @@ func TestCloudFormationUpdatesUpstreamStack(t *testing.T) {
 					Properties map[string]any `yaml:"Properties"`
 				} `yaml:"Resources"`
 			}
-			data, err := os.ReadFile(filepath.Join(dir, m.Reference, "cloudformation.yaml"))
+			data, err := os.ReadFile(filepath.Join(dir, m.Template().Reference, "cloudformation.yaml"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -349,4 +352,53 @@ func substitute(n *yaml.Node, v reference.Vars) {
 	for _, c := range n.Content {
 		substitute(c, v)
 	}
+}
+
+// TestRebootForRepairAddsOneScopedStatement: with
+// awsFeatureGates.rebootForRepair on, the policy of a minor whose node
+// repair can reboot gains ec2:RebootInstances on the cluster's own
+// instances, under the termination statement's condition, and nothing
+// else; on other minors the gate changes nothing.
+func TestRebootForRepairAddsOneScopedStatement(t *testing.T) {
+	for i := range facts.Minors {
+		m := &facts.Minors[i]
+		t.Run(m.Minor, func(t *testing.T) {
+			n := model.Resolve(testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws-reboot")).Names
+			off := statementsBySid(generators.ControllerPolicies(m, n, model.IAMGates{}))
+			on := statementsBySid(generators.ControllerPolicies(m, n, model.IAMGates{RebootForRepair: true}))
+			reboot, added := on["AllowScopedReboot"]
+			delete(on, "AllowScopedReboot")
+			if !reflect.DeepEqual(on, off) {
+				t.Fatal("the gate changed statements other than AllowScopedReboot")
+			}
+			if added != m.IAM.RebootForRepair {
+				t.Fatalf("AllowScopedReboot present %v, the minor reboots for repair: %v", added, m.IAM.RebootForRepair)
+			}
+			if !added {
+				return
+			}
+			del := off["AllowScopedDeletion"]
+			want := map[string]any{
+				"Sid": "AllowScopedReboot", "Effect": "Allow", "Action": "ec2:RebootInstances",
+				"Resource":  del["Resource"].([]any)[0],
+				"Condition": del["Condition"],
+			}
+			if !reflect.DeepEqual(reboot, want) {
+				t.Errorf("AllowScopedReboot:\n got %v\nwant %v", reboot, want)
+			}
+		})
+	}
+}
+
+// statementsBySid flattens policies into their statements, normalized.
+func statementsBySid(policies []generators.ControllerPolicy) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, cp := range policies {
+		doc := reference.Normalize(cp.Document).(map[string]any)
+		for _, st := range doc["Statement"].([]any) {
+			s := st.(map[string]any)
+			out[s["Sid"].(string)] = s
+		}
+	}
+	return out
 }

@@ -33,7 +33,7 @@ type ControllerPolicy struct {
 // controller policy into, in upstream order.
 type policyPart struct {
 	name, file string
-	statements func(m *facts.Minor, n model.Names) []obj
+	statements func(m *facts.Minor, n model.Names, g model.IAMGates) []obj
 }
 
 var policyParts = []policyPart{
@@ -48,12 +48,12 @@ var policyParts = []policyPart{
 // ControllerPolicies returns the controller's managed policies for the
 // minor: split as upstream splits them, and split in the same way where
 // upstream's single policy would exceed the IAM size limit (the file names
-// then say "split").
-func ControllerPolicies(m *facts.Minor, n model.Names) []ControllerPolicy {
+// then say "split"). Gates add what the settings that are on need.
+func ControllerPolicies(m *facts.Minor, n model.Names, g model.IAMGates) []ControllerPolicy {
 	var split []ControllerPolicy
 	var all []any
 	for _, part := range policyParts {
-		st := part.statements(m, n)
+		st := part.statements(m, n, g)
 		if len(st) == 0 {
 			continue
 		}
@@ -115,12 +115,12 @@ func strs(s ...string) []any {
 
 func clusterTag(n model.Names) string { return "kubernetes.io/cluster/" + n.Cluster }
 
-func nodeLifecycleStatements(m *facts.Minor, n model.Names) []obj {
+func nodeLifecycleStatements(m *facts.Minor, n model.Names, g model.IAMGates) []obj {
 	ownedRes := obj{
 		"StringEquals": obj{"aws:ResourceTag/" + clusterTag(n): "owned"},
 		"StringLike":   obj{"aws:ResourceTag/karpenter.sh/nodepool": "*"},
 	}
-	return []obj{
+	out := []obj{
 		{
 			"Sid": "AllowScopedEC2InstanceAccessActions", "Effect": "Allow",
 			"Resource": ec2ARNs(n, m.IAM.InstanceAccessResources),
@@ -175,6 +175,17 @@ func nodeLifecycleStatements(m *facts.Minor, n model.Names) []obj {
 			"Condition": ownedRes,
 		},
 	}
+	if m.IAM.RebootForRepair && g.RebootForRepair {
+		// Node repair reboots one of the cluster's own nodes in place:
+		// scoped like the termination above.
+		out = append(out, obj{
+			"Sid": "AllowScopedReboot", "Effect": "Allow",
+			"Resource":  ec2ARNs(n, []string{"instance"})[0],
+			"Action":    "ec2:RebootInstances",
+			"Condition": ownedRes,
+		})
+	}
+	return out
 }
 
 // taggedAtCreation are the resources CreateTags may tag while they are
@@ -185,7 +196,7 @@ func instanceProfileARN(n model.Names) string {
 	return n.ARN("iam", "", n.Account, "instance-profile/*")
 }
 
-func iamIntegrationStatements(m *facts.Minor, n model.Names) []obj {
+func iamIntegrationStatements(m *facts.Minor, n model.Names, _ model.IAMGates) []obj {
 	var passedTo any = "ec2.amazonaws.com"
 	if m.IAM.PassedToServiceList {
 		passedTo = strs("ec2.amazonaws.com", "ec2.amazonaws.com.cn")
@@ -243,7 +254,7 @@ func iamIntegrationStatements(m *facts.Minor, n model.Names) []obj {
 	}
 }
 
-func eksIntegrationStatements(_ *facts.Minor, n model.Names) []obj {
+func eksIntegrationStatements(_ *facts.Minor, n model.Names, _ model.IAMGates) []obj {
 	return []obj{{
 		"Sid": "AllowAPIServerEndpointDiscovery", "Effect": "Allow",
 		"Resource": n.ClusterARN,
@@ -251,7 +262,7 @@ func eksIntegrationStatements(_ *facts.Minor, n model.Names) []obj {
 	}}
 }
 
-func interruptionStatements(_ *facts.Minor, n model.Names) []obj {
+func interruptionStatements(_ *facts.Minor, n model.Names, _ model.IAMGates) []obj {
 	if n.QueueARN == "" {
 		return nil
 	}
@@ -262,7 +273,7 @@ func interruptionStatements(_ *facts.Minor, n model.Names) []obj {
 	}}
 }
 
-func zonalShiftStatements(m *facts.Minor, n model.Names) []obj {
+func zonalShiftStatements(m *facts.Minor, n model.Names, _ model.IAMGates) []obj {
 	st := obj{"Sid": "AllowZonalShiftStatusReadOnly", "Effect": "Allow", "Action": strs("arc-zonal-shift:GetManagedResource")}
 	switch m.IAM.ZonalShift {
 	case "cluster":
@@ -276,7 +287,7 @@ func zonalShiftStatements(m *facts.Minor, n model.Names) []obj {
 	return []obj{st}
 }
 
-func resourceDiscoveryStatements(m *facts.Minor, n model.Names) []obj {
+func resourceDiscoveryStatements(m *facts.Minor, n model.Names, _ model.IAMGates) []obj {
 	out := []obj{
 		{
 			"Sid": "AllowRegionalReadActions", "Effect": "Allow",

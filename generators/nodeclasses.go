@@ -103,6 +103,9 @@ func nodeClass(name string, nc profile.NodeClass, n model.Names) obj {
 	if len(nc.CPUOptions) > 0 {
 		spec["cpuOptions"] = nc.CPUOptions
 	}
+	if nc.EnclaveOptions != nil {
+		spec["enclaveOptions"] = obj{"enabled": nc.EnclaveOptions.Enabled}
+	}
 	if len(nc.ConnectionTracking) > 0 {
 		ct := obj{}
 		for k, v := range nc.ConnectionTracking {

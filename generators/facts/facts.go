@@ -20,10 +20,21 @@ type Minor struct {
 	Reference string
 	// Kubernetes is the supported [min, max] range of Kubernetes minors.
 	Kubernetes [2]string
+	// KubernetesFrom says where the range comes from when upstream's
+	// compatibility matrix does not list the minor; "" when it does.
+	KubernetesFrom string
+	// Released is the day the minor's first release (.0) was published.
+	Released string
+	// LTSUntil is the last day of support of a long-term-support minor,
+	// "" for a minor supported only until the next one is released.
+	LTSUntil string
 	// FeatureGates lists the chart's settings.featureGates with defaults,
 	// in the chart's order.
 	FeatureGates []Gate
-	IAM          IAM
+	// AWSFeatureGates lists the chart's settings.awsFeatureGates (1.15
+	// and later) with defaults, in the chart's order.
+	AWSFeatureGates []Gate
+	IAM             IAM
 	// NodeRolePolicies are the AWS managed policies of the node role.
 	NodeRolePolicies []string
 	// InterruptionRules are the EventBridge rules of the template.
@@ -37,6 +48,8 @@ type Minor struct {
 	RequirementOperators []string
 	// CapacityTypes are the values of karpenter.sh/capacity-type.
 	CapacityTypes []string
+	// BudgetReasons are the disruption reasons a NodePool budget may name.
+	BudgetReasons []string
 	// Errata are upstream bugs of this minor's published artifacts that a
 	// later release fixed; the row already carries the fix.
 	Errata []Erratum
@@ -95,6 +108,10 @@ var errPassRoleChina = Erratum{
 type Gate struct {
 	Name    string
 	Default bool
+	// Unset: the chart's default is null, and a value set alongside
+	// another setting may fail the chart (settings.enableDRA and the DRA
+	// gates): the values carry it only when the profile sets it.
+	Unset bool
 }
 
 // IAM is the shape of the getting-started controller policy.
@@ -118,6 +135,13 @@ type IAM struct {
 	// ZonalShift: "" (none), "cluster" (resource is the cluster ARN, v1.12)
 	// or "condition" (resource * with a ResourceIdentifier condition).
 	ZonalShift string
+	// RebootForRepair: node repair may reboot an instance
+	// (ec2:RebootInstances, behind awsFeatureGates.rebootForRepair, v1.15).
+	RebootForRepair bool
+	// NoTemplate: the reference holds no getting-started template of the
+	// minor; the shape is derived from the previous minor's template and
+	// the minor's code.
+	NoTemplate bool
 }
 
 // Rule is an EventBridge rule feeding the interruption queue.
@@ -189,6 +213,9 @@ var (
 	operators10 = []string{"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"}
 	operators19 = append(clone(operators10), "Gte", "Lte")
 
+	reasons10  = []string{"Underutilized", "Empty", "Drifted"}
+	reasons115 = append(clone(reasons10), "Unhealthy")
+
 	capacity10 = []string{"on-demand", "spot"}
 	capacity13 = append(clone(capacity10), "reserved")
 )
@@ -199,7 +226,8 @@ func gates(names ...string) []Gate {
 	out := make([]Gate, 0, len(names))
 	for _, n := range names {
 		name, def := strings.CutSuffix(n, "=true")
-		out = append(out, Gate{Name: name, Default: def})
+		name, unset := strings.CutSuffix(name, "=null")
+		out = append(out, Gate{Name: name, Default: def, Unset: unset})
 	}
 	return out
 }
@@ -258,6 +286,19 @@ func KubernetesRange(v Version, m *Minor) [2]string {
 		return [2]string{"1.25", "1.30"} // 1.31 support arrived in 1.0.5
 	}
 	return m.Kubernetes
+}
+
+// Template is the row whose reference holds the getting-started template
+// the minor's IAM follows: the minor's own, or for a minor without one
+// (IAM.NoTemplate) the nearest older minor's.
+func (m *Minor) Template() *Minor {
+	for i := len(Minors) - 1; i >= 0; i-- {
+		r := &Minors[i]
+		if !r.IAM.NoTemplate && !MinorLess(m.Minor, r.Minor) {
+			return r
+		}
+	}
+	return m
 }
 
 // Oldest and Newest name the supported range for messages.

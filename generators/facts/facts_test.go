@@ -1,6 +1,7 @@
 package facts_test
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -37,7 +38,20 @@ func TestTableMatchesUpstream(t *testing.T) {
 					rng = [2]string{c.MinK8sVersion, c.MaxK8sVersion}
 				}
 			}
-			if rng != m.Kubernetes {
+			switch {
+			case rng != [2]string{} && m.KubernetesFrom != "":
+				t.Errorf("the matrix lists %s now: take its range %v and drop KubernetesFrom", m.Minor, rng)
+			case rng == [2]string{}:
+				// Not in the matrix yet: the maximum is the Kubernetes
+				// minor the release's module builds against.
+				api := goModVersion(t, filepath.Join(dir, m.Reference, "go.mod"), "k8s.io/api")
+				var minor int
+				fmt.Sscanf(api, "v0.%d.", &minor)
+				if want := fmt.Sprintf("1.%d", minor); m.Kubernetes[1] != want || !strings.Contains(m.KubernetesFrom, "k8s.io/api "+api) {
+					t.Errorf("%s is not in the matrix: Kubernetes max %s (from %q), its go.mod builds against k8s.io/api %s, so %s",
+						m.Minor, m.Kubernetes[1], m.KubernetesFrom, api, want)
+				}
+			case rng != m.Kubernetes:
 				t.Errorf("Kubernetes range %v, matrix says %v", m.Kubernetes, rng)
 			}
 
@@ -54,6 +68,20 @@ func TestTableMatchesUpstream(t *testing.T) {
 			}
 			if !reflect.DeepEqual(gates, chartGates) {
 				t.Errorf("feature gates %v, chart has %v", gates, chartGates)
+			}
+			awsGates := map[string]any{}
+			for _, g := range m.AWSFeatureGates {
+				awsGates[g.Name] = g.Default
+				if g.Unset {
+					awsGates[g.Name] = nil
+				}
+			}
+			chartAWS, _ := values.Settings["awsFeatureGates"].(map[string]any)
+			if chartAWS == nil {
+				chartAWS = map[string]any{}
+			}
+			if !reflect.DeepEqual(awsGates, chartAWS) {
+				t.Errorf("AWS feature gates %v, chart has %v", awsGates, chartAWS)
 			}
 
 			crd := readText(t, filepath.Join(dir, m.Reference, "crds", "karpenter.sh_nodepools.yaml"))
@@ -84,6 +112,16 @@ func TestTableMatchesUpstream(t *testing.T) {
 			}
 		})
 	}
+}
+
+// goModVersion is the version a go.mod requires of a module.
+func goModVersion(t *testing.T, path, module string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^\s+` + regexp.QuoteMeta(module) + ` (v\S+)`).FindStringSubmatch(readText(t, path))
+	if m == nil {
+		t.Fatalf("%s requires no %s", path, module)
+	}
+	return m[1]
 }
 
 func readText(t *testing.T, path string) string {

@@ -33,6 +33,7 @@ var Features = []Feature{
 	{Path: "nodeClasses.*.cpuOptions", Since: "1.13", Kind: "EC2NodeClass", CRDPath: "cpuOptions"},
 	{Path: "nodeClasses.*.connectionTracking", Since: "1.13", Kind: "EC2NodeClass", CRDPath: "connectionTracking"},
 	{Path: "capacityBuffers", Since: "1.14", Gate: "capacityBuffer", Kind: "CapacityBuffer"},
+	{Path: "nodeClasses.*.enclaveOptions", Since: "1.15", Kind: "EC2NodeClass", CRDPath: "enclaveOptions"},
 }
 
 // Has reports whether the minor has the feature.

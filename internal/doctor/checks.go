@@ -395,7 +395,7 @@ var catalog = []*Check{
 		ID: "doctor/controller-policy", Severity: diag.Error,
 		Files: func(e *model.Env) []string {
 			out := []string{"iam-controller-role-policies.json"}
-			for _, cp := range generators.ControllerPolicies(e.Facts, e.Names) {
+			for _, cp := range generators.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
 				out = append(out, "iam-policy-"+cp.Name+".json")
 			}
 			return out
@@ -407,7 +407,7 @@ var catalog = []*Check{
 			if !c.load("iam-controller-role-policies.json", &att, "role "+n.ControllerRole, "its attached policies", "") {
 				return
 			}
-			for _, cp := range generators.ControllerPolicies(c.e.Facts, n) {
+			for _, cp := range generators.ControllerPolicies(c.e.Facts, n, c.e.IAMGates) {
 				arn := n.PolicyARN(cp.Name)
 				attached := false
 				for _, p := range att.AttachedPolicies {

@@ -78,7 +78,7 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 		"helm-values.json":        values,
 	}
 	var policies []string
-	for _, cp := range generators.ControllerPolicies(e.Facts, n) {
+	for _, cp := range generators.ControllerPolicies(e.Facts, n, e.IAMGates) {
 		policies = append(policies, cp.Name)
 		files["iam-policy-"+cp.Name+".json"] = map[string]any{"PolicyVersion": map[string]any{"Document": cp.Document, "VersionId": "v1", "IsDefaultVersion": true}}
 	}

@@ -30,6 +30,8 @@ type Env struct {
 	Windows bool
 	// Gates are the chart feature gates the profile's features need on.
 	Gates []string
+	// IAMGates are the settings that change the controller's IAM.
+	IAMGates IAMGates
 	// Application is how Argo CD delivers the environment; nil without an
 	// argocd section (or without facts).
 	Application *Application
@@ -45,8 +47,16 @@ func Resolve(p *profile.Profile) *Env {
 	if e.Facts != nil {
 		e.Application = applicationOf(p, e.Facts, e.Names)
 		e.Gates = gatesOf(p, e.Facts)
+		e.IAMGates = IAMGates{RebootForRepair: e.Facts.IAM.RebootForRepair && p.Karpenter.AWSFeatureGates["rebootForRepair"]}
 	}
 	return e
+}
+
+// IAMGates are the chart settings that add to the controller's policy.
+type IAMGates struct {
+	// RebootForRepair: node repair reboots instances
+	// (settings.awsFeatureGates.rebootForRepair, 1.15 and later).
+	RebootForRepair bool
 }
 
 // gatesOf lists the chart gates of the minor that the profile's features

@@ -70,9 +70,11 @@ type Karpenter struct {
 	ControllerRole    string          `json:"controllerRole,omitempty"`
 	NodeAccess        string          `json:"nodeAccess"`
 	FeatureGates      map[string]bool `json:"featureGates"`
-	ZonalShift        *bool           `json:"zonalShift,omitempty"`
-	Settings          map[string]any  `json:"settings,omitempty"`
-	Controller        Controller      `json:"controller"`
+	// AWSFeatureGates are the chart's settings.awsFeatureGates (1.15+).
+	AWSFeatureGates map[string]bool `json:"awsFeatureGates,omitempty"`
+	ZonalShift      *bool           `json:"zonalShift,omitempty"`
+	Settings        map[string]any  `json:"settings,omitempty"`
+	Controller      Controller      `json:"controller"`
 }
 
 // Auth modes.
@@ -194,6 +196,12 @@ type NodeClass struct {
 	PlacementGroupSelector           map[string]string         `json:"placementGroupSelector,omitempty"`
 	CPUOptions                       map[string]string         `json:"cpuOptions,omitempty"`
 	ConnectionTracking               map[string]int            `json:"connectionTracking,omitempty"`
+	EnclaveOptions                   *EnclaveOptions           `json:"enclaveOptions,omitempty"`
+}
+
+// EnclaveOptions turns Nitro Enclaves on or off.
+type EnclaveOptions struct {
+	Enabled bool `json:"enabled"`
 }
 
 // CapacityReservationTerm selects capacity reservations.

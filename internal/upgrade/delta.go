@@ -19,7 +19,7 @@ import (
 func statements(e *model.Env) (map[string]map[string]any, []string) {
 	out := map[string]map[string]any{}
 	var names []string
-	for _, cp := range generators.ControllerPolicies(e.Facts, e.Names) {
+	for _, cp := range generators.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
 		names = append(names, cp.Name)
 		for _, st := range cp.Document["Statement"].([]any) {
 			s := st.(map[string]any)

@@ -349,7 +349,7 @@ func (p *Plan) hop(i int) Hop {
 	}
 	if a == nil {
 		// The move to v1: the v1beta1 artifacts are not in the table.
-		for _, cp := range generators.ControllerPolicies(b.Facts, b.Names) {
+		for _, cp := range generators.ControllerPolicies(b.Facts, b.Names, b.IAMGates) {
 			h.IAM.PoliciesAdded = append(h.IAM.PoliciesAdded, cp.Name)
 		}
 		h.IAM.PoliciesRemoved = []string{"the v1beta1 controller policy"}

@@ -9,6 +9,7 @@ package main
 
 import (
 	"fmt"
+	"go/format"
 	"os"
 	"path/filepath"
 	"sort"
@@ -55,7 +56,11 @@ func main() {
 		b.WriteString("\t},\n")
 	}
 	b.WriteString("}\n")
-	if err := os.WriteFile("generators/facts/chart_values.go", []byte(b.String()), 0o644); err != nil {
+	src, err := format.Source([]byte(b.String()))
+	if err != nil {
+		fail(err)
+	}
+	if err := os.WriteFile("generators/facts/chart_values.go", src, 0o644); err != nil {
 		fail(err)
 	}
 }
