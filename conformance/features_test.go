@@ -50,6 +50,8 @@ func withFeature(p *profile.Profile, f facts.Feature) {
 			"fuse":     {Requirements: []profile.Requirement{{Key: "karpenter.k8s.aws/instance-family", Operator: "In", Values: []string{"m5"}}}, Capacity: map[string]any{"smarter-devices/fuse": 1}},
 			"discount": {Requirements: []profile.Requirement{{Key: "karpenter.sh/capacity-type", Operator: "In", Values: []string{"on-demand"}}}, PriceAdjustment: "-10%", Weight: &ten},
 		}
+	case "nodeClasses.*.enclaveOptions":
+		nc.EnclaveOptions = &profile.EnclaveOptions{Enabled: true}
 	case "capacityBuffers":
 		p.CapacityBuffers = map[string]profile.CapacityBuffer{"web": {Namespace: "default", PodTemplate: "web-chunk", Replicas: &two}}
 	}
@@ -194,6 +196,11 @@ func TestEnumValuesOnTheirFirstMinor(t *testing.T) {
 			nc.AMI = profile.AMI{Alias: "windows2025@latest"}
 			p.NodeClasses["default"] = nc
 		}},
+		{"Unhealthy", facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.BudgetReasons, "Unhealthy") }), func(p *profile.Profile) {
+			np := p.NodePools["app"]
+			np.Disruption.Budgets = append(np.Disruption.Budgets, profile.Budget{Nodes: "1", Reasons: []string{"Unhealthy"}})
+			p.NodePools["app"] = np
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name+"/"+c.first, func(t *testing.T) {
@@ -217,6 +224,19 @@ func TestEnumValuesOnTheirFirstMinor(t *testing.T) {
 			}
 			if c.name == "reserved" && !strings.Contains(string(b.Files["helm/karpenter-values.yaml"]), "reservedCapacity: true") {
 				t.Error("reserved capacity without the reservedCapacity gate on")
+			}
+			// On the minor before, vet refuses it, naming the minor.
+			prev := &facts.Minors[slices.IndexFunc(facts.Minors, func(r facts.Minor) bool { return r.Minor == m.Minor })-1]
+			p = richProfile(variant{prev, profile.AuthPodIdentity, true})
+			c.apply(p)
+			var refused []string
+			for _, fd := range lint.Check(model.Resolve(p), profileSource{reference.Normalize(p)}) {
+				if fd.Severity == diag.Error && strings.Contains(fd.Message, "arrives in Karpenter "+m.Minor) {
+					refused = append(refused, fd.Rule)
+				}
+			}
+			if len(refused) == 0 {
+				t.Errorf("Karpenter %s: vet does not refuse %s naming %s", prev.Minor, c.name, m.Minor)
 			}
 		})
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/karpgen/karpgen/internal/reference"
 
 	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
 )
 
 // settingValue picks a value vet accepts for a setting that differs from
@@ -52,10 +54,13 @@ type settingRun struct {
 	chart *chart.Chart
 }
 
-func (r settingRun) run(settings map[string]any) (refused []string, env map[string]string) {
+func (r settingRun) run(settings map[string]any, gatesOff ...string) (refused []string, env map[string]string) {
 	r.t.Helper()
 	p := richProfile(r.v)
 	p.Karpenter.Settings = settings
+	for _, g := range gatesOff {
+		delete(p.Karpenter.FeatureGates, g)
+	}
 	e := model.Resolve(p)
 	for _, f := range lint.Check(e, profileSource{reference.Normalize(p)}) {
 		if f.Rule == "version/setting" {
@@ -108,13 +113,26 @@ func TestSettingsReachTheController(t *testing.T) {
 				}
 				// A bool that defaults to true has no other value that
 				// reaches the controller; only its empty value is checked.
+				// A setting the chart refuses beside a gate the rich
+				// profile turns on is tried with that gate off, against a
+				// base with it off too (vet's conflict check is tested in
+				// the lint package).
+				off := conflictingGates(name)
+				base := base
+				if len(off) > 0 {
+					_, base = r.run(nil, off...)
+				}
 				if chart[name] != "true" {
 					val := settingValue(name, chart[name])
-					refused, env := r.run(map[string]any{name: val})
+					refused, env := r.run(map[string]any{name: val}, off...)
 					if len(refused) > 0 {
 						t.Errorf("settings.%s = %v: vet refuses it: %v", name, val, refused)
 					}
-					if changed := envDiff(base, env); len(changed) != 1 || env[changed[0]] != fmt.Sprint(val) {
+					if want, ok := compound[name]; ok {
+						if changed := envDiff(base, env); !slices.Equal(changed, want) {
+							t.Errorf("settings.%s = %v changed the controller's environment by %v, want %v", name, val, changed, want)
+						}
+					} else if changed := envDiff(base, env); len(changed) != 1 || env[changed[0]] != fmt.Sprint(val) {
 						t.Errorf("settings.%s = %v changed the controller's environment by %v, want one variable set to %v", name, val, changed, val)
 					}
 				}
@@ -126,7 +144,15 @@ func TestSettingsReachTheController(t *testing.T) {
 				if fmt.Sprint(empty) == fmt.Sprint(def) {
 					continue
 				}
-				refused, env := r.run(map[string]any{name: empty})
+				if since, ok := facts.AlwaysRendered[name]; ok && !facts.MinorLess(m.Minor, since) {
+					// The chart writes it whatever its value.
+					refused, env := r.run(map[string]any{name: empty}, off...)
+					if len(refused) > 0 || env[envName(base, env, name)] != fmt.Sprint(empty) {
+						t.Errorf("settings.%s = %#v: vet says %v, controller gets %v; want it accepted and passed on", name, empty, refused, envDiff(base, env))
+					}
+					continue
+				}
+				refused, env := r.run(map[string]any{name: empty}, off...)
 				if len(refused) != 1 || !strings.Contains(refused[0], "does not reach the controller") {
 					t.Errorf("settings.%s = %#v: vet says %v, want it refused as not reaching the controller", name, empty, refused)
 				}
@@ -139,6 +165,43 @@ func TestSettingsReachTheController(t *testing.T) {
 			}
 		})
 	}
+}
+
+// conflictingGates are the feature gates the chart refuses beside the
+// setting.
+func conflictingGates(name string) []string {
+	var out []string
+	for _, cf := range facts.SettingConflicts {
+		if cf.Setting == "settings."+name {
+			for _, w := range cf.With {
+				if g, ok := strings.CutPrefix(w, "settings.featureGates."); ok {
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// compound are the settings the chart turns into several variables:
+// enableDRA turns on every DRA driver gate (AWS_FEATURE_GATES) and stops
+// ignoring DRA requests (IGNORE_DRA_REQUESTS).
+var compound = map[string][]string{"enableDRA": {"AWS_FEATURE_GATES", "IGNORE_DRA_REQUESTS"}}
+
+// envName finds the variable a setting reaches: the one that differs, or
+// the setting's name in upper snake case.
+func envName(base, env map[string]string, name string) string {
+	if d := envDiff(base, env); len(d) == 1 {
+		return d[0]
+	}
+	var b strings.Builder
+	for i, r := range name {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			b.WriteByte('_')
+		}
+		b.WriteRune(r)
+	}
+	return strings.ToUpper(b.String())
 }
 
 // zeroOf is the value of a default's type that a template's `with` skips.
@@ -168,4 +231,82 @@ func TestSettingsCannotAddToTheManifest(t *testing.T) {
 	if env["HTTPS_PROXY"] != "http://proxy.example" {
 		t.Errorf("the chart did not add HTTPS_PROXY (env %v): the rule's premise no longer holds and may be relaxed", env)
 	}
+}
+
+// TestSettingConflictsMatchTheChart: every combination the facts say the
+// chart refuses makes the newest chart fail its render, and vet refuses
+// it first, naming both; each half alone renders.
+func TestSettingConflictsMatchTheChart(t *testing.T) {
+	reference.Dir(t)
+	m := facts.Newest()
+	ch := loadChart(t, m)
+	for _, cf := range facts.SettingConflicts {
+		for _, other := range cf.With {
+			t.Run(cf.Setting+"+"+other, func(t *testing.T) {
+				p := richProfile(variant{m, profile.AuthPodIdentity, true})
+				p.Karpenter.Settings = map[string]any{}
+				p.Karpenter.AWSFeatureGates = map[string]bool{}
+				setKey(p, cf.Setting, true)
+				setKey(p, other, true)
+				e := model.Resolve(p)
+				var refused []string
+				for _, f := range lint.Check(e, profileSource{reference.Normalize(p)}) {
+					if f.Rule == "version/setting" && strings.Contains(f.Message, other+" cannot be combined with "+cf.Setting) {
+						refused = append(refused, f.Message)
+					}
+				}
+				if len(refused) != 1 {
+					t.Errorf("vet says %v, want one refusal naming both", refused)
+				}
+				b, err := generators.Render(e)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := chartRenders(ch, b.Files["helm/karpenter-values.yaml"], p.Karpenter.Namespace); err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(cf.Setting, "")) {
+					t.Errorf("the %s chart renders %s with %s: %v", m.Reference, cf.Setting, other, err)
+				}
+				// Either alone renders.
+				for _, only := range []string{cf.Setting, other} {
+					p := richProfile(variant{m, profile.AuthPodIdentity, true})
+					p.Karpenter.Settings = map[string]any{}
+					p.Karpenter.AWSFeatureGates = map[string]bool{}
+					delete(p.Karpenter.FeatureGates, strings.TrimPrefix(other, "settings.featureGates."))
+					setKey(p, only, true)
+					b, err := generators.Render(model.Resolve(p))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := chartRenders(ch, b.Files["helm/karpenter-values.yaml"], p.Karpenter.Namespace); err != nil {
+						t.Errorf("%s alone: %v", only, err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// setKey sets a chart key in the profile where karpgen takes it from.
+func setKey(p *profile.Profile, key string, v bool) {
+	rest := strings.TrimPrefix(key, "settings.")
+	if g, ok := strings.CutPrefix(rest, "featureGates."); ok {
+		p.Karpenter.FeatureGates[g] = v
+	} else if g, ok := strings.CutPrefix(rest, "awsFeatureGates."); ok {
+		p.Karpenter.AWSFeatureGates[g] = v
+	} else {
+		p.Karpenter.Settings[rest] = v
+	}
+}
+
+// chartRenders renders the chart and returns its error.
+func chartRenders(ch *chart.Chart, valuesYAML []byte, namespace string) error {
+	vals, err := chartutil.ReadValues(valuesYAML)
+	if err != nil {
+		return err
+	}
+	rv, err := chartutil.ToRenderValues(ch, vals, chartutil.ReleaseOptions{Name: "karpenter", Namespace: namespace, IsInstall: true, Revision: 1}, chartutil.DefaultCapabilities)
+	if err != nil {
+		return err
+	}
+	_, err = engine.Render(ch, rv)
+	return err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/templates"
+	"github.com/karpgen/karpgen/internal/upgrade"
 )
 
 // Shell completion: `karpgen completion bash|zsh|fish` prints a script
@@ -86,7 +87,7 @@ func runComplete(args []string, stdout, _ io.Writer) error {
 // tables; file and folder flags and output formats come from the help.
 var valueFlags = map[string]func() []string{
 	"--template": templates.Names,
-	"--to":       releases,
+	"--to":       func() []string { return append(releases(), upgrade.ToLTS) },
 	"--from":     releases,
 }
 

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"time"
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/lint"
@@ -11,7 +14,7 @@ import (
 )
 
 func runVet(args []string, stdout, stderr io.Writer) error {
-	var dir, format, valuesFile, version string
+	var dir, format, valuesFile, version, on string
 	var ev evalFlags
 	fs := newFlags("vet", stdout, stderr)
 	addProfilesFlag(fs, &dir)
@@ -19,8 +22,13 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
 	fs.StringVar(&valuesFile, "values", "", "check a Helm values file in use against the chart of --version instead of the profiles")
 	fs.StringVar(&version, "version", "", "the Karpenter version whose chart --values is for")
+	fs.StringVar(&on, "on", "", "the day (YYYY-MM-DD) support windows are checked for (default today, or SOURCE_DATE_EPOCH's day)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	today, err := dayOf(on)
+	if err != nil {
+		return usageErr("vet: --on: %v", err)
 	}
 	if format != "text" && format != "json" {
 		return usageErr("vet: -o must be text or json, not %q", format)
@@ -43,7 +51,7 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	case version != "":
 		return usageErr("vet: --version is for --values")
 	default:
-		res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC})
+		res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC, Today: today})
 		if err != nil {
 			return err
 		}
@@ -59,4 +67,24 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 		return errInvalid
 	}
 	return nil
+}
+
+// dayOf is the day vet checks support windows for: the --on flag, else
+// the day of SOURCE_DATE_EPOCH (the reproducible-builds convention, so
+// that a pinned run says the same every day), else today in UTC.
+func dayOf(on string) (string, error) {
+	if on != "" {
+		if _, err := time.Parse(time.DateOnly, on); err != nil {
+			return "", fmt.Errorf("%q is not a day written YYYY-MM-DD", on)
+		}
+		return on, nil
+	}
+	if epoch := os.Getenv("SOURCE_DATE_EPOCH"); epoch != "" {
+		secs, err := strconv.ParseInt(epoch, 10, 64)
+		if err != nil {
+			return "", fmt.Errorf("SOURCE_DATE_EPOCH %q is not a number of seconds", epoch)
+		}
+		return time.Unix(secs, 0).UTC().Format(time.DateOnly), nil
+	}
+	return time.Now().UTC().Format(time.DateOnly), nil
 }

@@ -288,6 +288,65 @@ func KubernetesRange(v Version, m *Minor) [2]string {
 	return m.Kubernetes
 }
 
+// NewestPatch is the newest release of the minor karpgen knows: the
+// reference release its facts were read from.
+func (m *Minor) NewestPatch() Version {
+	v, _ := ParseVersion(m.Reference)
+	return v
+}
+
+// Known reports whether v is a release karpgen knows of its minor: a
+// patch up to the newest.
+func (m *Minor) Known(v Version) bool { return !m.NewestPatch().Less(v) }
+
+// SupportEnds is the day the minor's support ends: LTSUntil for a
+// long-term-support minor, the next minor's release day for another (the
+// policy of SUPPORT.md, aws/karpenter-provider-aws#9313); "" while no
+// newer minor is known.
+func (m *Minor) SupportEnds() string {
+	if m.LTSUntil != "" {
+		return m.LTSUntil
+	}
+	for i := range Minors {
+		if MinorLess(m.Minor, Minors[i].Minor) {
+			return Minors[i].Released
+		}
+	}
+	return ""
+}
+
+// SupportedOn reports whether the minor is supported on a day written
+// YYYY-MM-DD (support ends at the start of SupportEnds).
+func (m *Minor) SupportedOn(day string) bool {
+	end := m.SupportEnds()
+	return end == "" || day < end
+}
+
+// Support says in a sentence how long the minor is supported, the same
+// whatever the day: "1.14 is a long-term-support minor, supported until
+// 2027-07-11".
+func (m *Minor) Support() string {
+	end := m.SupportEnds()
+	switch {
+	case m.LTSUntil != "":
+		return fmt.Sprintf("Karpenter %s is a long-term-support minor, supported until %s", m.Minor, end)
+	case end == "":
+		return fmt.Sprintf("Karpenter %s is the newest minor, supported until the next minor is released", m.Minor)
+	}
+	return fmt.Sprintf("Karpenter %s was supported until %s, when the next minor was released", m.Minor, end)
+}
+
+// LTS are the long-term-support minors, oldest first.
+func LTS() []*Minor {
+	var out []*Minor
+	for i := range Minors {
+		if Minors[i].LTSUntil != "" {
+			out = append(out, &Minors[i])
+		}
+	}
+	return out
+}
+
 // Template is the row whose reference holds the getting-started template
 // the minor's IAM follows: the minor's own, or for a minor without one
 // (IAM.NoTemplate) the nearest older minor's.

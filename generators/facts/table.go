@@ -12,6 +12,14 @@ var (
 )
 
 // Minors is the table: one row per supported Karpenter minor, oldest first.
+//
+// Released is the publication day of the minor's .0 release: the time the
+// Go module proxy gives for github.com/aws/karpenter-provider-aws@vX.Y.0
+// (`go list -m -json`), or, where the proxy refuses that version
+// (1.1 to 1.8), for sigs.k8s.io/karpenter@vX.Y.0, which upstream releases
+// with it. LTSUntil follows SUPPORT.md (aws/karpenter-provider-aws#9313):
+// a minor becomes LTS every six months and is supported for twelve; 1.9
+// and 1.14 are the LTS minors so far.
 var Minors = []Minor{
 	{
 		Minor: "1.0", Reference: "v1.0.14",

@@ -45,8 +45,11 @@ type Context struct {
 	P   *profile.Profile
 	// Version and Minor are E's: Minor is nil when the Karpenter version
 	// is not supported, and rules that need version facts do nothing.
-	Version  facts.Version
-	Minor    *facts.Minor
+	Version facts.Version
+	Minor   *facts.Minor
+	// Today is the day vet runs (YYYY-MM-DD), "" when the check does not
+	// depend on it (render and build output stays the same every day).
+	Today    string
 	rule     *Rule
 	findings []diag.Finding
 }
@@ -83,8 +86,12 @@ func Rules() []*Rule {
 }
 
 // Check runs every rule on a resolved environment; src places findings.
-func Check(e *model.Env, src Source) []diag.Finding {
-	c := &Context{E: e, Src: src, P: e.Profile, Version: e.Version, Minor: e.Facts}
+func Check(e *model.Env, src Source) []diag.Finding { return CheckOn(e, src, "") }
+
+// CheckOn checks as Check does, and with today (YYYY-MM-DD) the rules
+// that depend on the day too (support windows).
+func CheckOn(e *model.Env, src Source, today string) []diag.Finding {
+	c := &Context{E: e, Src: src, P: e.Profile, Version: e.Version, Minor: e.Facts, Today: today}
 	for _, r := range catalog {
 		c.rule = r
 		r.check(c)

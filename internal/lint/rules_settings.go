@@ -49,7 +49,9 @@ func checkSettings(c *Context) {
 			continue
 		}
 		v := k.Settings[name]
-		if problem, hint := settingProblem(def, v); problem != "" {
+		since, always := facts.AlwaysRendered[name]
+		always = always && !facts.MinorLess(c.Minor.Minor, since)
+		if problem, hint := settingProblem(def, v, always); problem != "" {
 			c.Report(path, hint, "settings.%s: %s", name, problem)
 			continue
 		}
@@ -61,13 +63,54 @@ func checkSettings(c *Context) {
 			c.Report(path, hint, "settings.%s: %q is not a value Karpenter accepts", name, fmt.Sprint(v))
 		}
 	}
+	checkConflicts(c)
+}
+
+// checkConflicts reports the settings the chart refuses together.
+func checkConflicts(c *Context) {
+	k := c.P.Karpenter
+	set := map[string]any{}
+	for name, v := range k.Settings {
+		set["settings."+name] = v
+	}
+	for name, v := range k.FeatureGates {
+		set["settings.featureGates."+name] = v
+	}
+	for name, v := range k.AWSFeatureGates {
+		set["settings.awsFeatureGates."+name] = v
+	}
+	for _, cf := range facts.SettingConflicts {
+		if set[cf.Setting] != true {
+			continue
+		}
+		for _, other := range cf.With {
+			v, ok := set[other]
+			if !ok || cf.WithTrue && v != true {
+				continue
+			}
+			c.Report(profilePath(other), "remove one of them",
+				"%s cannot be combined with %s: %s (the chart refuses to render)", other, cf.Setting, cf.Why)
+		}
+	}
+}
+
+// profilePath is where a chart key is set in the profile.
+func profilePath(key string) string {
+	rest := strings.TrimPrefix(key, "settings.")
+	for _, m := range []string{"featureGates", "awsFeatureGates"} {
+		if name, ok := strings.CutPrefix(rest, m+"."); ok {
+			return at("karpenter."+m, field(name))
+		}
+	}
+	return at("karpenter.settings", field(rest))
 }
 
 // settingProblem checks a value against the shape of the chart's
 // default: the chart passes each setting through `tpl (toString .)` into
-// the controller's environment, so the string must be what the
+// the controller's environment (and, unless the chart writes it always,
+// leaves out a false, 0 or empty value), so the string must be what the
 // controller parses, and must not be a template.
-func settingProblem(def string, v any) (problem, hint string) {
+func settingProblem(def string, v any, alwaysRendered bool) (problem, hint string) {
 	var d any
 	if json.Unmarshal([]byte(def), &d) != nil {
 		d = def
@@ -78,7 +121,7 @@ func settingProblem(def string, v any) (problem, hint string) {
 	if (want == "bool" || got == "bool" || want == "number") && want != got {
 		return fmt.Sprintf("must be a %s, not %s", want, jsonText(v)), defHint
 	}
-	if templateEmpty(v) && !templateEmpty(d) {
+	if templateEmpty(v) && !templateEmpty(d) && !alwaysRendered {
 		return fmt.Sprintf("%s does not reach the controller: the chart leaves out a setting that is false, 0 or empty, and the controller falls back to its built-in default", jsonText(v)),
 			"remove it, or give a value the chart passes on"
 	}

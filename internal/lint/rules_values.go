@@ -103,7 +103,7 @@ var valueRules = []*Rule{
 	},
 	{
 		ID: "value/budget", Severity: diag.Error, Group: "Values",
-		Summary: "Disruption budgets give nodes as a count or a percentage, and schedule and duration together.",
+		Summary: "Disruption budgets give nodes as a count or a percentage, schedule and duration together, and reasons of that version (Unhealthy: 1.15+).",
 		check: func(c *Context) {
 			for _, p := range names(c.P.NodePools) {
 				for i, b := range c.P.NodePools[p].Disruption.Budgets {
@@ -116,6 +116,14 @@ var valueRules = []*Rule{
 					}
 					if b.Schedule != "" && !validCron(b.Schedule) {
 						c.Report(at(base, "schedule"), `use five cron fields ("0 9 * * mon-fri") or a macro such as "@daily"`, "budget schedule %q is not a cron schedule", b.Schedule)
+					}
+					for j, r := range b.Reasons {
+						if c.Minor == nil || slices.Contains(c.Minor.BudgetReasons, r) {
+							continue
+						}
+						since := facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.BudgetReasons, r) })
+						c.Report(at(base, "reasons", j), "move to Karpenter "+since+" or later, or use one of "+quoteList(c.Minor.BudgetReasons),
+							"budget reason %q arrives in Karpenter %s; the profile runs %s", r, since, c.Version)
 					}
 				}
 			}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators/facts"
@@ -20,6 +21,29 @@ var versionRules = []*Rule{
 				c.Report("karpenter.version", fmt.Sprintf("use %s.%d or later", c.Minor.Minor, b.FixedIn),
 					"Karpenter %s has a known regression: %s (%s)", c.Version, b.Summary, b.Issue)
 			}
+		},
+	},
+	{
+		ID: "version/patch", Severity: diag.Error, Group: "Versions",
+		Summary: "The Karpenter version is a release karpgen knows: a patch up to the newest of its minor (a newer one has no chart to pull).",
+		check: func(c *Context) {
+			if c.Minor == nil || c.Minor.Known(c.Version) {
+				return
+			}
+			newest := c.Minor.NewestPatch()
+			c.Report("karpenter.version", fmt.Sprintf("use %s, or a karpgen that knows %s", newest, c.Version),
+				"Karpenter %s is not a release karpgen knows: the newest %s patch is %s (helm --version %s would find no chart)", c.Version, c.Minor.Minor, newest, c.Version)
+		},
+	},
+	{
+		ID: "version/support", Severity: diag.Warning, Group: "Versions",
+		Summary: "The Karpenter minor is supported on the day vet runs: long-term-support minors for twelve months, others until the next minor is released.",
+		check: func(c *Context) {
+			if c.Minor == nil || c.Today == "" || c.Minor.SupportedOn(c.Today) {
+				return
+			}
+			hint := fmt.Sprintf("move to a supported minor: `karpgen upgrade %s --to lts` or `--to %s`", c.E.Name, facts.Newest().NewestPatch())
+			c.Report("karpenter.version", hint, "%s; on %s it is out of support (no more fixes, security ones included)", c.Minor.Support(), c.Today)
 		},
 	},
 	{
@@ -71,7 +95,7 @@ var versionRules = []*Rule{
 	},
 	{
 		ID: "version/feature-gate", Severity: diag.Error, Group: "Versions",
-		Summary: "Every feature gate exists in the chart of that version (the v1beta1 `drift` gate is gone).",
+		Summary: "Every feature gate and AWS feature gate (1.15+) exists in the chart of that version (the v1beta1 `drift` gate is gone).",
 		check: func(c *Context) {
 			if c.Minor == nil {
 				return
@@ -94,6 +118,7 @@ var versionRules = []*Rule{
 				}
 				c.Report(at("karpenter.featureGates", field(g)), hint, "feature gate %q does not exist in Karpenter %s", g, c.Minor.Minor)
 			}
+			checkAWSGates(c)
 		},
 	},
 	{
@@ -101,6 +126,31 @@ var versionRules = []*Rule{
 		Summary: "Every chart setting exists in the chart of that version (zonalShift: 1.12+), has its default's type and one of the values the controller accepts; settings karpgen derives are not set by hand.",
 		check:   checkSettings,
 	},
+}
+
+// checkAWSGates holds karpenter.awsFeatureGates to the chart's
+// settings.awsFeatureGates.
+func checkAWSGates(c *Context) {
+	var list []string
+	for _, g := range c.Minor.AWSFeatureGates {
+		list = append(list, g.Name)
+	}
+	for _, g := range names(c.P.Karpenter.AWSFeatureGates) {
+		path := at("karpenter.awsFeatureGates", field(g))
+		switch {
+		case slices.Contains(list, g):
+		case len(list) == 0:
+			since := facts.FirstMinor(func(m *facts.Minor) bool { return len(m.AWSFeatureGates) > 0 })
+			c.Report(path, "remove it or use Karpenter "+since+" or later",
+				"AWS feature gates arrive in Karpenter %s; the profile runs %s", since, c.Version)
+		default:
+			hint := "known AWS gates: " + quoteList(list)
+			if s := closest(g, list); s != "" {
+				hint = fmt.Sprintf("did you mean %q?", s)
+			}
+			c.Report(path, hint, "AWS feature gate %q does not exist in Karpenter %s", g, c.Minor.Minor)
+		}
+	}
 }
 
 // minKarpenterFor is the oldest supported minor that runs on Kubernetes k.

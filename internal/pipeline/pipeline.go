@@ -33,6 +33,10 @@ type Options struct {
 	Timeout time.Duration
 	// Limits bound what the profiles may expand to (defaults when nil).
 	Limits *load.Limits
+	// Today (YYYY-MM-DD) turns on the checks that depend on the day:
+	// vet sets it, render and build leave it "" so their output is the
+	// same every day.
+	Today string
 	// Sized is told how many environments will be evaluated.
 	Sized func(envs int)
 	// KeepInvalid keeps, in Envs, the environments that decoded even when
@@ -91,7 +95,7 @@ func Check(opts Options) (*Result, error) {
 			mu.Lock()
 			resolved[e.Name] = e
 			mu.Unlock()
-			return lint.Check(e, src)
+			return lint.CheckOn(e, src, opts.Today)
 		})
 		done <- result{loaded, err}
 	}()

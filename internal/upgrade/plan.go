@@ -59,8 +59,11 @@ type Blocker struct {
 
 // Hop is one minor-to-minor step of the move.
 type Hop struct {
-	From     string    `json:"from"`
-	To       string    `json:"to"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	// LTSUntil is the end of support of the target's minor when it is a
+	// long-term-support minor, "" otherwise.
+	LTSUntil string    `json:"ltsUntil,omitempty"`
 	IAM      IAMDelta  `json:"iam"`
 	NodeRole NodeDelta `json:"nodeRole"`
 	Values   Values    `json:"values"`
@@ -121,6 +124,9 @@ type Step struct {
 	IfFails string `json:"ifFails,omitempty"`
 }
 
+// ToLTS asks for the newest long-term-support minor as the target.
+const ToLTS = "lts"
+
 // New plans the move of a resolved environment to the version to. from is
 // the version the cluster runs: the profile's when empty (0.33 to 0.37
 // are accepted, for the move to v1).
@@ -143,12 +149,20 @@ func NewWith(e *model.Env, from, to, kubeTo string) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--from: %w", err)
 	}
+	if to == ToLTS {
+		// The newest long-term-support minor's newest patch.
+		lts := facts.LTS()
+		to = lts[len(lts)-1].NewestPatch().String()
+	}
 	tv, tm, err := model.Release(to)
 	if err != nil {
 		return nil, fmt.Errorf("--to: %w", err)
 	}
 	if tm == nil {
 		return nil, fmt.Errorf("--to %s: karpgen knows Karpenter %s to %s", tv, facts.Oldest().Minor, facts.Newest().Minor)
+	}
+	if !tm.Known(tv) {
+		return nil, fmt.Errorf("--to %s: karpgen knows %s releases up to %s (a newer patch has no chart to pull yet)", tv, tm.Minor, tm.NewestPatch())
 	}
 	beta := fv.Major == 0
 	switch {
@@ -340,6 +354,9 @@ func (p *Plan) hop(i int) Hop {
 	from, to := p.versions[i-1], p.versions[i]
 	a, b := p.envs[i-1], p.envs[i]
 	h := Hop{From: from.String(), To: to.String()}
+	if m, ok := facts.Lookup(to); ok {
+		h.LTSUntil = m.LTSUntil
+	}
 	fromChart, toChart := facts.ChartValues(from.MinorString()), facts.ChartValues(to.MinorString())
 	h.Values = valuesDelta(fromChart, toChart)
 	if b == nil {

@@ -85,7 +85,11 @@ func (p *Plan) write(md bool) []byte {
 		}
 	}
 	for _, hop := range p.Hops {
-		h(2, fmt.Sprintf("%s → %s", hop.From, hop.To))
+		title := fmt.Sprintf("%s → %s", hop.From, hop.To)
+		if hop.LTSUntil != "" {
+			title += fmt.Sprintf(" (long-term support until %s)", hop.LTSUntil)
+		}
+		h(2, title)
 		list("controller IAM actions added", hop.IAM.Added)
 		list("controller IAM actions removed", hop.IAM.Removed)
 		list("statements re-scoped", hop.IAM.Rescoped)
