@@ -103,6 +103,11 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 		jsonFile("iam/interruption-rules.json", InterruptionRules(m, n))
 	}
 	yamlFile("iam/cloudformation.yaml", CloudFormation(e))
+	if note := TemplateNote(m); note != "" {
+		// Below the generated-code line, which stays first.
+		head, rest, _ := strings.Cut(string(b.Files["iam/cloudformation.yaml"]), "\n")
+		b.Files["iam/cloudformation.yaml"] = []byte(head + "\n# " + note + "\n" + rest)
+	}
 	if e.Application != nil {
 		if project := AppProject(e); project != nil {
 			yamlFile("argocd-application.yaml", project, Application(e.Application))

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/model"
 
@@ -25,6 +26,7 @@ func Summary(e *model.Env, files []string) []byte {
 	w("| EKS cluster | `%s` in `%s` (partition `%s`, account `%s`) |\n", n.Cluster, n.Region, n.Partition, n.Account)
 	w("| Kubernetes | %s |\n", p.Cluster.KubernetesVersion)
 	w("| Karpenter | %s (facts of %s), namespace `%s`, service account `%s` |\n", k.Version, m.Reference, n.Namespace, n.ServiceAccount)
+	w("| Support | %s |\n", m.Support())
 	w("| Controller auth | %s |\n", authText(p))
 	if n.Queue != "" {
 		w("| Interruption handling | SQS queue `%s`, %d EventBridge rules |\n", n.Queue, len(m.InterruptionRules))
@@ -66,6 +68,12 @@ func Summary(e *model.Env, files []string) []byte {
 		w("- Node role `%s` (%s).\n", n.NodeRole, strings.Join(m.NodeRolePolicies, ", "))
 	}
 	w("- Controller role `%s` with the policies in `iam/controller-policy-*.json`.\n", n.ControllerRole)
+	if e.IAMGates.RebootForRepair {
+		w("- Node repair may reboot the cluster's own nodes (`awsFeatureGates.rebootForRepair`): the controller may call ec2:RebootInstances on them.\n")
+	}
+	if note := TemplateNote(m); note != "" {
+		w("- %s\n", note)
+	}
 	switch {
 	case n.NodeRoleExists:
 		w("- Nodes join through the existing role's own access entry (type %s) or aws-auth mapping.\n", AccessEntryType(e.Windows))
@@ -277,4 +285,14 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// TemplateNote says, for a minor whose getting-started template is not in
+// the reference, where its IAM comes from; "" for the others.
+func TemplateNote(m *facts.Minor) string {
+	if !m.IAM.NoTemplate {
+		return ""
+	}
+	return fmt.Sprintf("Karpenter %s's getting-started template is not in karpgen's reference data: the controller policy is %s's template "+
+		"plus what %s's code calls beyond it (ec2:RebootInstances, with awsFeatureGates.rebootForRepair).", m.Minor, m.Template().Minor, m.Minor)
 }

@@ -23,7 +23,7 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	newest := facts.Newest()
 	p := templates.Params{
 		KarpenterVersion:  strings.TrimPrefix(newest.Reference, "v"),
-		KubernetesVersion: newest.Kubernetes[1],
+		KubernetesVersion: facts.ConfirmedKubernetes(),
 	}
 	var name, dir string
 	fs := newFlags("init", stdout, stderr)

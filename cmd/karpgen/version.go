@@ -21,6 +21,14 @@ type versionInfo struct {
 	Go       string   `json:"go"`
 	Minors   []string `json:"karpenterMinors"`
 	Releases []string `json:"karpenterReleases"`
+	// LTS are the long-term-support minors with the day support ends.
+	LTS []lts `json:"karpenterLTS"`
+}
+
+// lts is a long-term-support minor.
+type lts struct {
+	Minor string `json:"minor"`
+	Until string `json:"until"`
 }
 
 func buildVersion() versionInfo {
@@ -28,6 +36,9 @@ func buildVersion() versionInfo {
 	for _, m := range facts.Minors {
 		v.Minors = append(v.Minors, m.Minor)
 		v.Releases = append(v.Releases, strings.TrimPrefix(m.Reference, "v"))
+	}
+	for _, m := range facts.LTS() {
+		v.LTS = append(v.LTS, lts{m.Minor, m.LTSUntil})
 	}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -74,5 +85,10 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "revision %s (%s%s)\n", v.Revision, v.Time, state)
 	}
 	fmt.Fprintf(stdout, "built with %s\nKarpenter releases: %s\n", v.Go, strings.Join(v.Releases, ", "))
+	var l []string
+	for _, m := range v.LTS {
+		l = append(l, m.Minor+" until "+m.Until)
+	}
+	fmt.Fprintf(stdout, "long-term support: %s\n", strings.Join(l, ", "))
 	return nil
 }

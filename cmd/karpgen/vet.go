@@ -22,7 +22,7 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
 	fs.StringVar(&valuesFile, "values", "", "check a Helm values file in use against the chart of --version instead of the profiles")
 	fs.StringVar(&version, "version", "", "the Karpenter version whose chart --values is for")
-	fs.StringVar(&on, "on", "", "the day (YYYY-MM-DD) support windows are checked for (default today, or SOURCE_DATE_EPOCH's day)")
+	fs.StringVar(&on, "on", "", "check support windows as of `DAY` (YYYY-MM-DD; default today, or the day of SOURCE_DATE_EPOCH)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -347,6 +347,18 @@ func LTS() []*Minor {
 	return out
 }
 
+// ConfirmedKubernetes is the newest Kubernetes minor upstream's
+// compatibility matrix confirms for a supported Karpenter minor: new
+// profiles start there rather than at a maximum derived from go.mod.
+func ConfirmedKubernetes() string {
+	for i := len(Minors) - 1; i >= 0; i-- {
+		if Minors[i].KubernetesFrom == "" {
+			return Minors[i].Kubernetes[1]
+		}
+	}
+	return Newest().Kubernetes[1]
+}
+
 // Template is the row whose reference holds the getting-started template
 // the minor's IAM follows: the minor's own, or for a minor without one
 // (IAM.NoTemplate) the nearest older minor's.

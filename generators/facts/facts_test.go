@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -286,7 +287,14 @@ func TestFeaturesMatchUpstream(t *testing.T) {
 func TestSettingsTablesMatchUpstream(t *testing.T) {
 	dir := reference.Dir(t)
 	for name := range facts.DerivedSettings {
-		if name != "featureGates" && facts.SettingSince(name) == "" {
+		// A leaf setting, or a map of them (featureGates).
+		found := false
+		for _, m := range facts.Minors {
+			for key := range facts.ChartValues(m.Minor) {
+				found = found || key == "settings."+name || strings.HasPrefix(key, "settings."+name+".")
+			}
+		}
+		if !found {
 			t.Errorf("derived setting %s is in no chart", name)
 		}
 	}
@@ -418,5 +426,37 @@ func TestCRDNamesMatchUpstream(t *testing.T) {
 				t.Errorf("%s: %+v, upstream %+v", m.Minor, c, upstream[c.Kind])
 			}
 		}
+	}
+}
+
+// TestSupportWindows: release days run in table order, a long-term-support
+// minor is supported for twelve months from its release, and every other
+// minor until the next one's release.
+func TestSupportWindows(t *testing.T) {
+	for i, m := range facts.Minors {
+		released, err := time.Parse(time.DateOnly, m.Released)
+		if err != nil {
+			t.Fatalf("%s: Released %q: %v", m.Minor, m.Released, err)
+		}
+		if i > 0 && m.Released <= facts.Minors[i-1].Released {
+			t.Errorf("%s released %s, not after %s's %s", m.Minor, m.Released, facts.Minors[i-1].Minor, facts.Minors[i-1].Released)
+		}
+		switch {
+		case m.LTSUntil != "":
+			if want := released.AddDate(1, 0, 0).Format(time.DateOnly); m.LTSUntil != want {
+				t.Errorf("%s: LTS until %s, twelve months after its release is %s", m.Minor, m.LTSUntil, want)
+			}
+		case i+1 < len(facts.Minors):
+			if got, want := m.SupportEnds(), facts.Minors[i+1].Released; got != want {
+				t.Errorf("%s: support ends %s, want %s (the next minor's release)", m.Minor, got, want)
+			}
+		default:
+			if m.SupportEnds() != "" || !m.SupportedOn("2999-01-01") {
+				t.Errorf("%s is the newest minor: supported until the next", m.Minor)
+			}
+		}
+	}
+	if lts := facts.LTS(); len(lts) != 2 || lts[0].Minor != "1.9" || lts[1].Minor != "1.14" {
+		t.Errorf("LTS minors %v, SUPPORT.md names 1.9 and 1.14", lts)
 	}
 }

@@ -61,8 +61,10 @@ func (im *importer) environment() (map[string]any, error) {
 	im.version = version
 	kube := o.KubernetesVersion
 	if kube == "" {
-		kube = facts.Newest().Kubernetes[1]
-		if rng, ok := model.KubernetesRangeOf(version); ok {
+		// The version's newest Kubernetes, as far as upstream's matrix
+		// confirms it (a range derived from go.mod is not a default).
+		kube = facts.ConfirmedKubernetes()
+		if rng, ok := model.KubernetesRangeOf(version); ok && !facts.MinorLess(kube, rng[1]) {
 			kube = rng[1]
 		}
 		// The newest Kubernetes every imported choice runs on: a node

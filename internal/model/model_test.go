@@ -97,8 +97,8 @@ func TestResolveAddonGroupAndNames(t *testing.T) {
 func TestResolveUnsupportedVersion(t *testing.T) {
 	for v, want := range map[string]string{
 		"1.2":    `"1.2" is not a Karpenter release version (MAJOR.MINOR.PATCH, e.g. "1.2.3")`,
-		"0.37.8": "karpenter version 0.37.8 is not supported (supported: 1.0 to 1.14)",
-		"1.99.0": "karpenter version 1.99.0 is not supported (supported: 1.0 to 1.14)",
+		"0.37.8": "karpenter version 0.37.8 is not supported (supported: 1.0 to 1.15)",
+		"1.99.0": "karpenter version 1.99.0 is not supported (supported: 1.0 to 1.15)",
 	} {
 		p := base()
 		p.Karpenter.Version = v

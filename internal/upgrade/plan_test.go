@@ -125,7 +125,8 @@ func TestPlanRefusesBadRequests(t *testing.T) {
 	e := prodEnv(t)
 	for _, c := range []struct{ from, to, want string }{
 		{"", "1.0.1", "--to 1.0.1 is not newer than 1.0.14"},
-		{"", "2.0.0", "--to 2.0.0: karpgen knows Karpenter 1.0 to 1.14"},
+		{"", "2.0.0", "--to 2.0.0: karpgen knows Karpenter 1.0 to " + facts.Newest().Minor},
+		{"", "1.14.9", "--to 1.14.9: karpgen knows 1.14 releases up to 1.14.3 (a newer patch has no chart to pull yet)"},
 		{"0.32.1", "1.0.14", "--from 0.32.1: upgrades start from a v1 minor or from 0.33 to 0.37 (the v1beta1 APIs)"},
 		{"1.2", "1.3.0", `--from: "1.2" is not a Karpenter release version (MAJOR.MINOR.PATCH, e.g. "1.2.3")`},
 	} {
