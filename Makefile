@@ -5,7 +5,7 @@ BIN      := bin/karpgen
 # The IAM policy simulator; its packages are installed from its lockfile.
 SIMDIR   := test/iamsim
 
-.PHONY: all build render test fmt-check vet unit iamsim out-check rules-check docs install clean bench tools
+.PHONY: all build render test fmt-check vet unit iamsim module-zips out-check rules-check docs install clean bench tools
 
 all: build
 
@@ -33,7 +33,7 @@ vet:
 	@echo "== go vet"
 	$(GO) vet ./...
 
-unit: iamsim
+unit: iamsim module-zips
 	@echo "== go test (every package; the scenarios and conformance take a minute)"
 	@mkdir -p $(dir $(SKIPS)) && rm -f $(SKIPS)
 	KARPGEN_SKIPS=$(SKIPS) $(GO) test ./...
@@ -42,6 +42,18 @@ unit: iamsim
 iamsim: $(SIMDIR)/node_modules/.package-lock.json
 $(SIMDIR)/node_modules/.package-lock.json: $(SIMDIR)/package-lock.json
 	cd $(SIMDIR) && npm ci --no-audit --no-fund
+
+# Fetch the Karpenter module zips the reference's operations files were
+# made from, from the Go module proxy, for the test that holds each to its
+# source. A release that asks for a newer Go than
+# this one still downloads: go reports the toolchain, not a failure of the
+# zip, so only a missing zip stops the build.
+module-zips:
+	@echo "== Karpenter module zips (reference/karpenter/*/operations.txt)"
+	@for v in $$(sed -n 's/.*from module github.com\/aws\/karpenter-provider-aws@\(v[0-9.]*\) zip .*/\1/p' reference/karpenter/v*/operations.txt); do \
+		zip=$$(GOTOOLCHAIN=local GOFLAGS=-mod=mod $(GO) mod download -json github.com/aws/karpenter-provider-aws@$$v 2>/dev/null | sed -n 's/^[[:space:]]*"Zip": "\(.*\)",$$/\1/p'); \
+		if [ -z "$$zip" ] || [ ! -f "$$zip" ]; then echo "module proxy: no zip of github.com/aws/karpenter-provider-aws@$$v"; exit 1; fi; \
+	done
 
 # out/ must be exactly what the profiles render.
 out-check: build

@@ -276,8 +276,6 @@ func interruptionStatements(_ *facts.Minor, n model.Names, _ model.IAMGates) []o
 func zonalShiftStatements(m *facts.Minor, n model.Names, _ model.IAMGates) []obj {
 	st := obj{"Sid": "AllowZonalShiftStatusReadOnly", "Effect": "Allow", "Action": strs("arc-zonal-shift:GetManagedResource")}
 	switch m.IAM.ZonalShift {
-	case "cluster":
-		st["Resource"] = n.ClusterARN
 	case "condition":
 		st["Resource"] = "*"
 		st["Condition"] = obj{"StringEquals": obj{"arc-zonal-shift:ResourceIdentifier": n.ClusterARN}}

@@ -1,7 +1,9 @@
 package generators_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -51,4 +53,68 @@ func TestIAMSimulator(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestControllerCallsAreAllowed: every AWS API operation a release's
+// controller code calls (reference/karpenter/<release>/operations.txt,
+// found in its Go source by hack/operations) is allowed by the bundle's
+// controller policy of that minor, in a request shaped like the
+// controller's, with interruption handling on and, where the minor has
+// it, node repair's reboot. Without a statement the test names the
+// operation it no longer allows.
+func TestControllerCallsAreAllowed(t *testing.T) {
+	reference.Simulator(t)
+	dir := reference.Dir(t)
+	for i := range facts.Minors {
+		m := &facts.Minors[i]
+		t.Run(m.Minor, func(t *testing.T) {
+			t.Parallel()
+			p := testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws-calls")
+			if m.IAM.RebootForRepair {
+				p.Karpenter.AWSFeatureGates = map[string]bool{"rebootForRepair": true}
+			}
+			e := model.Resolve(p)
+			b, err := generators.Render(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ops := filepath.Join(dir, m.Reference, "operations.txt")
+			if out, ok := reference.SimulateOperations(t, b.Files, e.Names, m.Minor, ops); !ok {
+				t.Fatalf("Karpenter %s calls operations its controller policy does not allow:\n%s", m.Minor, out)
+			}
+		})
+	}
+	t.Run("without the deletion statement", func(t *testing.T) {
+		m := facts.Newest()
+		p := testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws-calls")
+		e := model.Resolve(p)
+		b, err := generators.Render(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		removed := false
+		for path, data := range b.Files {
+			var doc map[string]any
+			if !strings.HasPrefix(path, "iam/controller-policy") || json.Unmarshal(data, &doc) != nil {
+				continue
+			}
+			var kept []any
+			for _, st := range doc["Statement"].([]any) {
+				if st.(map[string]any)["Sid"] == "AllowScopedDeletion" {
+					removed = true
+					continue
+				}
+				kept = append(kept, st)
+			}
+			doc["Statement"] = kept
+			b.Files[path], _ = json.Marshal(doc)
+		}
+		if !removed {
+			t.Fatal("no AllowScopedDeletion statement to remove")
+		}
+		out, ok := reference.SimulateOperations(t, b.Files, e.Names, m.Minor, filepath.Join(dir, m.Reference, "operations.txt"))
+		if ok || !strings.Contains(out, "FAIL   operation ec2:TerminateInstances is not allowed") || !strings.Contains(out, "FAIL   operation ec2:DeleteLaunchTemplate is not allowed") {
+			t.Errorf("without AllowScopedDeletion the simulator says:\n%s", out)
+		}
+	})
 }

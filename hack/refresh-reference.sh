@@ -3,6 +3,7 @@
 #
 #   hack/refresh-reference.sh [UPSTREAM_CLONE]
 #   hack/refresh-reference.sh --module VERSION [CLOUDFORMATION|vX.Y.Z]
+#   hack/refresh-reference.sh --operations TAG SOURCE_TREE LABEL
 #
 # The first form reads release tags. UPSTREAM_CLONE is a clone (bare is fine)
 # of github.com/aws/karpenter-provider-aws; without it the script makes a bare
@@ -26,7 +27,13 @@
 # older patch folder. SOURCE.txt records the module version and the zip's
 # hash (the go.sum h1: line).
 #
-# Either form then rewrites reference/karpenter/SOURCE: every release with
+# Each form also writes operations.txt beside a release's files: the AWS API
+# operations its controller's code calls (go run ./hack/operations), from the
+# tag's tree or the module zip. The third form writes it alone from a source
+# tree at hand (LABEL says where it came from), for a release whose artifacts
+# are already in place.
+#
+# Every form then rewrites reference/karpenter/SOURCE: every release with
 # its commit or module hash and the SHA-256 of every file.
 # TestReferenceChecksums holds the files to it.
 #
@@ -72,6 +79,7 @@ fromModule() {
 	rm -rf "$out/chart/crds"
 	cp -r "$out/crds" "$out/chart/crds"
 	cp "$tmp/$prefix/go.mod" "$out/go.mod"
+	(cd "$root" && go run ./hack/operations "$zip" "module github.com/aws/karpenter-provider-aws@$version zip $sum") >"$out/operations.txt"
 	{
 		echo "source: go module github.com/aws/karpenter-provider-aws@$version zip $sum"
 		echo "crds/ <- pkg/apis/crds/ ; chart/ <- charts/karpenter/ ; chart/crds/ = copies of crds/ (the zip drops upstream's symlinks) ; go.mod <- go.mod"
@@ -99,6 +107,14 @@ fromModule() {
 	"$root/hack/reference-source.sh" "$(sed -n 's/^compatibility.yaml main //p' "$dest/SOURCE")"
 }
 
+if [ "${1:-}" = --operations ]; then
+	[ $# -eq 4 ] || { echo "usage: hack/refresh-reference.sh --operations TAG SOURCE_TREE LABEL" >&2; exit 2; }
+	[ -d "$dest/$2" ] || { echo "refresh-reference: no reference release $2" >&2; exit 1; }
+	(cd "$root" && go run ./hack/operations "$(cd "$3" && pwd)" "$4") >"$dest/$2/operations.txt"
+	"$root/hack/reference-source.sh" "$(sed -n 's/^compatibility.yaml main //p' "$dest/SOURCE")"
+	exit 0
+fi
+
 if [ "${1:-}" = --module ]; then
 	[ $# -ge 2 ] || { echo "usage: hack/refresh-reference.sh --module VERSION [CLOUDFORMATION|vX.Y.Z]" >&2; exit 2; }
 	fromModule "$2" "${3:-}"
@@ -121,6 +137,10 @@ for tag in $TAGS; do
 	git show "$commit:$CFN" >"$out/cloudformation.yaml"
 	extract "$commit" pkg/apis/crds "$out/crds"
 	extract "$commit" charts/karpenter "$out/chart"
+	mkdir -p "$tmp/tree-$tag"
+	git archive --format=tar "$commit" pkg cmd | tar -x -C "$tmp/tree-$tag"
+	(cd "$root" && go run ./hack/operations "$tmp/tree-$tag" "tag $tag commit $commit") >"$out/operations.txt"
+	rm -rf "$tmp/tree-$tag"
 	cat >"$out/SOURCE.txt" <<TXT
 source: github.com/aws/karpenter-provider-aws tag $tag commit $commit
 cloudformation.yaml <- $CFN

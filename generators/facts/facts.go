@@ -104,6 +104,21 @@ var errPassRoleChina = Erratum{
 		"karpgen lists ec2.amazonaws.com.cn too, as 1.1 does",
 }
 
+// errZonalShiftResource: the 1.12 template scopes
+// arc-zonal-shift:GetManagedResource to the cluster's ARN, a resource the
+// action does not have, so the statement allows nothing and zonal shift
+// status reads are denied (aws/karpenter-provider-aws#9118, fixed by
+// #9123 for 1.13 with Resource "*" and an arc-zonal-shift:ResourceIdentifier
+// condition). TestControllerCallsAreAllowed finds it in 1.12's code.
+var errZonalShiftResource = Erratum{
+	Issue:     "https://github.com/aws/karpenter-provider-aws/issues/9118",
+	Fix:       "https://github.com/aws/karpenter-provider-aws/pull/9123",
+	FixedIn:   "1.13",
+	Statement: "AllowZonalShiftStatusReadOnly",
+	Summary: "upstream's 1.12 policy scopes arc-zonal-shift:GetManagedResource to the cluster ARN, which the action cannot be scoped to, so it allows nothing; " +
+		"karpgen emits 1.13's statement (Resource \"*\" with an arc-zonal-shift:ResourceIdentifier condition on the cluster ARN)",
+}
+
 // Gate is one feature gate and its chart default.
 type Gate struct {
 	Name    string
@@ -132,8 +147,9 @@ type IAM struct {
 	ListInstanceProfiles bool
 	// UnscopedDescribeInstanceStatus: a statement of its own (v1.12 only).
 	UnscopedDescribeInstanceStatus bool
-	// ZonalShift: "" (none), "cluster" (resource is the cluster ARN, v1.12)
-	// or "condition" (resource * with a ResourceIdentifier condition).
+	// ZonalShift: "" (none) or "condition" (resource * with an
+	// arc-zonal-shift:ResourceIdentifier condition; 1.12's template scoped
+	// it to the cluster ARN instead, an erratum).
 	ZonalShift string
 	// RebootForRepair: node repair may reboot an instance
 	// (ec2:RebootInstances, behind awsFeatureGates.rebootForRepair, v1.15).

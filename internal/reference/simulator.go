@@ -18,6 +18,21 @@ import (
 // output and whether every scenario passed.
 func Simulate(t testing.TB, files map[string][]byte, n model.Names, minor string) (string, bool) {
 	t.Helper()
+	return simulate(t, files, n, minor, "")
+}
+
+// SimulateOperations runs the simulator on the operations a release's
+// controller calls (the operations file of its reference folder): each,
+// in a request shaped like the controller's, must be allowed. It returns
+// the output, which names every operation refused, and whether all were
+// allowed.
+func SimulateOperations(t testing.TB, files map[string][]byte, n model.Names, minor, operations string) (string, bool) {
+	t.Helper()
+	return simulate(t, files, n, minor, operations)
+}
+
+func simulate(t testing.TB, files map[string][]byte, n model.Names, minor, operations string) (string, bool) {
+	t.Helper()
 	sim := Simulator(t)
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -39,11 +54,17 @@ func Simulate(t testing.TB, files map[string][]byte, n model.Names, minor string
 	} else {
 		args = append(args, "--no-interruption")
 	}
+	if operations != "" {
+		args = append(args, "--operations", operations)
+	}
 	out, err := exec.Command(node, args...).CombinedOutput()
 	if err != nil {
 		return fmt.Sprintf("%s\nsimulator: %v", out, err), false
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	last := lines[len(lines)-1]
+	if operations != "" {
+		return string(out), strings.HasPrefix(last, "operations: ") && strings.Contains(last, " allowed, 0 not allowed")
+	}
 	return string(out), strings.HasPrefix(last, "iam scenarios: ") && strings.Contains(last, " passed, 0 failed")
 }
