@@ -55,7 +55,7 @@ func Headroom(e *model.Env) []any {
 		} else if len(np.OS) > 1 {
 			// A pool of both: the placeholders are Linux pods, on Linux
 			// nodes.
-			selector[keyOS] = "linux"
+			selector[model.KeyOS] = "linux"
 		}
 		pod := obj{
 			"priorityClassName":             HeadroomPriorityClass,

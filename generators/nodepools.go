@@ -5,21 +5,13 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
-// Well-known requirement keys a profile's shorthand fields map to.
+// Names of the objects karpgen writes (the requirement keys are the
+// model's).
 const (
-	keyArch          = "kubernetes.io/arch"
-	keyOS            = "kubernetes.io/os"
-	keyCapacityType  = "karpenter.sh/capacity-type"
-	keyZone          = "topology.kubernetes.io/zone"
-	keyCategory      = "karpenter.k8s.aws/instance-category"
-	keyFamily        = "karpenter.k8s.aws/instance-family"
-	keyGeneration    = "karpenter.k8s.aws/instance-generation"
-	keyCPU           = "karpenter.k8s.aws/instance-cpu"
-	keySize          = "karpenter.k8s.aws/instance-size"
-	keyInstanceType  = "node.kubernetes.io/instance-type"
 	keyNodePool      = "karpenter.sh/nodepool"
 	nodeClassGroup   = "karpenter.k8s.aws"
 	nodeClassKind    = "EC2NodeClass"
@@ -98,29 +90,11 @@ func disruption(d profile.Disruption) obj {
 	return obj{"consolidationPolicy": d.ConsolidationPolicy, "consolidateAfter": d.ConsolidateAfter, "budgets": budgets}
 }
 
-// Requirements are a pool's scheduling requirements: the shorthand fields
-// in a fixed order, then the profile's own requirements in its order.
+// Requirements are a pool's scheduling requirements as the NodePool
+// writes them (model.PoolRequirements), with minValues.
 func Requirements(np profile.NodePool) []any {
 	var out []any
-	in := func(key string, values []string) {
-		if len(values) > 0 {
-			out = append(out, obj{"key": key, "operator": "In", "values": strs(values...)})
-		}
-	}
-	in(keyArch, np.Arch)
-	in(keyOS, np.OS)
-	in(keyCapacityType, np.CapacityTypes)
-	in(keyZone, np.Zones)
-	in(keyCategory, np.InstanceCategories)
-	in(keyFamily, np.InstanceFamilies)
-	in(keyGeneration, itoa(np.InstanceGenerations))
-	if np.InstanceGenerationAbove != nil {
-		out = append(out, obj{"key": keyGeneration, "operator": "Gt", "values": strs(strconv.Itoa(*np.InstanceGenerationAbove))})
-	}
-	in(keyCPU, itoa(np.InstanceCPU))
-	in(keySize, np.InstanceSizes)
-	in(keyInstanceType, np.InstanceTypes)
-	for _, r := range np.Requirements {
+	for _, r := range model.PoolRequirements(np) {
 		o := requirement(r)
 		if r.MinValues != nil {
 			o["minValues"] = *r.MinValues

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/escape"
+	"github.com/karpgen/karpgen/internal/instancetypes"
 	"github.com/karpgen/karpgen/internal/model"
 
 	"github.com/karpgen/karpgen/internal/profile"
@@ -52,6 +54,12 @@ func Summary(e *model.Env, files []string) []byte {
 		w("| %s | %s | %s%s | %s | %s | %s | %s | %s after %s, expire after %s |\n", md(name), md(np.NodeClass),
 			strings.Join(np.CapacityTypes, ", "), weight, orDash(md(strings.Join(np.Zones, ", "))), instancesText(np),
 			limitsText(np.Limits), taintsText(np.Taints), np.Disruption.ConsolidationPolicy, np.Disruption.ConsolidateAfter, np.ExpireAfter)
+	}
+
+	w("\n### Instance types each pool may launch\n\n")
+	w("From Karpenter's own instance-type tables (%s); requirements the tables cannot answer are named.\n\n", instancetypes.Source())
+	for _, name := range sortedKeys(p.NodePools) {
+		w("- %s\n", poolTypesText(name, instancetypes.Select(p.NodePools[name], n.Region)))
 	}
 
 	w("\n## Where workloads land\n\n")
@@ -296,3 +304,24 @@ func TemplateNote(m *facts.Minor) string {
 	return fmt.Sprintf("Karpenter %s's getting-started template is not in karpgen's reference data: the controller policy is %s's template "+
 		"plus what %s's code calls beyond it (ec2:RebootInstances, with awsFeatureGates.rebootForRepair).", m.Minor, m.Template().Minor, m.Minor)
 }
+
+// poolTypesText says how many types a pool may launch and, where the
+// tables price its region, what they cost on demand.
+func poolTypesText(pool string, s instancetypes.Selection) string {
+	text := fmt.Sprintf("%s: %d instance types", md(pool), len(s.Types))
+	switch {
+	case s.Regional && len(s.InRegion) > 0:
+		text += fmt.Sprintf(", %d of them offered in %s at $%s to $%s per hour on demand", len(s.InRegion), s.Region, price(s.MinPrice), price(s.MaxPrice))
+	case s.Regional:
+		text += fmt.Sprintf(", none of them offered in %s", s.Region)
+	default:
+		text += fmt.Sprintf(" (the tables price %s only)", strings.Join(instancetypes.PricedRegions(), ", "))
+	}
+	if len(s.Unevaluated) > 0 {
+		text += fmt.Sprintf("; not evaluated: %s", strings.Join(s.Unevaluated, ", "))
+	}
+	return text
+}
+
+// price writes dollars per hour without trailing zeros.
+func price(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) }

@@ -37,6 +37,9 @@
 # its commit or module hash and the SHA-256 of every file.
 # TestReferenceChecksums holds the files to it.
 #
+# For the newest release, refresh the instance-type tables too:
+#   go run ./hack/instancetypes ZIP "module github.com/aws/karpenter-provider-aws@vX.Y.Z zip h1:..."
+#
 # To follow a new minor: add its latest patch to TAGS (or run the module
 # form), add the minor's row to internal/facts/table.go and run `make test`.
 set -euo pipefail

@@ -15,7 +15,6 @@
 package main
 
 import (
-	"archive/zip"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -28,6 +27,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/karpgen/karpgen/hack/internal/gosrc"
 )
 
 func main() {
@@ -35,7 +36,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: go run ./hack/operations SOURCE LABEL")
 		os.Exit(2)
 	}
-	src, closeSrc, err := open(os.Args[1])
+	src, closeSrc, err := gosrc.Open(os.Args[1])
 	if err != nil {
 		fail(err)
 	}
@@ -50,38 +51,6 @@ func main() {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "operations:", err)
 	os.Exit(1)
-}
-
-// open reads a source folder, or a module zip (whose files sit under
-// module@version/).
-func open(name string) (fs.FS, func(), error) {
-	if !strings.HasSuffix(name, ".zip") {
-		return os.DirFS(name), func() {}, nil
-	}
-	z, err := zip.OpenReader(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	entries, err := fs.ReadDir(z, ".")
-	if err != nil || len(entries) != 1 {
-		z.Close()
-		return nil, nil, fmt.Errorf("%s: not a module zip", name)
-	}
-	// module paths have several elements: descend to the one holding go.mod.
-	root := entries[0].Name()
-	for {
-		if _, err := fs.Stat(z, path.Join(root, "go.mod")); err == nil {
-			break
-		}
-		sub, err := fs.ReadDir(z, root)
-		if err != nil || len(sub) != 1 {
-			z.Close()
-			return nil, nil, fmt.Errorf("%s: no go.mod", name)
-		}
-		root = path.Join(root, sub[0].Name())
-	}
-	sub, err := fs.Sub(z, root)
-	return sub, func() { z.Close() }, err
 }
 
 // Operation is one AWS API operation and the first file that calls it.

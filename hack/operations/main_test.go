@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpgen/karpgen/hack/internal/gosrc"
 	"github.com/karpgen/karpgen/internal/reference"
 )
 
@@ -45,7 +46,7 @@ func TestOperationsMatchSource(t *testing.T) {
 			if _, err := os.Stat(zip); err != nil {
 				reference.Missing(t, "the module zip of %s is not downloaded (make module-zips): %v", release, err)
 			}
-			src, closeSrc, err := open(zip)
+			src, closeSrc, err := gosrc.Open(zip)
 			if err != nil {
 				t.Fatal(err)
 			}

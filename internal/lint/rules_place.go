@@ -6,9 +6,26 @@ import (
 
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/instancetypes"
 )
 
 var placeRules = []*Rule{
+	{
+		ID: "place/instance-types", Severity: diag.Error, Group: "Place",
+		Summary: "A pool's requirements (families, categories, generations, sizes, architectures, instance types) match at least one instance type of Karpenter's own tables; otherwise Karpenter never launches a node for it.",
+		check: func(c *Context) {
+			for _, pool := range names(c.P.NodePools) {
+				np := c.P.NodePools[pool]
+				if len(instancetypes.Select(np, c.E.Names.Region).Types) > 0 {
+					continue
+				}
+				r, before, _ := instancetypes.Emptying(np)
+				c.Report(at("nodePools", field(pool)), fmt.Sprintf("widen or drop %s %s [%s]", r.Key, r.Operator, strings.Join(r.Values, ", ")),
+					"pool %s matches none of the %d instance types Karpenter knows: %s %s [%s] leaves none of the %d that the requirements before it allow, and Karpenter would never launch a node for it",
+					pool, len(instancetypes.All()), r.Key, r.Operator, strings.Join(r.Values, ", "), before)
+			}
+		},
+	},
 	{
 		ID: "place/headroom-image", Severity: diag.Warning, Group: "Place",
 		Summary: "In the aws-cn partition, a pool's headroom image is not pulled from registry.k8s.io, which nodes there usually cannot reach.",

@@ -1,0 +1,145 @@
+// Package instancetypes answers which EC2 instance types a NodePool's
+// requirements let Karpenter launch, from upstream's own generated tables
+// (data/, written by hack/instancetypes from a Karpenter release; see
+// data/SOURCE): every instance type with its network interfaces, and the
+// on-demand prices of one region per partition.
+//
+// The labels an instance type carries are Karpenter's: family and size
+// split its name at the dot, category and generation come from the
+// family as Karpenter's instance-type scheme reads it. The architecture
+// is not in the tables; it follows AWS's naming: Graviton families carry
+// a "g" among their attributes (m7g, c6gn, x2gd, is4gen), a1 is Graviton
+// too, and every other family is x86 (mac families are neither, as
+// Karpenter does not launch them).
+package instancetypes
+
+import (
+	_ "embed"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Type is one instance type and the labels Karpenter gives it.
+type Type struct {
+	Name, Family, Category, Size string
+	Generation                   int
+	// Arch is "amd64" or "arm64" ("" for a family Karpenter does not
+	// launch).
+	Arch string
+	// ENIs and IPv4PerENI are its network interfaces and the IPv4
+	// addresses of each.
+	ENIs, IPv4PerENI int
+	Hypervisor       string
+	BareMetal        bool
+}
+
+// ENIMaxPods is how many pods the VPC CNI can give an address to without
+// prefix delegation: one address per interface is the node's own, and
+// two pods use the host network.
+func (t Type) ENIMaxPods() int { return t.ENIs*(t.IPv4PerENI-1) + 2 }
+
+var (
+	//go:embed data/types.tsv
+	typesTSV string
+	//go:embed data/prices.tsv
+	pricesTSV string
+
+	load   sync.Once
+	all    []Type
+	prices map[string]map[string]float64 // region -> type -> USD per hour
+)
+
+// scheme is how Karpenter reads category and generation from a type's
+// name (pkg/providers/instancetype): the leading letters, an optional
+// memory size (u-6tb1), the generation digits.
+var scheme = regexp.MustCompile(`(^[a-z]+)(\-[0-9]+tb)?([0-9]+).*\.`)
+
+func parse() {
+	for _, line := range strings.Split(typesTSV, "\n") {
+		f := strings.Split(line, "\t")
+		if strings.HasPrefix(line, "#") || len(f) != 5 {
+			continue
+		}
+		t := Type{Name: f[0], Hypervisor: f[3], BareMetal: f[4] == "true"}
+		t.ENIs, _ = strconv.Atoi(f[1])
+		t.IPv4PerENI, _ = strconv.Atoi(f[2])
+		t.Family, t.Size, _ = strings.Cut(t.Name, ".")
+		if m := scheme.FindStringSubmatch(t.Name); m != nil {
+			t.Category = m[1]
+			t.Generation, _ = strconv.Atoi(m[3])
+		}
+		t.Arch = archOf(t.Family)
+		all = append(all, t)
+	}
+	prices = map[string]map[string]float64{}
+	for _, line := range strings.Split(pricesTSV, "\n") {
+		f := strings.Split(line, "\t")
+		if strings.HasPrefix(line, "#") || len(f) != 3 {
+			continue
+		}
+		p, err := strconv.ParseFloat(f[2], 64)
+		if err != nil {
+			continue
+		}
+		if prices[f[0]] == nil {
+			prices[f[0]] = map[string]float64{}
+		}
+		prices[f[0]][f[1]] = p
+	}
+}
+
+// archOf follows AWS's naming: a "g" after the generation marks Graviton.
+func archOf(family string) string {
+	switch {
+	case strings.HasPrefix(family, "mac"):
+		return ""
+	case family == "a1":
+		return "arm64"
+	}
+	i := strings.IndexFunc(family, func(r rune) bool { return r >= '0' && r <= '9' })
+	if i < 0 {
+		return "amd64"
+	}
+	attrs := strings.TrimLeft(family[i:], "0123456789")
+	if strings.Contains(attrs, "g") {
+		return "arm64"
+	}
+	return "amd64"
+}
+
+// All returns every instance type of the table, by name.
+func All() []Type {
+	load.Do(parse)
+	return all
+}
+
+// Prices returns the on-demand prices of a region, and whether the table
+// has the region.
+func Prices(region string) (map[string]float64, bool) {
+	load.Do(parse)
+	p, ok := prices[region]
+	return p, ok
+}
+
+// PricedRegions are the regions the table has prices for, sorted.
+func PricedRegions() []string {
+	load.Do(parse)
+	return slices.Sorted(maps.Keys(prices))
+}
+
+//go:embed data/SOURCE
+var sourceFile string
+
+// Source names the release the tables come from ("Karpenter 1.15.2").
+func Source() string {
+	if m := sourceRelease.FindStringSubmatch(sourceFile); m != nil {
+		return "Karpenter " + m[1]
+	}
+	return "Karpenter's"
+}
+
+var sourceRelease = regexp.MustCompile(`karpenter-provider-aws@v([0-9.]+)`)

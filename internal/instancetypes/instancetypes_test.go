@@ -1,0 +1,98 @@
+package instancetypes
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// TestLabels: the labels of a few types, as Karpenter and AWS name them.
+func TestLabels(t *testing.T) {
+	want := map[string]string{
+		"m5.large":         "m5 m 5 large amd64",
+		"c6gn.16xlarge":    "c6gn c 6 16xlarge arm64",
+		"a1.metal":         "a1 a 1 metal arm64",
+		"is4gen.8xlarge":   "is4gen is 4 8xlarge arm64",
+		"x2gd.medium":      "x2gd x 2 medium arm64",
+		"c7g-flex.large":   "c7g-flex c 7 large arm64",
+		"c8i-flex.large":   "c8i-flex c 8 large amd64",
+		"g5g.xlarge":       "g5g g 5 xlarge arm64",
+		"g4dn.xlarge":      "g4dn g 4 xlarge amd64",
+		"u-6tb1.56xlarge":  "u-6tb1 u 1 56xlarge amd64",
+		"mac2-m2.metal":    "mac2-m2 mac 2 metal ",
+		"mac-m4pro.metal":  "mac-m4pro  0 metal ",
+		"p6-b200.48xlarge": "p6-b200 p 6 48xlarge amd64",
+	}
+	seen := 0
+	for _, ty := range All() {
+		if w, ok := want[ty.Name]; ok {
+			seen++
+			if got := fmt.Sprintf("%s %s %d %s %s", ty.Family, ty.Category, ty.Generation, ty.Size, ty.Arch); got != w {
+				t.Errorf("%s: %q, want %q", ty.Name, got, w)
+			}
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("found %d of the %d types in the table", seen, len(want))
+	}
+	if n := len(All()); n < 1000 {
+		t.Errorf("the table holds %d types", n)
+	}
+}
+
+// TestENIMaxPods: the VPC CNI's count, e.g. 29 on m5.large (3 × 9 + 2).
+func TestENIMaxPods(t *testing.T) {
+	for _, ty := range All() {
+		if ty.Name == "m5.large" && ty.ENIMaxPods() != 29 {
+			t.Errorf("m5.large: %d pods, want 29", ty.ENIMaxPods())
+		}
+		if ty.Name == "t3.micro" && ty.ENIMaxPods() != 4 {
+			t.Errorf("t3.micro: %d pods, want 4", ty.ENIMaxPods())
+		}
+	}
+}
+
+func names(ts []Type) string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Name)
+	}
+	return strings.Join(out, " ")
+}
+
+// TestSelect: requirements as a pool writes them select the types
+// Karpenter would consider, with prices where the table has the region.
+func TestSelect(t *testing.T) {
+	five := 7
+	cases := []struct {
+		name   string
+		pool   profile.NodePool
+		region string
+		want   string // the types, or their count
+	}{
+		{"family and size", profile.NodePool{InstanceFamilies: []string{"m5"}, InstanceSizes: []string{"large", "xlarge"}}, "us-east-1", "m5.large m5.xlarge"},
+		{"arm64 excludes x86 families", profile.NodePool{Arch: []string{"arm64"}, InstanceFamilies: []string{"m5", "m6g"}, InstanceSizes: []string{"large"}}, "us-east-1", "m6g.large"},
+		{"nothing", profile.NodePool{Arch: []string{"arm64"}, InstanceFamilies: []string{"m5"}}, "us-east-1", ""},
+		{"NotIn and Gt", profile.NodePool{InstanceCategories: []string{"t"}, InstanceGenerationAbove: &five,
+			Requirements: []profile.Requirement{{Key: "karpenter.k8s.aws/instance-size", Operator: "NotIn", Values: []string{"nano", "micro", "small", "medium", "large", "xlarge", "2xlarge"}}}}, "us-east-1", ""},
+		{"type list", profile.NodePool{InstanceTypes: []string{"c5.large", "c5.nope"}}, "eu-west-1", "c5.large"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := Select(c.pool, c.region)
+			if got := names(s.Types); got != c.want {
+				t.Errorf("types %q, want %q", got, c.want)
+			}
+		})
+	}
+	s := Select(profile.NodePool{InstanceFamilies: []string{"m5"}, InstanceSizes: []string{"large", "xlarge"}}, "us-east-1")
+	if !s.Regional || len(s.InRegion) != 2 || s.MinPrice != 0.096 || s.MaxPrice != 0.192 {
+		t.Errorf("us-east-1 prices: %+v", s)
+	}
+	s = Select(profile.NodePool{InstanceCPU: []int{4}, InstanceFamilies: []string{"c5"}}, "ap-northeast-2")
+	if s.Regional || len(s.InRegion) != 0 || strings.Join(s.Unevaluated, ",") != "karpenter.k8s.aws/instance-cpu" || len(s.Types) < 5 {
+		t.Errorf("ap-northeast-2, cpu: %+v", s)
+	}
+}
