@@ -43,16 +43,16 @@ iamsim: $(SIMDIR)/node_modules/.package-lock.json
 $(SIMDIR)/node_modules/.package-lock.json: $(SIMDIR)/package-lock.json
 	cd $(SIMDIR) && npm ci --no-audit --no-fund
 
-# Fetch the Karpenter module zips the reference's operations files were
-# made from, from the Go module proxy, for the test that holds each to its
-# source. A release that asks for a newer Go than
-# this one still downloads: go reports the toolchain, not a failure of the
-# zip, so only a missing zip stops the build.
+# Fetch the module zips the derived tables were made from (the operations
+# files of reference/karpenter, internal/*/data/SOURCE) from the Go module
+# proxy, for the tests that hold each table to its source. A release that
+# asks for a newer Go than this one still downloads: go reports the
+# toolchain, not a failure of the zip, so only a missing zip stops the build.
 module-zips:
-	@echo "== Karpenter module zips (reference/karpenter/*/operations.txt)"
-	@for v in $$(sed -n 's/.*from module github.com\/aws\/karpenter-provider-aws@\(v[0-9.]*\) zip .*/\1/p' reference/karpenter/v*/operations.txt); do \
-		zip=$$(GOTOOLCHAIN=local GOFLAGS=-mod=mod $(GO) mod download -json github.com/aws/karpenter-provider-aws@$$v 2>/dev/null | sed -n 's/^[[:space:]]*"Zip": "\(.*\)",$$/\1/p'); \
-		if [ -z "$$zip" ] || [ ! -f "$$zip" ]; then echo "module proxy: no zip of github.com/aws/karpenter-provider-aws@$$v"; exit 1; fi; \
+	@echo "== module zips the derived tables come from"
+	@for mv in $$(sed -n 's/.*from module \([^ @]*@v[0-9.]*\) zip .*/\1/p' reference/karpenter/v*/operations.txt internal/*/data/SOURCE | sort -u); do \
+		zip=$$(GOTOOLCHAIN=local GOFLAGS=-mod=mod $(GO) mod download -json $$mv 2>/dev/null | sed -n 's/^[[:space:]]*"Zip": "\(.*\)",$$/\1/p'); \
+		if [ -z "$$zip" ] || [ ! -f "$$zip" ]; then echo "module proxy: no zip of $$mv"; exit 1; fi; \
 	done
 
 # out/ must be exactly what the profiles render.

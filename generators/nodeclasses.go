@@ -1,6 +1,7 @@
 package generators
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/model"
@@ -210,6 +211,10 @@ func kubelet(k profile.Kubelet) obj {
 	set("imageGCHighThresholdPercent", k.ImageGCHighThresholdPercent != nil, deref(k.ImageGCHighThresholdPercent))
 	set("imageGCLowThresholdPercent", k.ImageGCLowThresholdPercent != nil, deref(k.ImageGCLowThresholdPercent))
 	set("cpuCFSQuota", k.CPUCFSQuota != nil, k.CPUCFSQuota != nil && *k.CPUCFSQuota)
+	set("maxPods", k.MaxPodsExpr != "", k.MaxPodsExpr)
+	// Any other KubeletConfiguration field (1.15+, held to the upstream
+	// type by vet), as the profile wrote it.
+	maps.Copy(o, k.Extra)
 	return o
 }
 

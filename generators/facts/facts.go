@@ -50,6 +50,10 @@ type Minor struct {
 	CapacityTypes []string
 	// BudgetReasons are the disruption reasons a NodePool budget may name.
 	BudgetReasons []string
+	// OpenKubelet: the EC2NodeClass takes kubelet as an open map, any
+	// field of the upstream KubeletConfiguration, which the controller
+	// decodes strictly (1.15+); before, a fixed subset the CRD checks.
+	OpenKubelet bool
 	// Errata are upstream bugs of this minor's published artifacts that a
 	// later release fixed; the row already carries the fix.
 	Errata []Erratum

@@ -104,6 +104,10 @@ func TestTableMatchesUpstream(t *testing.T) {
 			}
 
 			nc := readText(t, filepath.Join(dir, m.Reference, "crds", "karpenter.k8s.aws_ec2nodeclasses.yaml"))
+			open := regexp.MustCompile(`(?m)^ {16}kubelet:\n {18}additionalProperties:\n {20}x-kubernetes-preserve-unknown-fields: true`).MatchString(nc)
+			if open != m.OpenKubelet {
+				t.Errorf("OpenKubelet %v, the EC2NodeClass CRD's kubelet is an open map: %v", m.OpenKubelet, open)
+			}
 			fam := regexp.MustCompile(`rule: self\.split\('@'\)\[0\] in \[([^\]]*)\]`).FindStringSubmatch(nc)
 			if fam == nil {
 				t.Fatal("no alias family rule in the EC2NodeClass CRD")

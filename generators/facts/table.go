@@ -310,6 +310,6 @@ var Minors = []Minor{
 		NodeRolePolicies: ecrPullOnly, InterruptionRules: rulesCapacityReservation,
 		Labels:      Labels{AWSKeys: awsKeys111},
 		AMIFamilies: amiFamilies19, ConsolidationPolicies: policies114, RequirementOperators: operators19, CapacityTypes: capacity13,
-		BudgetReasons: reasons115,
+		BudgetReasons: reasons115, OpenKubelet: true,
 	},
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/kubelet"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -220,6 +221,44 @@ var valueRules = []*Rule{
 		},
 	},
 	{
+		ID: "value/kubelet", Severity: diag.Error, Group: "Values",
+		Summary: "From Karpenter 1.15, kubelet fields and values are those of the upstream KubeletConfiguration, and maxPods expressions compile; before 1.15, only the EC2NodeClass's fixed subset.",
+		check: func(c *Context) {
+			if c.Minor == nil {
+				return
+			}
+			for _, n := range names(c.P.NodeClasses) {
+				k := c.P.NodeClasses[n].Kubelet
+				if k == nil {
+					continue
+				}
+				base := at("nodeClasses", field(n), "kubelet")
+				open := facts.FirstMinor(func(m *facts.Minor) bool { return m.OpenKubelet })
+				if !c.Minor.OpenKubelet {
+					for _, name := range names(k.Extra) {
+						c.Report(at(base, field(name)), "remove it, or move to Karpenter "+open+" or later",
+							"kubelet field %q arrives in Karpenter %s, whose EC2NodeClass takes any KubeletConfiguration field; the %s EC2NodeClass takes only %s",
+							name, open, c.Minor.Minor, strings.Join(kubelet.Subset(), ", "))
+					}
+					if k.MaxPodsExpr != "" {
+						c.Report(at(base, "maxPods"), "give a count, or move to Karpenter "+open+" or later",
+							"kubelet maxPods %q is an expression; expressions arrive in Karpenter %s", k.MaxPodsExpr, open)
+					}
+					continue
+				}
+				for _, p := range kubelet.Check(k.Fields()) {
+					c.Report(at(append([]any{base}, p.Path...)...), p.Hint, "%s", p.Message)
+				}
+				if k.MaxPodsExpr != "" {
+					if _, err := kubelet.Compile(k.MaxPodsExpr); err != nil {
+						c.Report(at(base, "maxPods"), "give a count, or an expression over "+kubelet.VarList()+` such as "min(max_pods, 110)"`,
+							"kubelet maxPods %q is not an expression Karpenter can evaluate: %v", k.MaxPodsExpr, err)
+					}
+				}
+			}
+		},
+	},
+	{
 		ID: "value/node-class", Severity: diag.Error, Group: "Values",
 		Summary: "Node class tags avoid the keys Karpenter sets; kubelet settings are consistent (eviction keys, reserved resources, image GC thresholds).",
 		check: func(c *Context) {
@@ -301,9 +340,20 @@ func (c *Context) checkKubelet(base string, nc profile.NodeClass) {
 	}
 	for field_, m := range map[string]map[string]string{"systemReserved": k.SystemReserved, "kubeReserved": k.KubeReserved} {
 		for _, r := range names(m) {
-			if !slices.Contains(reservedKeys, r) {
+			switch {
+			case !slices.Contains(reservedKeys, r):
 				c.Report(at(base, field_, field(r)), "resources: "+quoteList(reservedKeys), "kubelet %s resource %q cannot be reserved", field_, r)
-			} else if !quantityRE.MatchString(m[r]) || strings.HasPrefix(m[r], "-") {
+			case strings.HasPrefix(m[r], "-"):
+				c.Report(at(base, field_, field(r)), `use a quantity such as "100m" or "1Gi"`, "kubelet %s %s %q is not a non-negative quantity", field_, r, m[r])
+			case quantityRE.MatchString(m[r]):
+			case c.Minor != nil && c.Minor.OpenKubelet:
+				// From 1.15 a value that is no quantity is an expression,
+				// evaluated per instance type.
+				if _, err := kubelet.Compile(m[r]); err != nil {
+					c.Report(at(base, field_, field(r)), `give a quantity such as "1Gi", or an expression over `+kubelet.VarList()+` such as "memory_mib / 100"`,
+						"kubelet %s %s %q is neither a quantity nor an expression Karpenter can evaluate: %v", field_, r, m[r], err)
+				}
+			default:
 				c.Report(at(base, field_, field(r)), `use a quantity such as "100m" or "1Gi"`, "kubelet %s %s %q is not a non-negative quantity", field_, r, m[r])
 			}
 		}

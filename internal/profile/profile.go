@@ -3,6 +3,13 @@
 // decode what it has already checked and defaulted.
 package profile
 
+import (
+	"encoding/json"
+	"maps"
+	"reflect"
+	"strings"
+)
+
 // Profile is one environment, after unification with the schema.
 type Profile struct {
 	// Env is the environment name (the key under `environments`).
@@ -171,6 +178,67 @@ type Kubelet struct {
 	ImageGCHighThresholdPercent *int              `json:"imageGCHighThresholdPercent,omitempty"`
 	ImageGCLowThresholdPercent  *int              `json:"imageGCLowThresholdPercent,omitempty"`
 	CPUCFSQuota                 *bool             `json:"cpuCFSQuota,omitempty"`
+	// MaxPodsExpr is maxPods written as an expression (Karpenter 1.15+),
+	// evaluated per instance type.
+	MaxPodsExpr string `json:"-"`
+	// Extra are the other KubeletConfiguration fields (Karpenter 1.15+
+	// takes any), as decoded from JSON.
+	Extra map[string]any `json:"-"`
+}
+
+// UnmarshalJSON reads the typed fields, maxPods as a number or an
+// expression, and keeps every other field in Extra.
+func (k *Kubelet) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	if mp, ok := raw["maxPods"]; ok && len(mp) > 0 && mp[0] == '"' {
+		if err := json.Unmarshal(mp, &k.MaxPodsExpr); err != nil {
+			return err
+		}
+		delete(raw, "maxPods")
+	}
+	known := map[string]json.RawMessage{}
+	t := reflect.TypeOf(*k)
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if v, ok := raw[name]; ok && name != "-" {
+			known[name] = v
+			delete(raw, name)
+		}
+	}
+	b, err := json.Marshal(known)
+	if err != nil {
+		return err
+	}
+	type plain Kubelet
+	if err := json.Unmarshal(b, (*plain)(k)); err != nil {
+		return err
+	}
+	for name, v := range raw {
+		var x any
+		if err := json.Unmarshal(v, &x); err != nil {
+			return err
+		}
+		if k.Extra == nil {
+			k.Extra = map[string]any{}
+		}
+		k.Extra[name] = x
+	}
+	return nil
+}
+
+// Fields returns the configuration as the EC2NodeClass's kubelet map.
+func (k Kubelet) Fields() map[string]any {
+	b, _ := json.Marshal(k)
+	var out map[string]any
+	_ = json.Unmarshal(b, &out)
+	if k.MaxPodsExpr != "" {
+		out["maxPods"] = k.MaxPodsExpr
+	}
+	maps.Copy(out, k.Extra)
+	return out
 }
 
 // NodeClass becomes an EC2NodeClass.
