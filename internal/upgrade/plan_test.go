@@ -3,6 +3,7 @@ package upgrade_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -71,6 +72,15 @@ func TestGoldenPlans(t *testing.T) {
 				}
 			}
 		})
+	}
+	// A golden plan of a pair no longer planned (a reference release
+	// moved to a newer patch) is stale.
+	files, _ := filepath.Glob(filepath.Join("testdata", "plans", "*"))
+	for _, f := range files {
+		name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(f), ".json"), ".txt")
+		if !slices.ContainsFunc(pairs(), func(p [2]string) bool { return p[0]+"-"+p[1] == name }) {
+			t.Errorf("%s plans no pair the test plans: remove it", f)
+		}
 	}
 }
 
