@@ -5,7 +5,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/model"
 
-	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 

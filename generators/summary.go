@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/escape"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/instancetypes"
 	"github.com/karpgen/karpgen/internal/model"
 

@@ -8,7 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v2"
 
-	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/templates"
 	"github.com/karpgen/karpgen/internal/upgrade"

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/templates"

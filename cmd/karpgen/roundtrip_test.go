@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/templates"
 )
 

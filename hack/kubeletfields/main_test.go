@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/hack/internal/gosrc"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/reference"
 )
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/instancetypes"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/facts"
 )
 
 // checkSettings holds karpenter.zonalShift and karpenter.settings to the

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/kubelet"
 	"github.com/karpgen/karpgen/internal/profile"
 )

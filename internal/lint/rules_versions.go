@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/facts"
 )
 
 var versionRules = []*Rule{

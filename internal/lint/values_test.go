@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/facts"
 )
 
 var hintKey = regexp.MustCompile(`(?:did you mean|use) ([A-Za-z0-9_.-]+)\??$`)

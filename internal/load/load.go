@@ -32,8 +32,8 @@ import (
 	"cuelang.org/go/cue/token"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/karpgen/karpgen/generators/facts"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/schema"
 )

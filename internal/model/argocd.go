@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 

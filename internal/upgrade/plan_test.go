@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/karpgen/karpgen/generators"
-	"github.com/karpgen/karpgen/generators/facts"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/reference"
