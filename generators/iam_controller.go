@@ -197,9 +197,9 @@ func instanceProfileARN(n model.Names) string {
 }
 
 func iamIntegrationStatements(m *facts.Minor, n model.Names, _ model.IAMGates) []obj {
-	var passedTo any = "ec2.amazonaws.com"
+	var passedTo any = model.EC2Service
 	if m.IAM.PassedToServiceList {
-		passedTo = strs("ec2.amazonaws.com", "ec2.amazonaws.com.cn")
+		passedTo = strs(model.EC2Service, model.EC2ServiceChina)
 	}
 	return []obj{
 		{

@@ -10,7 +10,7 @@ import (
 func NodeTrustPolicy(n model.Names) obj {
 	return policyDocument([]obj{{
 		"Effect":    "Allow",
-		"Principal": obj{"Service": "ec2." + n.URLSuffix},
+		"Principal": obj{"Service": n.EC2Principal},
 		"Action":    strs("sts:AssumeRole"),
 	}})
 }
@@ -34,14 +34,14 @@ func ControllerTrustPolicy(e *model.Env) obj {
 			"Principal": obj{"Federated": n.OIDCProviderARN},
 			"Action":    "sts:AssumeRoleWithWebIdentity",
 			"Condition": obj{"StringEquals": obj{
-				n.OIDCIssuerHost + ":aud": "sts.amazonaws.com",
+				n.OIDCIssuerHost + ":aud": model.STSAudience,
 				n.OIDCIssuerHost + ":sub": "system:serviceaccount:" + n.Namespace + ":" + n.ServiceAccount,
 			}},
 		}})
 	}
 	return policyDocument([]obj{{
 		"Effect":    "Allow",
-		"Principal": obj{"Service": "pods.eks.amazonaws.com"},
+		"Principal": obj{"Service": model.PodIdentityPrincipal},
 		"Action":    strs("sts:AssumeRole", "sts:TagSession"),
 	}})
 }
@@ -90,7 +90,7 @@ func InterruptionQueuePolicy(n model.Names) obj {
 		"Statement": []any{
 			obj{
 				"Effect":    "Allow",
-				"Principal": obj{"Service": strs("events.amazonaws.com", "sqs.amazonaws.com")},
+				"Principal": obj{"Service": strs(model.EventsPrincipal, model.SQSPrincipal)},
 				"Action":    "sqs:SendMessage",
 				"Resource":  n.QueueARN,
 			},

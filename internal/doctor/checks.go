@@ -287,8 +287,8 @@ var catalog = []*Check{
 			if !c.load("iam-node-role.json", &role, "role "+n.NodeRole, "the node role", fix) {
 				return
 			}
-			if !trusts(role.Role.AssumeRolePolicyDocument, "Service", "ec2.amazonaws.com") {
-				c.report("role "+n.NodeRole, "a trust policy for ec2.amazonaws.com", compact(role.Role.AssumeRolePolicyDocument), "update it to iam/node-trust-policy.json")
+			if !trusts(role.Role.AssumeRolePolicyDocument, "Service", n.EC2Principal) {
+				c.report("role "+n.NodeRole, "a trust policy for "+n.EC2Principal, compact(role.Role.AssumeRolePolicyDocument), "update it to iam/node-trust-policy.json")
 			}
 			var att iamAttached
 			if !c.load("iam-node-role-policies.json", &att, "role "+n.NodeRole, "its attached policies", fix) {
@@ -371,8 +371,8 @@ var catalog = []*Check{
 				}
 				return
 			}
-			if !trusts(role.Role.AssumeRolePolicyDocument, "Service", "pods.eks.amazonaws.com") {
-				c.report("role "+n.ControllerRole, "trust of pods.eks.amazonaws.com", compact(role.Role.AssumeRolePolicyDocument), "update it to iam/controller-trust-policy.json")
+			if !trusts(role.Role.AssumeRolePolicyDocument, "Service", model.PodIdentityPrincipal) {
+				c.report("role "+n.ControllerRole, "trust of "+model.PodIdentityPrincipal, compact(role.Role.AssumeRolePolicyDocument), "update it to iam/controller-trust-policy.json")
 			}
 			var as eksPodIdentityAssociations
 			if c.load("eks-pod-identity-associations.json", &as, "pod identity associations", "an association", "") {

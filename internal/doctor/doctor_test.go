@@ -2,6 +2,8 @@ package doctor_test
 
 import (
 	"encoding/json"
+	"github.com/karpgen/karpgen/internal/facts"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -418,4 +420,28 @@ esac
 
 func yamlToAny(data []byte, v *any) error {
 	return yamlUnmarshal(data, v)
+}
+
+// TestHealthyInEveryPartition: an account of each partition that is what
+// the bundle says passes the identity checks: in aws-cn the node role
+// trusts EC2's China principal, which the checks must expect.
+func TestHealthyInEveryPartition(t *testing.T) {
+	for _, region := range []string{"cn-north-1", "us-gov-west-1", "eu-west-1"} {
+		t.Run(region, func(t *testing.T) {
+			p := *prodEnv(t).Profile
+			p.Cluster.Region, p.Cluster.Partition = region, facts.PartitionOf(region)
+			p.NodePools = maps.Clone(p.NodePools)
+			for name, np := range p.NodePools {
+				np.Zones = nil
+				p.NodePools[name] = np
+			}
+			e := model.Resolve(&p)
+			r := run(t, e, writeState(t, healthy(t, e)))
+			for _, f := range findings(r) {
+				if strings.Contains(f.Check, "role") {
+					t.Errorf("%s: %+v", region, f)
+				}
+			}
+		})
+	}
 }

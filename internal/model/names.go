@@ -39,7 +39,22 @@ type Names struct {
 	// Stack is the CloudFormation stack that deploys the bundle's IAM in
 	// every command karpgen prints.
 	Stack string
+	// EC2Principal is the service principal the node role trusts: EC2's
+	// in the partition ("ec2.amazonaws.com.cn" in aws-cn).
+	EC2Principal string
 }
+
+// Service principals that do not change with the partition: the values
+// iam:PassedToService takes for EC2 (upstream lists both since 1.1), EKS
+// Pod Identity's, and the senders of interruption events.
+const (
+	EC2Service           = "ec2.amazonaws.com"
+	EC2ServiceChina      = "ec2.amazonaws.com.cn"
+	PodIdentityPrincipal = "pods.eks.amazonaws.com"
+	EventsPrincipal      = "events.amazonaws.com"
+	SQSPrincipal         = "sqs.amazonaws.com"
+	STSAudience          = "sts.amazonaws.com"
+)
 
 // maxStackName is CloudFormation's limit on a stack name.
 const maxStackName = 128
@@ -54,6 +69,7 @@ func namesOf(p *profile.Profile) Names {
 		ServiceAccount: k.ServiceAccount,
 	}
 	n.ClusterARN = n.ARN("eks", c.Region, c.AccountID, "cluster/"+c.Name)
+	n.EC2Principal = "ec2." + n.URLSuffix
 	n.Stack = FitName("Karpenter-"+c.Name, maxStackName)
 	n.NodeRole = or(k.NodeRole, FitName("KarpenterNodeRole-"+c.Name, maxRoleName))
 	if k.ExistingNodeRole != "" {
