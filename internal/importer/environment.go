@@ -99,7 +99,7 @@ func (im *importer) environment() (map[string]any, error) {
 	}
 	queue := orString(settings.get("interruptionQueue").str(), legacy.get("interruptionQueueName").str())
 	karpenter["interruptionQueue"] = queue != ""
-	if queue != "" && queue != cluster {
+	if queue != "" && queue != model.DefaultQueue(cluster) {
 		karpenter["queueName"] = queue
 	}
 	if len(im.nodeRoles) > 0 {
@@ -108,7 +108,7 @@ func (im *importer) environment() (map[string]any, error) {
 			roles = append(roles, r)
 		}
 		sort.Strings(roles)
-		if roles[0] != "KarpenterNodeRole-"+cluster {
+		if roles[0] != model.DefaultNodeRole(cluster) {
 			karpenter["nodeRole"] = roles[0]
 		}
 		for _, r := range roles[1:] {

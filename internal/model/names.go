@@ -71,7 +71,7 @@ func namesOf(p *profile.Profile) Names {
 	n.ClusterARN = n.ARN("eks", c.Region, c.AccountID, "cluster/"+c.Name)
 	n.EC2Principal = "ec2." + n.URLSuffix
 	n.Stack = FitName("Karpenter-"+c.Name, maxStackName)
-	n.NodeRole = or(k.NodeRole, FitName("KarpenterNodeRole-"+c.Name, maxRoleName))
+	n.NodeRole = or(k.NodeRole, DefaultNodeRole(c.Name))
 	if k.ExistingNodeRole != "" {
 		n.NodeRole, n.NodeRoleExists = k.ExistingNodeRole, true
 	}
@@ -79,7 +79,7 @@ func namesOf(p *profile.Profile) Names {
 	n.ControllerRole = or(k.ControllerRole, FitName("KarpenterController-"+c.Name, maxRoleName))
 	n.ControllerRoleARN = n.ARN("iam", "", c.AccountID, "role/"+n.ControllerRole)
 	if k.InterruptionQueue {
-		n.Queue = or(k.QueueName, FitName(c.Name, maxQueueName))
+		n.Queue = or(k.QueueName, DefaultQueue(c.Name))
 		n.QueueARN = n.ARN("sqs", c.Region, c.AccountID, n.Queue)
 	}
 	if c.OIDCIssuer != "" {
@@ -88,6 +88,14 @@ func namesOf(p *profile.Profile) Names {
 	}
 	return n
 }
+
+// DefaultNodeRole is the node role of a cluster whose profile names none
+// (upstream's getting-started name, fitted to IAM's limit).
+func DefaultNodeRole(cluster string) string { return FitName("KarpenterNodeRole-"+cluster, maxRoleName) }
+
+// DefaultQueue is the interruption queue of a cluster whose profile names
+// none: the cluster's name, fitted to SQS's limit.
+func DefaultQueue(cluster string) string { return FitName(cluster, maxQueueName) }
 
 // ARN builds an ARN in the partition of the names.
 func (n Names) ARN(service, region, account, resource string) string {
