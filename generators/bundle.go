@@ -59,60 +59,60 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 		path string
 		docs []any
 	}{
-		{"ec2nodeclasses.yaml", NodeClasses(e)},
-		{"nodepools.yaml", NodePools(p)},
-		{"headroom.yaml", Headroom(e)},
-		{"nodeoverlays.yaml", NodeOverlays(p)},
-		{"capacitybuffers.yaml", CapacityBuffers(e)},
+		{model.FileNodeClasses, NodeClasses(e)},
+		{model.FileNodePools, NodePools(p)},
+		{model.FileHeadroom, Headroom(e)},
+		{model.FileNodeOverlays, NodeOverlays(p)},
+		{model.FileCapacityBuffers, CapacityBuffers(e)},
 	} {
 		if len(f.docs) > 0 {
 			yamlFile(f.path, f.docs...)
 			resources = append(resources, f.path)
 		}
 	}
-	yamlFile("kustomization.yaml", obj{
+	yamlFile(model.FileKustomization, obj{
 		"apiVersion": "kustomize.config.k8s.io/v1beta1",
 		"kind":       "Kustomization",
 		"resources":  resources,
 	})
-	yamlFile("helm/karpenter-values.yaml", HelmValues(e))
+	yamlFile(model.FileHelmValues, HelmValues(e))
 
 	for _, cp := range ControllerPolicies(m, n, e.IAMGates) {
-		jsonFile("iam/"+cp.File, cp.Document)
+		jsonFile(model.IAMFile(cp.File), cp.Document)
 	}
-	jsonFile("iam/controller-trust-policy.json", ControllerTrustPolicy(e))
+	jsonFile(model.FileControllerTrust, ControllerTrustPolicy(e))
 	// An existing node role is the account's: the bundle neither creates
 	// it nor lets it join (it joins already).
 	if !n.NodeRoleExists {
-		jsonFile("iam/node-trust-policy.json", NodeTrustPolicy(n))
-		jsonFile("iam/node-managed-policies.json", NodeManagedPolicies(m, n))
+		jsonFile(model.FileNodeTrust, NodeTrustPolicy(n))
+		jsonFile(model.FileNodePolicies, NodeManagedPolicies(m, n))
 	}
 	if p.Karpenter.Auth == profile.AuthPodIdentity {
-		jsonFile("iam/pod-identity-association.json", PodIdentityAssociation(n))
+		jsonFile(model.FilePodIdentity, PodIdentityAssociation(n))
 	}
 	switch {
 	case n.NodeRoleExists:
 	case p.Karpenter.NodeAccess == profile.AWSAuth:
-		yamlFile("iam/aws-auth-maproles.yaml", AWSAuthMapRoles(n, e.Windows))
+		yamlFile(model.FileAWSAuth, AWSAuthMapRoles(n, e.Windows))
 	default:
-		jsonFile("iam/access-entry.json", AccessEntry(n, e.Windows))
+		jsonFile(model.FileAccessEntry, AccessEntry(n, e.Windows))
 	}
 	if n.Queue != "" {
-		jsonFile("iam/interruption-queue.json", Queue(n))
-		jsonFile("iam/interruption-queue-policy.json", InterruptionQueuePolicy(n))
-		jsonFile("iam/interruption-rules.json", InterruptionRules(m, n))
+		jsonFile(model.FileQueue, Queue(n))
+		jsonFile(model.FileQueuePolicy, InterruptionQueuePolicy(n))
+		jsonFile(model.FileInterruptionRules, InterruptionRules(m, n))
 	}
-	yamlFile("iam/cloudformation.yaml", CloudFormation(e))
+	yamlFile(model.FileCloudFormation, CloudFormation(e))
 	if note := TemplateNote(m); note != "" {
 		// Below the generated-code line, which stays first.
-		head, rest, _ := strings.Cut(string(b.Files["iam/cloudformation.yaml"]), "\n")
-		b.Files["iam/cloudformation.yaml"] = []byte(head + "\n# " + note + "\n" + rest)
+		head, rest, _ := strings.Cut(string(b.Files[model.FileCloudFormation]), "\n")
+		b.Files[model.FileCloudFormation] = []byte(head + "\n# " + note + "\n" + rest)
 	}
 	if e.Application != nil {
 		if project := AppProject(e); project != nil {
-			yamlFile("argocd-application.yaml", project, Application(e.Application))
+			yamlFile(model.FileApplication, project, Application(e.Application))
 		} else {
-			yamlFile("argocd-application.yaml", Application(e.Application))
+			yamlFile(model.FileApplication, Application(e.Application))
 		}
 	}
 	for path, v := range AddonFiles(e) {
@@ -122,9 +122,9 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 			yamlFile(path, v)
 		}
 	}
-	files := append(b.Paths(), "SUMMARY.md")
+	files := append(b.Paths(), model.FileSummary)
 	sort.Strings(files)
-	b.Files["SUMMARY.md"] = Summary(e, files)
+	b.Files[model.FileSummary] = Summary(e, files)
 	return b, nil
 }
 

@@ -382,7 +382,7 @@ var catalog = []*Check{
 				}
 				if !found {
 					c.report("pod identity association", n.Namespace+"/"+n.ServiceAccount, "absent",
-						escape.ShellJoin("aws", "eks", "create-pod-identity-association", "--region", n.Region, "--cli-input-json", "file://"+c.file("iam/pod-identity-association.json")))
+						escape.ShellJoin("aws", "eks", "create-pod-identity-association", "--region", n.Region, "--cli-input-json", "file://"+c.file(model.FilePodIdentity)))
 				}
 			}
 			var ad eksAddons
@@ -417,7 +417,7 @@ var catalog = []*Check{
 					c.report("role "+n.ControllerRole, arn+" attached", "not attached", escape.ShellJoin("aws", "iam", "attach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", arn))
 				}
 				var pv iamPolicyVersion
-				if !c.load("iam-policy-"+cp.Name+".json", &pv, "policy "+cp.Name, "the policy of "+c.file("iam/"+cp.File), c.deployIAM()) {
+				if !c.load("iam-policy-"+cp.Name+".json", &pv, "policy "+cp.Name, "the policy of "+c.file(model.IAMFile(cp.File)), c.deployIAM()) {
 					continue
 				}
 				c.comparePolicy(cp, pv.PolicyVersion.Document)
@@ -452,7 +452,7 @@ var catalog = []*Check{
 					delete(m, "Version")
 				}
 				if !reflect.DeepEqual(policy.Normalize(have), want) {
-					c.report("queue "+n.Queue, "the policy of "+c.file("iam/interruption-queue-policy.json"), compact(have), c.deployIAM())
+					c.report("queue "+n.Queue, "the policy of "+c.file(model.FileQueuePolicy), compact(have), c.deployIAM())
 				}
 			}
 			var rules eventsRules
@@ -643,7 +643,7 @@ func (c *checkRun) comparePolicy(cp generators.ControllerPolicy, have map[string
 		if len(missing) > 0 || len(extra) > 0 {
 			found = fmt.Sprintf("missing actions %s; extra actions %s", orNone(strings.Join(missing, ", ")), orNone(strings.Join(extra, ", ")))
 		}
-		c.report("policy "+cp.Name+" statement "+sid, "the statement of "+c.file("iam/"+cp.File), found, c.deployIAM())
+		c.report("policy "+cp.Name+" statement "+sid, "the statement of "+c.file(model.IAMFile(cp.File)), found, c.deployIAM())
 	}
 	for _, sid := range sortedKeys(got) {
 		if _, ok := want[sid]; !ok {
@@ -811,7 +811,7 @@ func (c *checkRun) file(name string) string { return "out/" + c.e.Name + "/" + n
 // deployIAM is the command that deploys the bundle's IAM (the template
 // holds every role, policy, queue and rule).
 func (c *checkRun) deployIAM() string {
-	return escape.ShellJoin("aws", "cloudformation", "deploy", "--region", c.e.Names.Region, "--template-file", c.file("iam/cloudformation.yaml"),
+	return escape.ShellJoin("aws", "cloudformation", "deploy", "--region", c.e.Names.Region, "--template-file", c.file(model.FileCloudFormation),
 		"--stack-name", c.e.Names.Stack, "--capabilities", "CAPABILITY_NAMED_IAM")
 }
 
@@ -819,5 +819,5 @@ func (c *checkRun) deployIAM() string {
 // the repository root.
 func (c *checkRun) helmUpgrade() string {
 	return escape.ShellJoin("helm", "upgrade", "karpenter", "oci://public.ecr.aws/karpenter/karpenter", "--version", c.e.Version.String(),
-		"--namespace", c.e.Names.Namespace, "--values", c.file("helm/karpenter-values.yaml"))
+		"--namespace", c.e.Names.Namespace, "--values", c.file(model.FileHelmValues))
 }

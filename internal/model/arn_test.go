@@ -4,15 +4,19 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/karpgen/karpgen/internal/reference"
 )
 
-// TestNoHandBuiltARNs: the model is the one source of ARNs; no other
-// package's code writes an "arn: literal (tests and the upstream
-// reference readers aside).
+// bundlePath matches a string literal naming a file of the bundle.
+var bundlePath = regexp.MustCompile(`"((iam|helm)/[a-z0-9-]+\.(json|yaml)|(ec2nodeclasses|nodepools|headroom|nodeoverlays|capacitybuffers)\.yaml|SUMMARY\.md)"`)
+
+// TestNoHandBuiltARNs: the model is the one source of ARNs and of the
+// bundle's file names; no other package's code writes an "arn: literal
+// or a bundle path (tests and the upstream reference readers aside).
 func TestNoHandBuiltARNs(t *testing.T) {
 	root := reference.Root()
 	checked := 0
@@ -33,6 +37,9 @@ func TestNoHandBuiltARNs(t *testing.T) {
 			for i, line := range strings.Split(string(data), "\n") {
 				if strings.Contains(line, `"arn:`) {
 					t.Errorf("%s:%d builds an ARN by hand: %s (use model.Names)", rel, i+1, strings.TrimSpace(line))
+				}
+				if m := bundlePath.FindString(line); m != "" {
+					t.Errorf("%s:%d names a bundle file by hand: %s (use model's File constants)", rel, i+1, m)
 				}
 			}
 			return nil

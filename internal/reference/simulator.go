@@ -40,7 +40,7 @@ func simulate(t testing.TB, files map[string][]byte, n model.Names, minor, opera
 	}
 	dir := t.TempDir()
 	for path, data := range files {
-		if strings.HasPrefix(path, "iam/") && strings.HasSuffix(path, ".json") {
+		if strings.HasPrefix(path, model.DirIAM) && strings.HasSuffix(path, ".json") {
 			if err := os.WriteFile(filepath.Join(dir, filepath.Base(path)), data, 0o644); err != nil {
 				t.Fatal(err)
 			}

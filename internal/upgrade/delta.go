@@ -131,11 +131,11 @@ func drift(a, b *model.Env) []string {
 		return nil
 	}
 	var out []string
-	for _, file := range []string{"ec2nodeclasses.yaml", "nodepools.yaml"} {
+	for _, file := range []string{model.FileNodeClasses, model.FileNodePools} {
 		if string(before.Files[file]) == string(after.Files[file]) {
 			continue
 		}
-		if file == "ec2nodeclasses.yaml" {
+		if file == model.FileNodeClasses {
 			for _, class := range slices.Sorted(maps.Keys(b.Profile.NodeClasses)) {
 				var pools []string
 				for _, name := range slices.Sorted(maps.Keys(b.Profile.NodePools)) {

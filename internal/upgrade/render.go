@@ -177,13 +177,13 @@ func (p *Plan) Bundle() (*generators.Bundle, error) {
 	}
 	b := &generators.Bundle{Env: p.Dir(), Files: map[string][]byte{"UPGRADE.md": p.Markdown(), RecordFile: record}}
 	for path, data := range target.Files {
-		if strings.HasPrefix(path, "iam/") || strings.HasPrefix(path, "helm/") {
+		if strings.HasPrefix(path, model.DirIAM) || strings.HasPrefix(path, model.DirHelm) {
 			b.Files[path] = data
 		}
 	}
 	enc := generators.NewEncoder()
 	for _, cp := range p.TransitionPolicies() {
-		b.Files["iam/"+cp.File] = enc.JSON(cp.Document)
+		b.Files[model.IAMFile(cp.File)] = enc.JSON(cp.Document)
 	}
 	for i, e := range p.envs[1 : len(p.envs)-1] {
 		if e == nil {
@@ -193,7 +193,7 @@ func (p *Plan) Bundle() (*generators.Bundle, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.Files[fmt.Sprintf("helm/karpenter-values-%s.yaml", p.versions[i+1])] = hop.Files["helm/karpenter-values.yaml"]
+		b.Files[model.HelmValuesFor(p.versions[i+1].String())] = hop.Files[model.FileHelmValues]
 	}
 	return b, nil
 }

@@ -1,0 +1,37 @@
+package model
+
+// The bundle's layout: every file of out/<env>/ another package names
+// (the planner writes beside them, the doctor points at them) is named
+// here, and the generators write under these names.
+const (
+	FileNodeClasses     = "ec2nodeclasses.yaml"
+	FileNodePools       = "nodepools.yaml"
+	FileHeadroom        = "headroom.yaml"
+	FileNodeOverlays    = "nodeoverlays.yaml"
+	FileCapacityBuffers = "capacitybuffers.yaml"
+	FileKustomization   = "kustomization.yaml"
+	FileApplication     = "argocd-application.yaml"
+	FileSummary         = "SUMMARY.md"
+
+	DirHelm        = "helm/"
+	FileHelmValues = DirHelm + "karpenter-values.yaml"
+
+	DirIAM                = "iam/"
+	FileCloudFormation    = DirIAM + "cloudformation.yaml"
+	FileControllerTrust   = DirIAM + "controller-trust-policy.json"
+	FileNodeTrust         = DirIAM + "node-trust-policy.json"
+	FileNodePolicies      = DirIAM + "node-managed-policies.json"
+	FilePodIdentity       = DirIAM + "pod-identity-association.json"
+	FileAWSAuth           = DirIAM + "aws-auth-maproles.yaml"
+	FileAccessEntry       = DirIAM + "access-entry.json"
+	FileQueue             = DirIAM + "interruption-queue.json"
+	FileQueuePolicy       = DirIAM + "interruption-queue-policy.json"
+	FileInterruptionRules = DirIAM + "interruption-rules.json"
+)
+
+// IAMFile is the path of a file of the bundle's iam/ folder.
+func IAMFile(name string) string { return DirIAM + name }
+
+// HelmValuesFor is the path of the Helm values an upgrade plan writes for
+// an intermediate release.
+func HelmValuesFor(version string) string { return DirHelm + "karpenter-values-" + version + ".yaml" }
