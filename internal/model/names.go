@@ -91,7 +91,9 @@ func namesOf(p *profile.Profile) Names {
 
 // DefaultNodeRole is the node role of a cluster whose profile names none
 // (upstream's getting-started name, fitted to IAM's limit).
-func DefaultNodeRole(cluster string) string { return FitName("KarpenterNodeRole-"+cluster, maxRoleName) }
+func DefaultNodeRole(cluster string) string {
+	return FitName("KarpenterNodeRole-"+cluster, maxRoleName)
+}
 
 // DefaultQueue is the interruption queue of a cluster whose profile names
 // none: the cluster's name, fitted to SQS's limit.
