@@ -12,8 +12,8 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/iamdoc"
 	"github.com/karpgen/karpgen/internal/model"
-	"github.com/karpgen/karpgen/internal/policy"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -446,12 +446,12 @@ var catalog = []*Check{
 			if c.load("sqs-queue.json", &q, "queue "+n.Queue, "the interruption queue", c.deployIAM()) {
 				var have any
 				json.Unmarshal([]byte(q.Attributes["Policy"]), &have)
-				want := policy.Normalize(generators.InterruptionQueuePolicy(n))
+				want := iamdoc.Normalize(generators.InterruptionQueuePolicy(n))
 				delete(want.(map[string]any), "Version")
 				if m, ok := have.(map[string]any); ok {
 					delete(m, "Version")
 				}
-				if !reflect.DeepEqual(policy.Normalize(have), want) {
+				if !reflect.DeepEqual(iamdoc.Normalize(have), want) {
 					c.report("queue "+n.Queue, "the policy of "+c.file(model.FileQueuePolicy), compact(have), c.deployIAM())
 				}
 			}
@@ -597,8 +597,8 @@ var catalog = []*Check{
 			if !c.load("helm-values.json", &have, "release "+c.e.Names.Namespace+"/karpenter", "the rendered values", "") {
 				return
 			}
-			want := policy.Normalize(generators.HelmValues(c.e)).(map[string]any)
-			for _, d := range diffKeys("", policy.Normalize(have), want) {
+			want := iamdoc.Normalize(generators.HelmValues(c.e)).(map[string]any)
+			for _, d := range diffKeys("", iamdoc.Normalize(have), want) {
 				c.report("release "+c.e.Names.Namespace+"/karpenter", d.Key+" = "+valueText(d.Want), d.Key+" = "+valueText(d.Have),
 					c.helmUpgrade())
 			}
@@ -627,8 +627,8 @@ var catalog = []*Check{
 }
 
 func (c *checkRun) comparePolicy(cp generators.ControllerPolicy, have map[string]any) {
-	want := statementsBySid(policy.Normalize(cp.Document))
-	got := statementsBySid(policy.Normalize(have))
+	want := statementsBySid(iamdoc.Normalize(cp.Document))
+	got := statementsBySid(iamdoc.Normalize(have))
 	for _, sid := range sortedKeys(want) {
 		g, ok := got[sid]
 		if !ok {
@@ -668,7 +668,7 @@ func statementsBySid(doc any) map[string]map[string]any {
 }
 
 func actionDiff(want, got map[string]any) (missing, extra []string) {
-	return policy.Diff(policy.Strings(got["Action"]), policy.Strings(want["Action"]))
+	return iamdoc.Diff(iamdoc.Strings(got["Action"]), iamdoc.Strings(want["Action"]))
 }
 
 // trusts reports whether a trust policy lets the principal (of a kind:
@@ -681,7 +681,7 @@ func trusts(doc map[string]any, kind, principal string) bool {
 			continue
 		}
 		p, _ := s["Principal"].(map[string]any)
-		if slices.Contains(policy.Strings(p[kind]), principal) {
+		if slices.Contains(iamdoc.Strings(p[kind]), principal) {
 			return true
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/robfig/cron/v3"
+
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/kubelet"
@@ -368,22 +370,12 @@ func nonNegativeInt(s string) bool {
 	return err == nil && n >= 0
 }
 
-// validCron accepts five cron fields or a macro, as budgets do.
+// validCron accepts what Karpenter's budgets parse: five cron fields or
+// a descriptor such as "@daily" (robfig/cron's standard parser, which
+// Karpenter uses).
 func validCron(s string) bool {
-	switch s {
-	case "@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly":
-		return true
-	}
-	fields := strings.Fields(s)
-	if len(fields) != 5 {
-		return false
-	}
-	for _, f := range fields {
-		if strings.Trim(f, "0123456789*,-/abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ?") != "" {
-			return false
-		}
-	}
-	return true
+	_, err := cron.ParseStandard(s)
+	return err == nil && !strings.HasPrefix(s, "@every") && !strings.HasPrefix(s, "TZ=") && !strings.HasPrefix(s, "CRON_TZ=")
 }
 
 // checkRequirement holds one requirement of a pool or an overlay, at base,

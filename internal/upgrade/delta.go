@@ -9,8 +9,8 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/iamdoc"
 	"github.com/karpgen/karpgen/internal/model"
-	"github.com/karpgen/karpgen/internal/policy"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -33,7 +33,7 @@ func statements(e *model.Env) (map[string]map[string]any, []string) {
 func actions(sts map[string]map[string]any) []string {
 	var out []string
 	for _, s := range sts {
-		for _, a := range policy.Strings(s["Action"]) {
+		for _, a := range iamdoc.Strings(s["Action"]) {
 			if !slices.Contains(out, a) {
 				out = append(out, a)
 			}
@@ -50,17 +50,17 @@ func iamDelta(a, b *model.Env) IAMDelta {
 	before, beforeNames := statements(a)
 	after, afterNames := statements(b)
 	var d IAMDelta
-	d.Added, d.Removed = policy.Diff(actions(before), actions(after))
+	d.Added, d.Removed = iamdoc.Diff(actions(before), actions(after))
 	for _, sid := range slices.Sorted(maps.Keys(after)) {
 		old, ok := before[sid]
 		if !ok {
 			continue
 		}
-		if !reflect.DeepEqual(policy.Normalize(old), policy.Normalize(after[sid])) {
+		if !reflect.DeepEqual(iamdoc.Normalize(old), iamdoc.Normalize(after[sid])) {
 			d.Rescoped = append(d.Rescoped, sid)
 		}
 	}
-	d.PoliciesAdded, d.PoliciesRemoved = policy.Diff(beforeNames, afterNames)
+	d.PoliciesAdded, d.PoliciesRemoved = iamdoc.Diff(beforeNames, afterNames)
 	return d
 }
 
@@ -69,7 +69,7 @@ func iamDelta(a, b *model.Env) IAMDelta {
 // that changed.
 func valuesDelta(before, after map[string]string) Values {
 	var v Values
-	added, removed := policy.Diff(slices.Collect(maps.Keys(before)), slices.Collect(maps.Keys(after)))
+	added, removed := iamdoc.Diff(slices.Collect(maps.Keys(before)), slices.Collect(maps.Keys(after)))
 	for _, r := range removed {
 		last := r[strings.LastIndex(r, ".")+1:]
 		moved := ""
@@ -102,7 +102,7 @@ func valuesDelta(before, after map[string]string) Values {
 func crdChanges(a, b *facts.Minor) []string {
 	var out []string
 	add := func(what string, before, after []string) {
-		added, removed := policy.Diff(before, after)
+		added, removed := iamdoc.Diff(before, after)
 		for _, x := range added {
 			out = append(out, fmt.Sprintf("%s %s is new", what, x))
 		}

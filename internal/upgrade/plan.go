@@ -14,9 +14,9 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/iamdoc"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
-	"github.com/karpgen/karpgen/internal/policy"
 )
 
 // Plan is the move of one environment. Its JSON form is documented in
@@ -381,8 +381,8 @@ func (p *Plan) hop(i int) Hop {
 		return h
 	}
 	h.IAM = iamDelta(a, b)
-	h.NodeRole.ManagedPoliciesAdded, h.NodeRole.ManagedPoliciesRemoved = policy.Diff(a.Facts.NodeRolePolicies, b.Facts.NodeRolePolicies)
-	h.CRDs.Added, _ = policy.Diff(a.Facts.CRDs, b.Facts.CRDs)
+	h.NodeRole.ManagedPoliciesAdded, h.NodeRole.ManagedPoliciesRemoved = iamdoc.Diff(a.Facts.NodeRolePolicies, b.Facts.NodeRolePolicies)
+	h.CRDs.Added, _ = iamdoc.Diff(a.Facts.CRDs, b.Facts.CRDs)
 	h.CRDs.Changed = crdChanges(a.Facts, b.Facts)
 	h.Drift = drift(a, b)
 	var rulesBefore, rulesAfter []string
@@ -392,7 +392,7 @@ func (p *Plan) hop(i int) Hop {
 	for _, r := range b.Facts.InterruptionRules {
 		rulesAfter = append(rulesAfter, r.Name)
 	}
-	if added, _ := policy.Diff(rulesBefore, rulesAfter); len(added) > 0 && b.Names.Queue != "" {
+	if added, _ := iamdoc.Diff(rulesBefore, rulesAfter); len(added) > 0 && b.Names.Queue != "" {
 		h.Notes = append(h.Notes, "Interruption rules added: "+strings.Join(added, ", ")+" (EventBridge, targeting the queue "+b.Names.Queue+").")
 	}
 	for _, g := range b.Facts.FeatureGates {

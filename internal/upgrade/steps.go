@@ -9,8 +9,8 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/escape"
+	"github.com/karpgen/karpgen/internal/iamdoc"
 	"github.com/karpgen/karpgen/internal/model"
-	"github.com/karpgen/karpgen/internal/policy"
 )
 
 // Dir is where --write puts a plan, under out/: <env>/upgrade/<to>.
@@ -113,7 +113,7 @@ func (p *Plan) TransitionPolicies() []generators.ControllerPolicy {
 			if t, ok := have[sid]; ok && equalJSON(t, st) {
 				continue
 			}
-			key := fmt.Sprint(policy.Normalize(st))
+			key := fmt.Sprint(iamdoc.Normalize(st))
 			if seen[key] {
 				continue
 			}
@@ -161,7 +161,7 @@ func pack(sts []any, n model.Names) []generators.ControllerPolicy {
 }
 
 func equalJSON(a, b any) bool {
-	return fmt.Sprint(policy.Normalize(a)) == fmt.Sprint(policy.Normalize(b))
+	return fmt.Sprint(iamdoc.Normalize(a)) == fmt.Sprint(iamdoc.Normalize(b))
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

@@ -1,7 +1,7 @@
-// Package policy holds what the upgrade planner and the doctor both do
+// Package iamdoc holds what the upgrade planner and the doctor both do
 // with IAM policy documents: compare them as JSON values, and read and
 // compare the string lists IAM writes as a string or a list.
-package policy
+package iamdoc
 
 import (
 	"encoding/json"
