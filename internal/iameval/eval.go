@@ -1,0 +1,259 @@
+package iameval
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Request is one API call as AWS authorizes it.
+type Request struct {
+	Action, Resource string
+	// Context are the request's condition keys; a key with several
+	// values is multi-valued (aws:TagKeys).
+	Context map[string][]string
+}
+
+// lookup finds a condition key; keys are case-insensitive.
+func (r Request) lookup(key string) ([]string, bool) {
+	if v, ok := r.Context[key]; ok {
+		return v, true
+	}
+	for k, v := range r.Context {
+		if strings.EqualFold(k, key) {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+var variable = regexp.MustCompile(`\$\{([^}]*)\}`)
+
+// substitute replaces the policy variables of s with the request's
+// values; ok is false when one names a key the request lacks (and has no
+// default) or a multi-valued key.
+func (r Request) substitute(s string) (string, bool) {
+	ok := true
+	out := variable.ReplaceAllStringFunc(s, func(m string) string {
+		name := strings.TrimSpace(m[2 : len(m)-1])
+		switch name {
+		case "*", "?", "$":
+			return name
+		}
+		def, hasDefault := "", false
+		if k, d, found := strings.Cut(name, ","); found {
+			name, def = strings.TrimSpace(k), strings.Trim(strings.TrimSpace(d), "'")
+			hasDefault = true
+		}
+		v, present := r.lookup(name)
+		switch {
+		case present && len(v) == 1:
+			return v[0]
+		case !present && hasDefault:
+			return def
+		}
+		ok = false
+		return ""
+	})
+	return out, ok
+}
+
+// Level is one level of an organization (root, an OU, the account) and
+// the policies attached to it.
+type Level struct {
+	Name     string
+	Policies []*Policy
+}
+
+// Policies are every policy that takes part in a request.
+type Policies struct {
+	Identity []*Policy
+	// Boundary is the permissions boundary; nil when there is none.
+	Boundary *Policy
+	// SCPs and RCPs are the organization's levels, root first; every
+	// SCP level must allow.
+	SCPs, RCPs []Level
+}
+
+// Decision is AWS's answer.
+type Decision string
+
+const (
+	Allowed          Decision = "Allowed"
+	ExplicitlyDenied Decision = "ExplicitlyDenied"
+	ImplicitlyDenied Decision = "ImplicitlyDenied"
+)
+
+// Ref names a statement of a policy.
+type Ref struct {
+	Policy string
+	Sid    string
+	Index  int
+}
+
+func (r Ref) String() string {
+	if r.Sid != "" {
+		return fmt.Sprintf("%s statement %q", r.Policy, r.Sid)
+	}
+	return fmt.Sprintf("%s statement %d", r.Policy, r.Index)
+}
+
+// Result is the decision and the statements that made it: the denying
+// ones, or for an implicit deny the kind of policy that allowed nothing
+// (Missing), or the allowing identity statements.
+type Result struct {
+	Decision Decision
+	By       []Ref
+	// Missing says which policy lacks an allow for an implicit deny:
+	// "identity", "boundary" or "scp:<level>".
+	Missing string
+}
+
+// rcpServices are the services resource control policies apply to.
+var rcpServices = []string{"s3", "sts", "sqs", "kms", "secretsmanager", "ecr", "aoss", "cognito-identity", "logs", "dynamodb"}
+
+// Evaluate decides a request. An error means a statement could not be
+// evaluated; it is never an allow or a deny.
+func Evaluate(p Policies, r Request) (Result, error) {
+	var all []*Policy
+	all = append(all, p.Identity...)
+	if p.Boundary != nil {
+		all = append(all, p.Boundary)
+	}
+	for _, l := range p.SCPs {
+		all = append(all, l.Policies...)
+	}
+	service, _, _ := strings.Cut(r.Action, ":")
+	if slices.Contains(rcpServices, strings.ToLower(service)) {
+		for _, l := range p.RCPs {
+			all = append(all, l.Policies...)
+		}
+	}
+	// 1. An explicit deny anywhere.
+	var denies []Ref
+	for _, pol := range all {
+		refs, err := matching(pol, "Deny", r)
+		if err != nil {
+			return Result{}, err
+		}
+		denies = append(denies, refs...)
+	}
+	if len(denies) > 0 {
+		return Result{Decision: ExplicitlyDenied, By: denies}, nil
+	}
+	// 2. Every SCP level allows.
+	for _, l := range p.SCPs {
+		var allows []Ref
+		for _, pol := range l.Policies {
+			refs, err := matching(pol, "Allow", r)
+			if err != nil {
+				return Result{}, err
+			}
+			allows = append(allows, refs...)
+		}
+		if len(allows) == 0 {
+			return Result{Decision: ImplicitlyDenied, Missing: "scp:" + l.Name}, nil
+		}
+	}
+	// 3. The boundary allows.
+	if p.Boundary != nil {
+		refs, err := matching(p.Boundary, "Allow", r)
+		if err != nil {
+			return Result{}, err
+		}
+		if len(refs) == 0 {
+			return Result{Decision: ImplicitlyDenied, Missing: "boundary"}, nil
+		}
+	}
+	// 4. An identity policy allows.
+	var allows []Ref
+	for _, pol := range p.Identity {
+		refs, err := matching(pol, "Allow", r)
+		if err != nil {
+			return Result{}, err
+		}
+		allows = append(allows, refs...)
+	}
+	if len(allows) == 0 {
+		return Result{Decision: ImplicitlyDenied, Missing: "identity"}, nil
+	}
+	return Result{Decision: Allowed, By: allows}, nil
+}
+
+// matching lists the statements of one effect that apply to the request.
+func matching(p *Policy, effect string, r Request) ([]Ref, error) {
+	var out []Ref
+	for _, st := range p.Statements {
+		if st.Effect != effect {
+			continue
+		}
+		ok, err := st.applies(r)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", Ref{p.Name, st.Sid, st.Index}, err)
+		}
+		if ok {
+			out = append(out, Ref{p.Name, st.Sid, st.Index})
+		}
+	}
+	return out, nil
+}
+
+func (st Statement) applies(r Request) (bool, error) {
+	actionIn := func(patterns []string) bool {
+		return slices.ContainsFunc(patterns, func(p string) bool { return glob(p, r.Action, true) })
+	}
+	if st.Actions != nil && !actionIn(st.Actions) || st.NotActions != nil && actionIn(st.NotActions) {
+		return false, nil
+	}
+	resourceIn := func(patterns []string) (in, resolved bool) {
+		resolved = true
+		for _, p := range patterns {
+			s, ok := r.substitute(p)
+			switch {
+			case ok:
+				in = in || glob(s, r.Resource, false)
+			case sameHead(p, r.Resource):
+				// A variable the request cannot fill, in a pattern of
+				// the resource's own service, region and account.
+				resolved = false
+			}
+		}
+		return in, resolved
+	}
+	if st.Resources != nil {
+		if in, _ := resourceIn(st.Resources); !in {
+			return false, nil
+		}
+	}
+	if st.NotResources != nil {
+		// A NotResource whose variable the request cannot fill says
+		// nothing about the resource: the statement does not apply.
+		if in, resolved := resourceIn(st.NotResources); in || !resolved {
+			return false, nil
+		}
+	}
+	for _, c := range st.Conditions {
+		ok, err := r.holds(c)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// sameHead reports whether an ARN pattern's partition, service, region
+// and account match the resource's (the part before its resource name).
+func sameHead(pattern, resource string) bool {
+	pp := strings.SplitN(pattern, ":", 6)
+	rp := strings.SplitN(resource, ":", 6)
+	if len(pp) != 6 || len(rp) != 6 {
+		return false
+	}
+	for i := range 5 {
+		if !glob(pp[i], rp[i], false) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,63 @@
+package iameval
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestParseRefusesWhatItCannotEvaluate: constructs the evaluator does not
+// implement are errors when a policy is read, never a silent allow or deny.
+func TestParseRefusesWhatItCannotEvaluate(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"Statement":{"Effect":"Allow","Action":"*","Resource":"*","Principal":{"AWS":"arn:aws:iam::1:root"}}}`:              `Principal other than "*"`,
+		`{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*","Condition":{"BinaryEquals":{"k":"QUJD"}}}]}`:            `condition operator "BinaryEquals" is not evaluated`,
+		`{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*","Condition":{"ForSomeValues:StringEquals":{"k":"a"}}}]}`: `"ForSomeValues" is not a set qualifier`,
+		`{"Statement":[{"Effect":"Permit","Action":"*","Resource":"*"}]}`:                                                     `Effect "Permit"`,
+		`{"Statement":[{"Effect":"Allow","Action":"*","NotAction":"s3:*","Resource":"*"}]}`:                                   `Action or NotAction, not both`,
+		`{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*","Condition":{"Null":{"k":["true"]}},"Extra":1}]}`:        `element "Extra" is not evaluated`,
+		`{"Version":"2012-10-18","Statement":[]}`:                                                                             `Version "2012-10-18"`,
+	} {
+		if _, err := Parse("p.json", []byte(doc), false); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", doc, err, want)
+		}
+	}
+	if _, err := Parse("rcp.json", []byte(`{"Statement":[{"Effect":"Deny","Principal":"*","Action":"*","Resource":"*"}]}`), true); err == nil {
+		t.Error(`an RCP with Action "*" parsed`)
+	}
+}
+
+// TestEvaluateNamesTheDecidingStatements: a deny names the statement that
+// denies; an implicit deny says which kind of policy allowed nothing.
+func TestEvaluateNamesTheDecidingStatements(t *testing.T) {
+	mustParse := func(name, doc string) *Policy {
+		p, err := Parse(name, []byte(doc), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	identity := mustParse("controller", `{"Statement":[{"Sid":"Launch","Effect":"Allow","Action":"ec2:RunInstances","Resource":"*"}]}`)
+	regions := mustParse("deny-regions.json", `{"Statement":[{"Sid":"DenyOtherRegions","Effect":"Deny","NotAction":"iam:*","Resource":"*",
+		"Condition":{"StringNotEquals":{"aws:RequestedRegion":["eu-west-1"]}}}]}`)
+	full := mustParse("FullAWSAccess", `{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`)
+	boundary := mustParse("boundary", `{"Statement":[{"Effect":"Allow","Action":"ec2:Describe*","Resource":"*"}]}`)
+	req := Request{Action: "ec2:RunInstances", Resource: "arn:aws:ec2:us-east-1:1:instance/i-1", Context: map[string][]string{"aws:RequestedRegion": {"us-east-1"}}}
+
+	res, err := Evaluate(Policies{Identity: []*Policy{identity}, SCPs: []Level{{Name: "root", Policies: []*Policy{full, regions}}}}, req)
+	if err != nil || res.Decision != ExplicitlyDenied || len(res.By) != 1 || res.By[0].String() != `deny-regions.json statement "DenyOtherRegions"` {
+		t.Errorf("region deny: %+v %v", res, err)
+	}
+	req.Context["aws:RequestedRegion"] = []string{"eu-west-1"}
+	res, _ = Evaluate(Policies{Identity: []*Policy{identity}, SCPs: []Level{{Name: "root", Policies: []*Policy{full, regions}}}}, req)
+	if res.Decision != Allowed || res.By[0].String() != `controller statement "Launch"` {
+		t.Errorf("in region: %+v", res)
+	}
+	res, _ = Evaluate(Policies{Identity: []*Policy{identity}, Boundary: boundary}, req)
+	if res.Decision != ImplicitlyDenied || res.Missing != "boundary" {
+		t.Errorf("boundary: %+v", res)
+	}
+	res, _ = Evaluate(Policies{Identity: []*Policy{identity}, SCPs: []Level{{Name: "workloads", Policies: []*Policy{boundary}}}}, req)
+	if res.Decision != ImplicitlyDenied || res.Missing != "scp:workloads" {
+		t.Errorf("scp level: %+v", res)
+	}
+}
