@@ -46,9 +46,17 @@ func TestCloudFormationPassesCfnLint(t *testing.T) {
 							np.Zones = []string{pr.region + "a", pr.region + "b"}
 							p.NodePools[name] = np
 						}
+						if queue {
+							// Half the templates carry the organization's
+							// permissions boundary on both roles.
+							p.IAM.PermissionsBoundary = fmt.Sprintf("arn:%s:iam::%s:policy/PlatformBoundary", pr.partition, p.Cluster.AccountID)
+						}
 						b, err := generators.Render(model.Resolve(p))
 						if err != nil {
 							t.Fatal(err)
+						}
+						if queue && strings.Count(string(b.Files["iam/cloudformation.yaml"]), "PermissionsBoundary: arn:") != 2 {
+							t.Errorf("%s: the boundary is not on both roles", p.Karpenter.Version)
 						}
 						if len(b.Files["iam/cloudformation.yaml"]) == 0 {
 							t.Fatalf("%s: the bundle has no iam/cloudformation.yaml", p.Karpenter.Version)

@@ -37,6 +37,14 @@ func CloudFormation(e *model.Env) obj {
 		"AssumeRolePolicyDocument": ControllerTrustPolicy(e),
 		"ManagedPolicyArns":        policyRefs,
 	}}
+	// The organization's boundary caps both roles the template creates.
+	if b := n.BoundaryARN; b != "" {
+		for _, role := range []string{"KarpenterNodeRole", "KarpenterControllerRole"} {
+			if r, ok := res[role].(obj); ok {
+				r["Properties"].(obj)["PermissionsBoundary"] = b
+			}
+		}
+	}
 	if n.Queue != "" {
 		queueArn := obj{"Fn::GetAtt": strs("KarpenterInterruptionQueue", "Arn")}
 		res["KarpenterInterruptionQueue"] = obj{"Type": "AWS::SQS::Queue", "Properties": obj{

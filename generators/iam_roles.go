@@ -21,7 +21,11 @@ func NodeManagedPolicies(m *facts.Minor, n model.Names) obj {
 	for i, p := range m.NodeRolePolicies {
 		arns[i] = n.ManagedPolicyARN(p)
 	}
-	return obj{"RoleName": n.NodeRole, "RoleArn": n.NodeRoleARN, "ManagedPolicyArns": arns}
+	doc := obj{"RoleName": n.NodeRole, "RoleArn": n.NodeRoleARN, "ManagedPolicyArns": arns}
+	if n.BoundaryARN != "" {
+		doc["PermissionsBoundary"] = n.BoundaryARN
+	}
+	return doc
 }
 
 // ControllerTrustPolicy lets the controller's service account assume the

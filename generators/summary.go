@@ -76,6 +76,9 @@ func Summary(e *model.Env, files []string) []byte {
 		w("- Node role `%s` (%s).\n", n.NodeRole, strings.Join(m.NodeRolePolicies, ", "))
 	}
 	w("- Controller role `%s` with the policies in `iam/controller-policy-*.json`.\n", n.ControllerRole)
+	if n.BoundaryARN != "" {
+		w("- Both roles have the permissions boundary `%s` (`iam.permissionsBoundary`).\n", n.BoundaryARN)
+	}
 	if e.IAMGates.RebootForRepair {
 		w("- Node repair may reboot the cluster's own nodes (`awsFeatureGates.rebootForRepair`): the controller may call ec2:RebootInstances on them.\n")
 	}

@@ -1,4 +1,4 @@
-package iameval
+package iameval_test
 
 import (
 	"bytes"
@@ -9,21 +9,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/karpgen/karpgen/internal/iameval"
 	"github.com/karpgen/karpgen/internal/reference"
 )
 
 // policiesOf reads a generated case's documents.
-func policiesOf(t testing.TB, c Case) (Policies, Request) {
+func policiesOf(t testing.TB, c Case) (iameval.Policies, iameval.Request) {
 	t.Helper()
-	parse := func(name string, doc map[string]any, rcp bool) *Policy {
+	parse := func(name string, doc map[string]any, rcp bool) *iameval.Policy {
 		b, _ := json.Marshal(doc)
-		p, err := Parse(name, b, rcp)
+		p, err := iameval.Parse(name, b, rcp)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		return p
 	}
-	var p Policies
+	var p iameval.Policies
 	for i, d := range c.Identity {
 		p.Identity = append(p.Identity, parse(fmt.Sprintf("identity-%d", i), d, false))
 	}
@@ -31,20 +32,20 @@ func policiesOf(t testing.TB, c Case) (Policies, Request) {
 		p.Boundary = parse("boundary", c.Boundary, false)
 	}
 	for i, level := range c.SCPs {
-		l := Level{Name: fmt.Sprintf("level-%d", i)}
+		l := iameval.Level{Name: fmt.Sprintf("level-%d", i)}
 		for j, d := range level {
 			l.Policies = append(l.Policies, parse(fmt.Sprintf("scp-%d-%d", i, j), d, false))
 		}
 		p.SCPs = append(p.SCPs, l)
 	}
 	for i, level := range c.RCPs {
-		l := Level{Name: fmt.Sprintf("level-%d", i)}
+		l := iameval.Level{Name: fmt.Sprintf("level-%d", i)}
 		for j, d := range level {
 			l.Policies = append(l.Policies, parse(fmt.Sprintf("rcp-%d-%d", i, j), d, true))
 		}
 		p.RCPs = append(p.RCPs, l)
 	}
-	return p, Request{Action: c.Request.Action, Resource: c.Request.Resource, Context: c.Request.Context}
+	return p, iameval.Request{Action: c.Request.Action, Resource: c.Request.Resource, Context: c.Request.Context}
 }
 
 // TestAgreesWithTheSimulator: on thousands of generated policy sets and
@@ -91,7 +92,7 @@ func agreeOn(t *testing.T, cases []Case) {
 	agree, disagree := 0, 0
 	for i, c := range cases {
 		p, r := policiesOf(t, c)
-		res, err := Evaluate(p, r)
+		res, err := iameval.Evaluate(p, r)
 		got := string(res.Decision)
 		if err != nil {
 			got = "ERROR " + err.Error()

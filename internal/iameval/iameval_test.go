@@ -1,6 +1,8 @@
 package iameval
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -59,5 +61,22 @@ func TestEvaluateNamesTheDecidingStatements(t *testing.T) {
 	res, _ = Evaluate(Policies{Identity: []*Policy{identity}, SCPs: []Level{{Name: "workloads", Policies: []*Policy{boundary}}}}, req)
 	if res.Decision != ImplicitlyDenied || res.Missing != "scp:workloads" {
 		t.Errorf("scp level: %+v", res)
+	}
+}
+
+// TestPositions: statements and syntax errors are placed in the file.
+func TestPositions(t *testing.T) {
+	doc := "{\n  \"Version\": \"2012-10-17\",\n  \"Statement\": [\n    {\"Sid\": \"A\", \"Effect\": \"Allow\", \"Action\": \"*\", \"Resource\": \"*\"},\n    {\n      \"Sid\": \"B\", \"Effect\": \"Deny\", \"Action\": \"s3:*\", \"Resource\": \"*\"}\n  ]\n}\n"
+	p, err := Parse("p.json", []byte(doc), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%d:%d %d:%d", p.Statements[0].Line, p.Statements[0].Col, p.Statements[1].Line, p.Statements[1].Col); got != "4:5 5:5" {
+		t.Errorf("statements at %s", got)
+	}
+	_, err = Parse("bad.json", []byte("{\n  \"Statement\": [\n    {\"Effect\": \"Allow\",,}\n  ]\n}"), false)
+	var e *Error
+	if !errors.As(err, &e) || e.Line != 3 || e.Col != 24 {
+		t.Errorf("syntax error: %#v", err)
 	}
 }

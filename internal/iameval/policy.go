@@ -15,6 +15,7 @@ package iameval
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -31,8 +32,9 @@ type Policy struct {
 type Statement struct {
 	Sid    string
 	Effect string // "Allow" or "Deny"
-	// Index is its place in the policy, from 0.
-	Index int
+	// Index is its place in the policy, from 0; Line and Col where it
+	// starts in the document.
+	Index, Line, Col int
 	// Actions or NotActions; Resources or NotResources (one of each is
 	// set; NotResource without Resource is possible).
 	Actions, NotActions     []string
@@ -59,31 +61,112 @@ func Parse(name string, data []byte, allowPrincipal bool) (*Policy, error) {
 		Statement json.RawMessage `json:"Statement"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		e := &Error{Policy: name, Err: err}
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			e.Line, e.Col = Position(data, max(syn.Offset-1, 0)) // Offset counts the offending byte
+		}
+		return nil, e
 	}
 	var raws []map[string]json.RawMessage
 	if len(doc.Statement) > 0 && doc.Statement[0] == '{' {
 		var one map[string]json.RawMessage
 		if err := json.Unmarshal(doc.Statement, &one); err != nil {
-			return nil, fmt.Errorf("%s: Statement: %w", name, err)
+			return nil, &Error{Policy: name, Err: fmt.Errorf("Statement: %w", err)}
 		}
 		raws = []map[string]json.RawMessage{one}
 	} else if err := json.Unmarshal(doc.Statement, &raws); err != nil {
-		return nil, fmt.Errorf("%s: Statement is neither an object nor a list of them", name)
+		return nil, &Error{Policy: name, Err: fmt.Errorf("Statement is neither an object nor a list of them")}
 	}
 	if doc.Version != "" && doc.Version != "2012-10-17" && doc.Version != "2008-10-17" {
-		return nil, fmt.Errorf("%s: Version %q is not a policy language version", name, doc.Version)
+		return nil, &Error{Policy: name, Err: fmt.Errorf("Version %q is not a policy language version", doc.Version)}
 	}
 	p := &Policy{Name: name}
+	starts := statementStarts(data)
 	for i, raw := range raws {
 		st, err := parseStatement(raw, allowPrincipal)
+		if i < len(starts) {
+			st.Line, st.Col = Position(data, starts[i])
+		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: statement %d: %w", name, i, err)
+			return nil, &Error{Policy: name, Line: st.Line, Col: st.Col, Err: fmt.Errorf("statement %d: %w", i, err)}
 		}
 		st.Index = i
 		p.Statements = append(p.Statements, st)
 	}
 	return p, nil
+}
+
+// Error is a document that cannot be evaluated, at its position (Line 0
+// when unknown).
+type Error struct {
+	Policy    string
+	Line, Col int
+	Err       error
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %v", e.Policy, e.Err) }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Position turns a byte offset of a document into its line and column.
+func Position(data []byte, offset int64) (line, col int) {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	before := data[:offset]
+	line = 1 + strings.Count(string(before), "\n")
+	col = int(offset) - strings.LastIndexByte(string(before), '\n')
+	return line, col
+}
+
+// statementStarts finds where each statement of a document starts.
+func statementStarts(data []byte) []int64 {
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if key != "Statement" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil
+			}
+			continue
+		}
+		next := skipSpace(data, dec.InputOffset())
+		if next < int64(len(data)) && data[next] == '{' {
+			return []int64{next}
+		}
+		if _, err := dec.Token(); err != nil { // [
+			return nil
+		}
+		var out []int64
+		for dec.More() {
+			start := skipSpace(data, dec.InputOffset())
+			if start < int64(len(data)) && data[start] == ',' {
+				start = skipSpace(data, start+1)
+			}
+			out = append(out, start)
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return out
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func skipSpace(data []byte, i int64) int64 {
+	for i < int64(len(data)) && strings.ContainsRune(" \t\r\n:", rune(data[i])) {
+		i++
+	}
+	return i
 }
 
 func parseStatement(raw map[string]json.RawMessage, allowPrincipal bool) (Statement, error) {

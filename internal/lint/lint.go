@@ -71,6 +71,13 @@ func (c *Context) Report(path, hint, format string, args ...any) {
 	})
 }
 
+// ReportAlso reports as Report does, with further positions that took
+// part (a guardrail's denying statement in its document).
+func (c *Context) ReportAlso(also []diag.Pos, path, hint, format string, args ...any) {
+	c.Report(path, hint, format, args...)
+	c.findings[len(c.findings)-1].Also = also
+}
+
 func pathSuffix(path string) string {
 	if path == "" {
 		return ""

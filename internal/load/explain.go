@@ -29,6 +29,9 @@ var patternWords = map[string][2]string{
 	`^[A-Za-z0-9+=,.@_-]{1,64}$`: {"an IAM role name (not an ARN): 1 to 64 letters, digits and +=,.@_-", `"KarpenterNodeRole-prod"`},
 	`^cr-[0-9a-z]+$`:             {"an EC2 capacity reservation ID", `"cr-0123456789abcdef0"`},
 	`^\d+(\.\d+)?$`:              {"a price in dollars, digits only", `"0.42"`},
+	`^arn:aws(-cn|-us-gov)?:iam::[0-9]{12}:policy/[A-Za-z0-9+=,.@_/-]+$`: {"the ARN of a customer managed IAM policy", `"arn:aws:iam::111122223333:policy/PlatformBoundary"`},
+	`^[A-Za-z0-9 ._-]{1,64}$`:                    {"a name of 1 to 64 letters, digits, spaces and ._-", `"workloads"`},
+	`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*\.json$`: {"a .json file inside the profiles folder, as a relative path", `"guardrails/deny-regions.json"`},
 }
 
 // requiredExamples show a value for each field the schema requires
@@ -41,6 +44,7 @@ var requiredExamples = map[string]string{
 	"cluster.kubernetesVersion":                          `cluster: kubernetesVersion: "1.32"`,
 	"karpenter.version":                                  `karpenter: version: "1.15.2"`,
 	"nodeClasses.*.enclaveOptions.enabled":               `enclaveOptions: enabled: true`,
+	"guardrails.organization.*.name":                     `organization: [{name: "root", policies: ["guardrails/FullAWSAccess.json"]}]`,
 	"argocd.repoURL":                                     `argocd: repoURL: "https://github.com/example/platform.git"`,
 	"nodeGroups.*.taints.*.key":                          `taints: [{key: "dedicated", effect: "NoSchedule"}]`,
 	"nodeGroups.*.taints.*.effect":                       `taints: [{key: "dedicated", effect: "NoSchedule"}]`,

@@ -35,7 +35,10 @@ func TestNoHandBuiltARNs(t *testing.T) {
 			}
 			checked++
 			for i, line := range strings.Split(string(data), "\n") {
-				if strings.Contains(line, `"arn:`) {
+				// The schema's explanations show an ARN as an example of a
+				// value the user writes; they build none.
+				example := rel == filepath.Join("internal", "load", "explain.go") && strings.Contains(line, "`\"arn:")
+				if strings.Contains(line, `"arn:`) && !example {
 					t.Errorf("%s:%d builds an ARN by hand: %s (use model.Names)", rel, i+1, strings.TrimSpace(line))
 				}
 				if m := bundlePath.FindString(line); m != "" {

@@ -7,6 +7,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/karpgen/karpgen/internal/iameval"
 	"slices"
 
 	"github.com/karpgen/karpgen/internal/facts"
@@ -35,6 +36,19 @@ type Env struct {
 	// Application is how Argo CD delivers the environment; nil without an
 	// argocd section (or without facts).
 	Application *Application
+	// Guardrails are the organization's policies the profile names, read
+	// from the profiles folder by the pipeline; nil without guardrails.
+	Guardrails *Guardrails
+}
+
+// Guardrails are the organization's policy documents around the
+// controller's IAM: service control policies by level (root first),
+// resource control policies and the permissions boundary.
+type Guardrails struct {
+	SCPs, RCPs []iameval.Level
+	Boundary   *iameval.Policy
+	// Dir is the profiles folder the documents' names are relative to.
+	Dir string
 }
 
 // Resolve derives everything an environment's artifacts share.

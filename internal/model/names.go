@@ -42,6 +42,8 @@ type Names struct {
 	// EC2Principal is the service principal the node role trusts: EC2's
 	// in the partition ("ec2.amazonaws.com.cn" in aws-cn).
 	EC2Principal string
+	// BoundaryARN is the permissions boundary of both roles, "" for none.
+	BoundaryARN string
 }
 
 // Service principals that do not change with the partition: the values
@@ -70,6 +72,7 @@ func namesOf(p *profile.Profile) Names {
 	}
 	n.ClusterARN = n.ARN("eks", c.Region, c.AccountID, "cluster/"+c.Name)
 	n.EC2Principal = "ec2." + n.URLSuffix
+	n.BoundaryARN = p.IAM.PermissionsBoundary
 	n.Stack = FitName("Karpenter-"+c.Name, maxStackName)
 	n.NodeRole = or(k.NodeRole, DefaultNodeRole(c.Name))
 	if k.ExistingNodeRole != "" {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/guardrails"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/model"
@@ -92,10 +93,15 @@ func Check(opts Options) (*Result, error) {
 	go func() {
 		loaded, err := load.Load(f, opts.Envs, func(src *load.Env) []diag.Finding {
 			e := model.Resolve(src.Profile)
+			g, findings := guardrails.Load(f.FS, f.Path, src.Profile.Guardrails, src.Pos)
+			for i := range findings {
+				findings[i].Env = e.Name
+			}
+			e.Guardrails = g
 			mu.Lock()
 			resolved[e.Name] = e
 			mu.Unlock()
-			return lint.CheckOn(e, src, opts.Today)
+			return append(findings, lint.CheckOn(e, src, opts.Today)...)
 		})
 		done <- result{loaded, err}
 	}()

@@ -21,6 +21,8 @@ type Profile struct {
 	NodePools   map[string]NodePool  `json:"nodePools"`
 	ArgoCD      *ArgoCD              `json:"argocd,omitempty"`
 	// NodeOverlays and CapacityBuffers become objects of their own.
+	IAM             IAM                       `json:"iam"`
+	Guardrails      *Guardrails               `json:"guardrails,omitempty"`
 	NodeOverlays    map[string]NodeOverlay    `json:"nodeOverlays"`
 	CapacityBuffers map[string]CapacityBuffer `json:"capacityBuffers"`
 	Addons          Addons                    `json:"addons"`
@@ -82,6 +84,26 @@ type Karpenter struct {
 	ZonalShift      *bool           `json:"zonalShift,omitempty"`
 	Settings        map[string]any  `json:"settings,omitempty"`
 	Controller      Controller      `json:"controller"`
+}
+
+// IAM is what the organization requires of the roles the bundle creates.
+type IAM struct {
+	// PermissionsBoundary is the boundary policy's ARN, "" for none.
+	PermissionsBoundary string `json:"permissionsBoundary,omitempty"`
+}
+
+// Guardrails are the organization's policy documents, as paths inside the
+// profiles folder.
+type Guardrails struct {
+	Organization            []GuardrailLevel `json:"organization,omitempty"`
+	ResourceControlPolicies []string         `json:"resourceControlPolicies,omitempty"`
+	PermissionsBoundary     string           `json:"permissionsBoundary,omitempty"`
+}
+
+// GuardrailLevel is one level of the organization and its SCPs.
+type GuardrailLevel struct {
+	Name     string   `json:"name"`
+	Policies []string `json:"policies"`
 }
 
 // Auth modes.

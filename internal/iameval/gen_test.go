@@ -1,4 +1,4 @@
-package iameval
+package iameval_test
 
 import (
 	"math/rand/v2"
