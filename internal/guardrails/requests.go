@@ -141,6 +141,17 @@ func Requests(e *model.Env) []Request {
 			own(a, n.QueueARN, region)
 		}
 	}
+	// The keys every request of the controller carries: who calls, and
+	// over TLS.
+	for i := range out {
+		ctx := out[i].Context
+		if ctx == nil {
+			ctx = map[string][]string{}
+		}
+		ctx = with(ctx, "aws:SecureTransport", "true", "aws:PrincipalArn", n.ControllerRoleARN,
+			"aws:PrincipalAccount", n.Account, "aws:PrincipalType", "AssumedRole")
+		out[i].Context = ctx
+	}
 	return out
 }
 

@@ -1,0 +1,157 @@
+package guardrails_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/guardrails"
+	"github.com/karpgen/karpgen/internal/iameval"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/reference"
+)
+
+// env is a profile of the minor, in a region the corpus's region guardrail
+// allows, with the corpus's levels and boundary.
+func env(t *testing.T, m *facts.Minor, g profile.Guardrails) *model.Env {
+	t.Helper()
+	p := &profile.Profile{
+		Env:     "corpus",
+		Cluster: profile.Cluster{Name: "ws-corpus", Region: "eu-west-1", Partition: "aws", AccountID: "491085395789", KubernetesVersion: m.Kubernetes[1]},
+		Karpenter: profile.Karpenter{Version: strings.TrimPrefix(m.Reference, "v"), Namespace: "kube-system", ServiceAccount: "karpenter",
+			Auth: profile.AuthPodIdentity, InterruptionQueue: true, NodeAccess: profile.AccessEntry},
+		NodeClasses: map[string]profile.NodeClass{"default": {
+			AMI:             profile.AMI{Alias: "al2023@latest"},
+			MetadataOptions: profile.MetadataOptions{HTTPEndpoint: "enabled", HTTPTokens: "required", HTTPPutResponseHopLimit: 1},
+			BlockDevices:    []profile.BlockDevice{{DeviceName: "/dev/xvda", VolumeSize: "100Gi", VolumeType: "gp3", Encrypted: true}},
+			Tags:            map[string]string{"CostCenter": "platform"},
+		}},
+		NodePools: map[string]profile.NodePool{
+			"app": {NodeClass: "default", Arch: []string{"amd64", "arm64"}, CapacityTypes: []string{"spot", "on-demand"}, InstanceFamilies: []string{"m5", "m7g", "c6i"}},
+			"gpu": {NodeClass: "default", CapacityTypes: []string{"on-demand"}, InstanceFamilies: []string{"g5", "p4d"}},
+		},
+		Guardrails: &g,
+	}
+	e := model.Resolve(p)
+	dir := filepath.Join("testdata", "corpus")
+	gr, findings := guardrails.Load(os.DirFS("testdata"), dir, &g, func(string) diag.Pos { return diag.Pos{} })
+	if len(findings) > 0 {
+		t.Fatalf("corpus: %v", findings)
+	}
+	e.Guardrails = gr
+	return e
+}
+
+var corpus = profile.Guardrails{
+	Organization: []profile.GuardrailLevel{
+		{Name: "root", Policies: []string{"corpus/FullAWSAccess.json", "corpus/deny-regions.json", "corpus/deny-leaving-org.json"}},
+		{Name: "workloads", Policies: []string{"corpus/FullAWSAccess.json", "corpus/require-tags.json", "corpus/require-imdsv2.json",
+			"corpus/require-encryption.json", "corpus/deny-gpu.json"}},
+	},
+	ResourceControlPolicies: []string{"corpus/rcp-sqs.json"},
+	PermissionsBoundary:     "corpus/boundary.json",
+}
+
+// TestCorpusAgreesWithTheSimulator: for every minor, every request the
+// controller makes for a profile with a general and a GPU pool, under a
+// corpus of the guardrails AWS publishes as examples (region deny, deny
+// leaving the organization, required tags, IMDSv2, encrypted volumes,
+// GPU instance types, an SQS RCP) and a boundary, is decided alike by the
+// evaluator and the IAM policy simulator; the GPU launches, and only
+// they, are denied.
+func TestCorpusAgreesWithTheSimulator(t *testing.T) {
+	dir := reference.Simulator(t)
+	node, err := exec.LookPath("node")
+	if err != nil {
+		reference.Missing(t, "node is not installed: %v", err)
+	}
+	read := func(name string) map[string]any {
+		var doc map[string]any
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil || json.Unmarshal(data, &doc) != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return doc
+	}
+	total := 0
+	for i := range facts.Minors {
+		m := &facts.Minors[i]
+		e := env(t, m, corpus)
+		var identity []map[string]any
+		for _, cp := range generators.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
+			b, _ := json.Marshal(cp.Document)
+			var doc map[string]any
+			_ = json.Unmarshal(b, &doc)
+			identity = append(identity, doc)
+		}
+		var scps [][]map[string]any
+		for _, l := range corpus.Organization {
+			var level []map[string]any
+			for _, p := range l.Policies {
+				level = append(level, read(p))
+			}
+			scps = append(scps, level)
+		}
+		reqs := guardrails.Requests(e)
+		var cases []map[string]any
+		for _, r := range reqs {
+			cases = append(cases, map[string]any{"identity": identity, "boundary": read(corpus.PermissionsBoundary), "scps": scps,
+				"rcps": [][]map[string]any{{read(corpus.ResourceControlPolicies[0])}},
+				"request": map[string]any{"action": r.Action, "resource": r.Resource, "context": r.Context}})
+		}
+		input, _ := json.Marshal(cases)
+		cmd := exec.Command(node, filepath.Join(dir, "evaluate.mjs"))
+		cmd.Stdin = bytes.NewReader(input)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("simulator: %v", err)
+		}
+		oracle := strings.Split(strings.TrimSpace(string(out)), "\n")
+		policies := iameval.Policies{Identity: nil, Boundary: e.Guardrails.Boundary, SCPs: e.Guardrails.SCPs, RCPs: e.Guardrails.RCPs}
+		for _, cp := range generators.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
+			b, _ := json.Marshal(cp.Document)
+			p, err := iameval.Parse(cp.Name, b, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			policies.Identity = append(policies.Identity, p)
+		}
+		for j, r := range reqs {
+			res, err := iameval.Evaluate(policies, r.Request)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(res.Decision) != oracle[j] {
+				t.Errorf("%s: %s %s %v: evaluator %s, simulator %s", m.Minor, r.Action, r.Resource, r.Types, res.Decision, oracle[j])
+			}
+			gpu := r.Pool == "gpu" && len(r.Types) > 0
+			if denied := res.Decision != iameval.Allowed; denied != gpu {
+				t.Errorf("%s: %s %s %v for %q: %s", m.Minor, r.Action, r.Resource, r.Types, r.Pool, res.Decision)
+			}
+		}
+		total += len(reqs)
+	}
+	t.Logf("%d requests over %d minors agree", total, len(facts.Minors))
+}
+
+// TestFullAWSAccessFindsNothing: FullAWSAccess alone denies no request of
+// any minor.
+func TestFullAWSAccessFindsNothing(t *testing.T) {
+	for i := range facts.Minors {
+		m := &facts.Minors[i]
+		e := env(t, m, profile.Guardrails{Organization: []profile.GuardrailLevel{{Name: "root", Policies: []string{"corpus/FullAWSAccess.json"}}}})
+		denials, err := guardrails.Check(e)
+		if err != nil || len(denials) > 0 {
+			t.Errorf("%s: %v %v", m.Minor, err, fmt.Sprint(denials))
+		}
+	}
+}
