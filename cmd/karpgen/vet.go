@@ -5,9 +5,13 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/escape"
+	"github.com/karpgen/karpgen/internal/guardrails"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/pipeline"
@@ -15,6 +19,7 @@ import (
 
 func runVet(args []string, stdout, stderr io.Writer) error {
 	var dir, format, valuesFile, version, on string
+	var explainIAM bool
 	var ev evalFlags
 	fs := newFlags("vet", stdout, stderr)
 	addProfilesFlag(fs, &dir)
@@ -22,6 +27,7 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
 	fs.StringVar(&valuesFile, "values", "", "check a Helm values file in use against the chart of --version instead of the profiles")
 	fs.StringVar(&version, "version", "", "the Karpenter version whose chart --values is for")
+	fs.BoolVar(&explainIAM, "explain-iam", false, "list every request the controller makes with its decision under the guardrails, and the deciding statements")
 	fs.StringVar(&on, "on", "", "check support windows as of `DAY` (YYYY-MM-DD; default today, or the day of SOURCE_DATE_EPOCH)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -51,11 +57,17 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	case version != "":
 		return usageErr("vet: --version is for --values")
 	default:
-		res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC, Today: today})
+		if explainIAM && fs.NArg() == 0 {
+			return usageErr("vet: --explain-iam needs the environments named")
+		}
+		res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC, Today: today, KeepInvalid: explainIAM})
 		if err != nil {
 			return err
 		}
 		findings = res.Findings
+		if explainIAM {
+			return explain(res.Envs, findings, format, stdout, stderr)
+		}
 	}
 	if format == "text" {
 		return printFindings(stderr, findings)
@@ -87,4 +99,46 @@ func dayOf(on string) (string, error) {
 		return time.Unix(secs, 0).UTC().Format(time.DateOnly), nil
 	}
 	return time.Now().UTC().Format(time.DateOnly), nil
+}
+
+// explain prints every request of each environment with its decision: a
+// table, or with -o json a list a security team can review.
+func explain(envs []*model.Env, findings []diag.Finding, format string, stdout, stderr io.Writer) error {
+	var rows []guardrails.Row
+	for _, e := range envs {
+		r, err := guardrails.Explain(e)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r...)
+	}
+	if format == "json" {
+		if err := diag.WriteJSON(stdout, rows); err != nil {
+			return err
+		}
+	} else {
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ENV\tFROM\tACTION\tRESOURCE\tDECISION\tBY")
+		for _, r := range rows {
+			resource := r.Resource
+			if len(r.Types) > 0 {
+				resource += " (" + strings.Join(r.Types, ", ") + ")"
+			}
+			by := strings.Join(r.By, "; ")
+			if r.Missing != "" {
+				by = "no allow in " + r.Missing
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", escape.Terminal(r.Env), escape.Terminal(r.From), r.Action, escape.Terminal(resource), r.Decision, escape.Terminal(by))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if diag.HasErrors(findings) {
+		if format == "text" {
+			_ = printFindings(stderr, findings)
+		}
+		return errInvalid
+	}
+	return nil
 }

@@ -236,3 +236,52 @@ func (d Denial) Message() string {
 	}
 	return fmt.Sprintf("%s: %s %s %s", who, what, verb, by)
 }
+
+// Row is one request with its decision, for the review of a security team.
+type Row struct {
+	Env      string   `json:"env"`
+	From     string   `json:"from"`
+	Action   string   `json:"action"`
+	Resource string   `json:"resource"`
+	Types    []string `json:"instanceTypes,omitempty"`
+	Decision string   `json:"decision"`
+	// By are the deciding statements: the denying ones, or the allowing
+	// identity statements; Missing says which policy allowed nothing.
+	By      []string `json:"by,omitempty"`
+	Missing string   `json:"missing,omitempty"`
+}
+
+// Explain decides every request of the environment and lists them all.
+func Explain(e *model.Env) ([]Row, error) {
+	if e.Facts == nil {
+		return nil, nil
+	}
+	ids, err := identity(e)
+	if err != nil {
+		return nil, err
+	}
+	policies := iameval.Policies{Identity: ids}
+	if g := e.Guardrails; g != nil {
+		policies.Boundary, policies.SCPs, policies.RCPs = g.Boundary, g.SCPs, g.RCPs
+	}
+	var out []Row
+	for _, r := range Requests(e) {
+		res, err := iameval.Evaluate(policies, r.Request)
+		if err != nil {
+			return nil, err
+		}
+		from := "controller"
+		switch {
+		case r.Device >= 0:
+			from = fmt.Sprintf("nodeClass %s volume %d", r.Class, r.Device)
+		case r.Pool != "":
+			from = "pool " + r.Pool
+		}
+		row := Row{Env: e.Name, From: from, Action: r.Action, Resource: r.Resource, Types: r.Types, Decision: string(res.Decision), Missing: res.Missing}
+		for _, b := range res.By {
+			row.By = append(row.By, b.String())
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
