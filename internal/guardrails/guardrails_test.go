@@ -105,7 +105,7 @@ func TestCorpusAgreesWithTheSimulator(t *testing.T) {
 		var cases []map[string]any
 		for _, r := range reqs {
 			cases = append(cases, map[string]any{"identity": identity, "boundary": read(corpus.PermissionsBoundary), "scps": scps,
-				"rcps": [][]map[string]any{{read(corpus.ResourceControlPolicies[0])}},
+				"rcps":    [][]map[string]any{{read(corpus.ResourceControlPolicies[0])}},
 				"request": map[string]any{"action": r.Action, "resource": r.Resource, "context": r.Context}})
 		}
 		input, _ := json.Marshal(cases)
