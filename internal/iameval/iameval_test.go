@@ -14,10 +14,10 @@ func TestParseRefusesWhatItCannotEvaluate(t *testing.T) {
 		`{"Statement":{"Effect":"Allow","Action":"*","Resource":"*","Principal":{"AWS":"arn:aws:iam::1:root"}}}`:              `Principal other than "*"`,
 		`{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*","Condition":{"BinaryEquals":{"k":"QUJD"}}}]}`:            `condition operator "BinaryEquals" is not evaluated`,
 		`{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*","Condition":{"ForSomeValues:StringEquals":{"k":"a"}}}]}`: `"ForSomeValues" is not a set qualifier`,
-		`{"Statement":[{"Effect":"Permit","Action":"*","Resource":"*"}]}`:                                                     `Effect "Permit"`,
+		`{"Statement":[{"Effect":"Permit","Action":"*","Resource":"*"}]}`:                                                     `the Effect "Permit"`,
 		`{"Statement":[{"Effect":"Allow","Action":"*","NotAction":"s3:*","Resource":"*"}]}`:                                   `Action or NotAction, not both`,
 		`{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*","Condition":{"Null":{"k":["true"]}},"Extra":1}]}`:        `element "Extra" is not evaluated`,
-		`{"Version":"2012-10-18","Statement":[]}`:                                                                             `Version "2012-10-18"`,
+		`{"Version":"2012-10-18","Statement":[]}`:                                                                             `the Version "2012-10-18"`,
 	} {
 		if _, err := Parse("p.json", []byte(doc), false); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", doc, err, want)

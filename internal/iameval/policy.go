@@ -76,10 +76,10 @@ func Parse(name string, data []byte, allowPrincipal bool) (*Policy, error) {
 		}
 		raws = []map[string]json.RawMessage{one}
 	} else if err := json.Unmarshal(doc.Statement, &raws); err != nil {
-		return nil, &Error{Policy: name, Err: fmt.Errorf("Statement is neither an object nor a list of them")}
+		return nil, &Error{Policy: name, Err: fmt.Errorf("the Statement is neither an object nor a list of them")}
 	}
 	if doc.Version != "" && doc.Version != "2012-10-17" && doc.Version != "2008-10-17" {
-		return nil, &Error{Policy: name, Err: fmt.Errorf("Version %q is not a policy language version", doc.Version)}
+		return nil, &Error{Policy: name, Err: fmt.Errorf("the Version %q is not a policy language version", doc.Version)}
 	}
 	p := &Policy{Name: name}
 	starts := statementStarts(data)
@@ -203,7 +203,7 @@ func parseStatement(raw map[string]json.RawMessage, allowPrincipal bool) (Statem
 	}
 	switch {
 	case st.Effect != "Allow" && st.Effect != "Deny":
-		return st, fmt.Errorf("Effect %q is neither Allow nor Deny", st.Effect)
+		return st, fmt.Errorf("the Effect %q is neither Allow nor Deny", st.Effect)
 	case (st.Actions == nil) == (st.NotActions == nil):
 		return st, fmt.Errorf("a statement has Action or NotAction, not both or neither")
 	case st.Resources != nil && st.NotResources != nil:
