@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/karpgen/karpgen/hack/internal/gosrc"
@@ -28,11 +26,10 @@ func TestTableMatchesSource(t *testing.T) {
 	if m == nil {
 		t.Fatalf("data/SOURCE names no module zip:\n%s", source)
 	}
-	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	zip, err := gosrc.ModuleZip(string(m[2]), string(m[3]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	zip := filepath.Join(strings.TrimSpace(string(out)), "cache", "download", string(m[2]), "@v", string(m[3])+".zip")
 	if _, err := os.Stat(zip); err != nil {
 		reference.Missing(t, "the module zip of %s is not downloaded (make module-zips): %v", m[3], err)
 	}

@@ -12,35 +12,9 @@
 package main
 
 import (
-	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/karpgen/karpgen/hack/internal/gosrc"
 )
 
-func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./hack/kubeletfields SOURCE LABEL")
-		os.Exit(2)
-	}
-	src, closeSrc, err := gosrc.Open(os.Args[1])
-	if err != nil {
-		fail(err)
-	}
-	defer closeSrc()
-	files, err := Fields(src, os.Args[2])
-	if err != nil {
-		fail(err)
-	}
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join("internal", "kubelet", "data", name), data, 0o644); err != nil {
-			fail(err)
-		}
-	}
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "kubeletfields:", err)
-	os.Exit(1)
-}
+func main() { gosrc.Main("kubeletfields", filepath.Join("internal", "kubelet", "data"), Fields) }

@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/karpgen/karpgen/hack/internal/gosrc"
@@ -38,11 +36,10 @@ func TestFieldsMatchSource(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^\s+k8s\.io/kubelet ` + regexp.QuoteMeta(string(m[3])) + `$`).Match(gomod) {
 		t.Errorf("Karpenter %s does not build against k8s.io/kubelet %s", newest.Reference, m[3])
 	}
-	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	zip, err := gosrc.ModuleZip(string(m[2]), string(m[3]))
 	if err != nil {
 		t.Fatal(err)
 	}
-	zip := filepath.Join(strings.TrimSpace(string(out)), "cache", "download", string(m[2]), "@v", string(m[3])+".zip")
 	if _, err := os.Stat(zip); err != nil {
 		reference.Missing(t, "the module zip of k8s.io/kubelet %s is not downloaded (make module-zips): %v", m[3], err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -28,7 +27,6 @@ func TestOperationsMatchSource(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no operations files in %s: %v", dir, err)
 	}
-	cache := goModCache(t)
 	modules := 0
 	for _, file := range files {
 		want, err := os.ReadFile(file)
@@ -42,7 +40,10 @@ func TestOperationsMatchSource(t *testing.T) {
 		modules++
 		release := string(m[2])
 		t.Run(release, func(t *testing.T) {
-			zip := filepath.Join(cache, "cache", "download", string(m[1]), "@v", release+".zip")
+			zip, err := gosrc.ModuleZip(string(m[1]), release)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if _, err := os.Stat(zip); err != nil {
 				reference.Missing(t, "the module zip of %s is not downloaded (make module-zips): %v", release, err)
 			}
@@ -123,13 +124,4 @@ ec2:DescribeInstanceTypes pkg/p/p.go
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
-}
-
-func goModCache(t *testing.T) string {
-	t.Helper()
-	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(string(out))
 }

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -42,4 +44,41 @@ func Open(name string) (fs.FS, func(), error) {
 		return nil, nil, err
 	}
 	return sub, func() { z.Close() }, nil
+}
+
+// Main is the command of a tool that derives data files from a release's
+// source: `go run ./hack/NAME SOURCE LABEL` writes what derive returns
+// into outDir.
+func Main(name, outDir string, derive func(src fs.FS, label string) (map[string][]byte, error)) {
+	fail := func(err error) {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		os.Exit(1)
+	}
+	if len(os.Args) != 3 {
+		fmt.Fprintf(os.Stderr, "usage: go run ./hack/%s SOURCE LABEL\n", name)
+		os.Exit(2)
+	}
+	src, closeSrc, err := Open(os.Args[1])
+	if err != nil {
+		fail(err)
+	}
+	defer closeSrc()
+	files, err := derive(src, os.Args[2])
+	if err != nil {
+		fail(err)
+	}
+	for file, data := range files {
+		if err := os.WriteFile(filepath.Join(outDir, file), data, 0o644); err != nil {
+			fail(err)
+		}
+	}
+}
+
+// ModuleZip is where `go mod download` keeps a module version's zip.
+func ModuleZip(module, version string) (string, error) {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(strings.TrimSpace(string(out)), "cache", "download", module, "@v", version+".zip"), nil
 }
