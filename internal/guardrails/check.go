@@ -52,6 +52,50 @@ func identity(e *model.Env) ([]*iameval.Policy, error) {
 	return out, nil
 }
 
+// Uncertain is a request allowed only because it lacks condition keys a
+// guardrail's deny tests: if the controller's real request carries them,
+// the statement may deny it.
+type Uncertain struct {
+	Request
+	Statement Statement
+	Keys      []string
+}
+
+// Uncertainties lists, once per profile field and statement, the allowed
+// requests a guardrail's deny would meet but for keys they lack.
+func Uncertainties(e *model.Env) ([]Uncertain, error) {
+	g := e.Guardrails
+	if g == nil || e.Facts == nil {
+		return nil, nil
+	}
+	var docs []*iameval.Policy
+	for _, l := range append(slices.Clone(g.SCPs), g.RCPs...) {
+		docs = append(docs, l.Policies...)
+	}
+	if g.Boundary != nil {
+		docs = append(docs, g.Boundary)
+	}
+	seen := map[string]bool{}
+	var out []Uncertain
+	for _, r := range Requests(e) {
+		for _, p := range docs {
+			abs, err := iameval.Absent(p, "Deny", r.Request)
+			if err != nil {
+				return nil, err
+			}
+			for _, a := range abs {
+				key := fmt.Sprint(r.Path, a.Ref, a.Keys)
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				out = append(out, Uncertain{Request: r, Statement: locate(g, a.Ref), Keys: a.Keys})
+			}
+		}
+	}
+	return out, nil
+}
+
 // Check evaluates every request of the environment under its guardrails.
 // Nothing is checked without guardrails or without facts.
 func Check(e *model.Env) ([]Denial, error) {

@@ -199,12 +199,67 @@ func matching(p *Policy, effect string, r Request) ([]Ref, error) {
 	return out, nil
 }
 
+// Absence is a statement that would apply to a request but for condition
+// keys the request does not carry.
+type Absence struct {
+	Ref  Ref
+	Keys []string
+}
+
+// Absent lists the statements of one effect that fail on a request only
+// because it lacks keys their conditions test: a deny among them is one
+// a request carrying those keys could meet.
+func Absent(p *Policy, effect string, r Request) ([]Absence, error) {
+	var out []Absence
+	for _, st := range p.Statements {
+		if st.Effect != effect || !st.targets(r) {
+			continue
+		}
+		var keys []string
+		genuine := false
+		for _, c := range st.Conditions {
+			ok, err := r.holds(c)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				continue
+			}
+			op, _ := parseOperator(c.Operator)
+			if _, present := r.lookup(c.Key); !present && !op.ifExists && op.base != "Null" && op.set != "ForAllValues" && !bases[op.base] {
+				keys = append(keys, c.Key)
+				continue
+			}
+			genuine = true
+		}
+		if !genuine && len(keys) > 0 {
+			out = append(out, Absence{Ref{p.Name, st.Sid, st.Index}, keys})
+		}
+	}
+	return out, nil
+}
+
 func (st Statement) applies(r Request) (bool, error) {
+	if !st.targets(r) {
+		return false, nil
+	}
+	for _, c := range st.Conditions {
+		ok, err := r.holds(c)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// targets reports whether the statement's actions and resources take in
+// the request, its conditions aside.
+func (st Statement) targets(r Request) bool {
 	actionIn := func(patterns []string) bool {
 		return slices.ContainsFunc(patterns, func(p string) bool { return glob(p, r.Action, true) })
 	}
 	if st.Actions != nil && !actionIn(st.Actions) || st.NotActions != nil && actionIn(st.NotActions) {
-		return false, nil
+		return false
 	}
 	resourceIn := func(patterns []string) (in, resolved bool) {
 		resolved = true
@@ -223,23 +278,17 @@ func (st Statement) applies(r Request) (bool, error) {
 	}
 	if st.Resources != nil {
 		if in, _ := resourceIn(st.Resources); !in {
-			return false, nil
+			return false
 		}
 	}
 	if st.NotResources != nil {
 		// A NotResource whose variable the request cannot fill says
 		// nothing about the resource: the statement does not apply.
 		if in, resolved := resourceIn(st.NotResources); in || !resolved {
-			return false, nil
+			return false
 		}
 	}
-	for _, c := range st.Conditions {
-		ok, err := r.holds(c)
-		if err != nil || !ok {
-			return false, err
-		}
-	}
-	return true, nil
+	return true
 }
 
 // sameHead reports whether an ARN pattern's partition, service, region

@@ -1,8 +1,10 @@
 package instancetypes
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
@@ -47,10 +49,32 @@ type Selection struct {
 	MinPrice, MaxPrice float64
 }
 
-// Select applies a pool's requirements to the table.
+// selections remembers what Select answered: a fleet's environments share
+// their pools' requirements, and the answer depends on nothing else.
+var selections sync.Map // key -> Selection
+
+// Select applies a pool's requirements to the table. The Selection is
+// shared: callers do not change it.
 func Select(np profile.NodePool, region string) Selection {
-	s := Selection{Region: region}
 	reqs := model.PoolRequirements(np)
+	key, err := json.Marshal(struct {
+		R []profile.Requirement
+		G string
+	}{reqs, region})
+	if err == nil {
+		if s, ok := selections.Load(string(key)); ok {
+			return s.(Selection)
+		}
+	}
+	s := selectTypes(reqs, region)
+	if err == nil {
+		selections.Store(string(key), s)
+	}
+	return s
+}
+
+func selectTypes(reqs []profile.Requirement, region string) Selection {
+	s := Selection{Region: region}
 	for _, r := range reqs {
 		if _, known := labelOf[r.Key]; !known && slices.Contains(instanceKeys, r.Key) && !slices.Contains(s.Unevaluated, r.Key) {
 			s.Unevaluated = append(s.Unevaluated, r.Key)
