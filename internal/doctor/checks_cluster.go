@@ -1,0 +1,136 @@
+package doctor
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/escape"
+	"github.com/karpgen/karpgen/internal/iamdoc"
+)
+
+// clusterChecks compare what runs in the cluster (CRDs, webhooks, the controller, its values, the classes' status) with the bundle.
+var clusterChecks = []*Check{
+	{
+		ID: "doctor/crds", Severity: diag.Error, Files: files("k8s-crds.json"),
+		Summary: "The CRDs the profile's minor installs and the profile uses (NodeOverlay and CapacityBuffer when it has them) are present, serve their version and, from Karpenter 1.1, store only it; other CRDs of the cluster are ignored.",
+		run: func(c *checkRun) {
+			var l k8sList
+			if !c.load("k8s-crds.json", &l, "CRDs", "the Karpenter CRDs", c.installCRDs()) {
+				return
+			}
+			have := map[string]k8sObject{}
+			for _, crd := range l.Items {
+				have[crd.Metadata.Name] = crd
+			}
+			for _, want := range c.wantCRDs() {
+				crd, ok := have[want.Name]
+				if !ok {
+					c.report("CRD "+want.Name, "installed ("+want.Kind+" "+want.Version+")", "absent", c.installCRDs())
+					continue
+				}
+				var served []string
+				for _, v := range crd.Spec.Versions {
+					if v.Served {
+						served = append(served, v.Name)
+					}
+				}
+				if !slices.Contains(served, want.Version) {
+					c.report("CRD "+want.Name, want.Version+" served", "served: "+orNone(strings.Join(served, ", ")), c.installCRDs())
+				}
+				if c.e.Version.Minor >= 1 && !slices.Equal(crd.Status.StoredVersions, []string{want.Version}) {
+					c.report("CRD "+want.Name, "status.storedVersions ["+want.Version+"]", fmt.Sprint(crd.Status.StoredVersions),
+						escape.ShellJoin("kubectl", "patch", "crd", crd.Metadata.Name, "--subresource=status", "--type=merge", "-p", `{"status":{"storedVersions":["`+want.Version+`"]}}`)+" (after every object was re-applied as "+want.Version+")")
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/webhooks", Severity: diag.Error, Files: files("k8s-webhooks.json"),
+		Summary: "No webhook configuration of Karpenter's removed v1beta1 APIs is left (from 1.1 nothing serves them).",
+		run: func(c *checkRun) {
+			var l k8sList
+			if !c.load("k8s-webhooks.json", &l, "webhook configurations", "the webhook configurations", "") {
+				return
+			}
+			if c.e.Version.Major == 1 && c.e.Version.Minor == 0 {
+				return // 1.0 still serves them
+			}
+			for _, w := range l.Items {
+				if strings.Contains(w.Metadata.Name, "karpenter") {
+					c.report(strings.ToLower(w.Kind)+" "+w.Metadata.Name, "absent", "present", escape.ShellJoin("kubectl", "delete", strings.ToLower(w.Kind), w.Metadata.Name))
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/controller", Severity: diag.Error, Files: files("k8s-karpenter-deployment.json"),
+		Summary: "The running controller is the profile's version, with its CLUSTER_NAME and INTERRUPTION_QUEUE.",
+		run: func(c *checkRun) {
+			n := c.e.Names
+			var d k8sDeployment
+			if !c.load("k8s-karpenter-deployment.json", &d, "deployment "+n.Namespace+"/karpenter", "the controller", c.helmUpgrade()) {
+				return
+			}
+			for _, ct := range d.Spec.Template.Spec.Containers {
+				if ct.Name != "controller" {
+					continue
+				}
+				tag := ct.Image[strings.LastIndex(ct.Image, ":")+1:]
+				if at := strings.Index(ct.Image, "@"); at >= 0 {
+					img := ct.Image[:at]
+					tag = img[strings.LastIndex(img, ":")+1:]
+				}
+				if tag != c.e.Version.String() {
+					c.report("deployment "+n.Namespace+"/karpenter", "image "+c.e.Version.String(), ct.Image,
+						c.helmUpgrade())
+				}
+				env := map[string]string{}
+				for _, v := range ct.Env {
+					env[v.Name] = v.Value
+				}
+				for k, want := range map[string]string{"CLUSTER_NAME": n.Cluster, "INTERRUPTION_QUEUE": n.Queue} {
+					if env[k] != want {
+						c.report("deployment "+n.Namespace+"/karpenter", k+"="+want, k+"="+env[k], c.helmUpgrade())
+					}
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/helm-values", Severity: diag.Error, Files: files("helm-values.json"),
+		Summary: "The Helm values in use equal the rendered values (the keys that differ are named).",
+		run: func(c *checkRun) {
+			var have map[string]any
+			if !c.load("helm-values.json", &have, "release "+c.e.Names.Namespace+"/karpenter", "the rendered values", "") {
+				return
+			}
+			want := iamdoc.Normalize(generators.HelmValues(c.e)).(map[string]any)
+			for _, d := range diffKeys("", iamdoc.Normalize(have), want) {
+				c.report("release "+c.e.Names.Namespace+"/karpenter", d.Key+" = "+valueText(d.Want), d.Key+" = "+valueText(d.Have),
+					c.helmUpgrade())
+			}
+		},
+	},
+	{
+		ID: "doctor/node-class-status", Severity: diag.Error, Files: files("k8s-ec2nodeclasses.json", "k8s-nodepools.json"),
+		Summary: "No EC2NodeClass or NodePool status condition reports a failure (its reason and message are shown).",
+		run: func(c *checkRun) {
+			for _, f := range []string{"k8s-ec2nodeclasses.json", "k8s-nodepools.json"} {
+				var l k8sList
+				if !c.load(f, &l, f, "the objects", "") {
+					continue
+				}
+				for _, o := range l.Items {
+					for _, cond := range o.Status.Conditions {
+						if cond.Status == "False" {
+							c.report(strings.TrimSuffix(strings.TrimPrefix(f, "k8s-"), "es.json")+" "+o.Metadata.Name, cond.Type+"=True",
+								fmt.Sprintf("%s=False (%s: %s)", cond.Type, cond.Reason, cond.Message), "fix what the message names; karpenter's logs have the details")
+						}
+					}
+				}
+			}
+		},
+	}}

@@ -1,0 +1,248 @@
+package doctor
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/escape"
+	"github.com/karpgen/karpgen/internal/iamdoc"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// iamChecks compare the account's roles, policies, access and interruption queue with the bundle's IAM.
+var iamChecks = []*Check{
+	{
+		ID: "doctor/node-role", Severity: diag.Error, Files: files("iam-node-role.json", "iam-node-role-policies.json"),
+		Summary: "The node role exists, trusts EC2 and has the managed policies of the profile's Karpenter minor.",
+		run: func(c *checkRun) {
+			n := c.e.Names
+			fix := c.deployIAM()
+			if n.NodeRoleExists {
+				fix = "attach the policies to the existing role (aws iam attach-role-policy --role-name " + escape.Shell(n.NodeRole) + " --policy-arn <arn>)"
+			}
+			var role iamRole
+			if !c.load("iam-node-role.json", &role, "role "+n.NodeRole, "the node role", fix) {
+				return
+			}
+			if !trusts(role.Role.AssumeRolePolicyDocument, "Service", n.EC2Principal) {
+				c.report("role "+n.NodeRole, "a trust policy for "+n.EC2Principal, compact(role.Role.AssumeRolePolicyDocument), "update it to iam/node-trust-policy.json")
+			}
+			var att iamAttached
+			if !c.load("iam-node-role-policies.json", &att, "role "+n.NodeRole, "its attached policies", fix) {
+				return
+			}
+			var have []string
+			for _, p := range att.AttachedPolicies {
+				have = append(have, p.PolicyArn)
+			}
+			for _, name := range c.e.Facts.NodeRolePolicies {
+				if arn := n.ManagedPolicyARN(name); !slices.Contains(have, arn) {
+					c.report("role "+n.NodeRole, arn+" attached", strings.Join(have, ", "),
+						escape.ShellJoin("aws", "iam", "attach-role-policy", "--role-name", n.NodeRole, "--policy-arn", arn))
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/node-access", Severity: diag.Error,
+		Files: func(e *model.Env) []string {
+			if e.Profile.Karpenter.NodeAccess == profile.AWSAuth {
+				return []string{"k8s-aws-auth.json"}
+			}
+			return []string{"eks-access-entry-node.json"}
+		},
+		Summary: "The node role may join the cluster: an access entry of the right type (EC2_LINUX, or EC2_WINDOWS when a pool runs Windows).",
+		run: func(c *checkRun) {
+			n := c.e.Names
+			if c.e.Profile.Karpenter.NodeAccess == profile.AWSAuth {
+				var cm struct {
+					Data map[string]string `json:"data"`
+				}
+				if c.load("k8s-aws-auth.json", &cm, "configmap kube-system/aws-auth", "a mapping of "+n.NodeRoleARN, "add iam/aws-auth-maproles.yaml to the aws-auth ConfigMap") &&
+					!strings.Contains(cm.Data["mapRoles"], n.NodeRoleARN) {
+					c.report("configmap kube-system/aws-auth", "a mapping of "+n.NodeRoleARN, "none", "add iam/aws-auth-maproles.yaml to the aws-auth ConfigMap")
+				}
+				return
+			}
+			want := generators.AccessEntryType(c.e.Windows)
+			fix := escape.ShellJoin("aws", "eks", "create-access-entry", "--region", n.Region, "--cluster-name", n.Cluster, "--principal-arn", n.NodeRoleARN, "--type", want)
+			var ae eksAccessEntry
+			if !c.load("eks-access-entry-node.json", &ae, "access entry "+n.NodeRoleARN, "an access entry of type "+want, fix) {
+				return
+			}
+			if ae.AccessEntry.Type != want {
+				c.report("access entry "+n.NodeRoleARN, "type "+want, "type "+ae.AccessEntry.Type,
+					"an access entry's type cannot change: delete it (aws eks delete-access-entry ...) and "+fix)
+			}
+		},
+	},
+	{
+		ID: "doctor/controller-trust", Severity: diag.Error,
+		Files: func(e *model.Env) []string {
+			if e.Profile.Karpenter.Auth == profile.AuthIRSA {
+				return []string{"iam-controller-role.json", "iam-oidc-providers.json"}
+			}
+			return []string{"iam-controller-role.json", "eks-pod-identity-associations.json", "eks-addons.json"}
+		},
+		Summary: "The controller role trusts the auth mode: the cluster's OIDC provider for IRSA; EKS Pod Identity with an association and the agent add-on.",
+		run: func(c *checkRun) {
+			n := c.e.Names
+			var role iamRole
+			if !c.load("iam-controller-role.json", &role, "role "+n.ControllerRole, "the controller role", c.deployIAM()) {
+				return
+			}
+			if c.e.Profile.Karpenter.Auth == profile.AuthIRSA {
+				if !trusts(role.Role.AssumeRolePolicyDocument, "Federated", n.OIDCProviderARN) {
+					c.report("role "+n.ControllerRole, "trust of "+n.OIDCProviderARN, compact(role.Role.AssumeRolePolicyDocument), "update it to iam/controller-trust-policy.json")
+				}
+				var ps iamOIDCProviders
+				if !c.load("iam-oidc-providers.json", &ps, "OIDC providers", "the cluster's provider", "") {
+					return
+				}
+				found := false
+				for _, p := range ps.OpenIDConnectProviderList {
+					found = found || p.Arn == n.OIDCProviderARN
+				}
+				if !found {
+					c.report("OIDC provider", n.OIDCProviderARN, "absent", "eksctl utils associate-iam-oidc-provider --cluster "+n.Cluster+" --approve")
+				}
+				return
+			}
+			if !trusts(role.Role.AssumeRolePolicyDocument, "Service", model.PodIdentityPrincipal) {
+				c.report("role "+n.ControllerRole, "trust of "+model.PodIdentityPrincipal, compact(role.Role.AssumeRolePolicyDocument), "update it to iam/controller-trust-policy.json")
+			}
+			var as eksPodIdentityAssociations
+			if c.load("eks-pod-identity-associations.json", &as, "pod identity associations", "an association", "") {
+				found := false
+				for _, a := range as.Associations {
+					found = found || a.Namespace == n.Namespace && a.ServiceAccount == n.ServiceAccount
+				}
+				if !found {
+					c.report("pod identity association", n.Namespace+"/"+n.ServiceAccount, "absent",
+						escape.ShellJoin("aws", "eks", "create-pod-identity-association", "--region", n.Region, "--cli-input-json", "file://"+c.file(model.FilePodIdentity)))
+				}
+			}
+			var ad eksAddons
+			if c.load("eks-addons.json", &ad, "add-ons", "eks-pod-identity-agent", "") && !slices.Contains(ad.Addons, "eks-pod-identity-agent") {
+				c.report("add-on eks-pod-identity-agent", "installed", "absent", escape.ShellJoin("aws", "eks", "create-addon", "--region", n.Region, "--cluster-name", n.Cluster, "--addon-name", "eks-pod-identity-agent"))
+			}
+		},
+	},
+	{
+		ID: "doctor/controller-policy", Severity: diag.Error,
+		Files: func(e *model.Env) []string {
+			out := []string{"iam-controller-role-policies.json"}
+			for _, cp := range generators.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
+				out = append(out, "iam-policy-"+cp.Name+".json")
+			}
+			return out
+		},
+		Summary: "Each controller policy is attached and equals the rendered one statement by statement (the missing and extra actions are named).",
+		run: func(c *checkRun) {
+			n := c.e.Names
+			var att iamAttached
+			if !c.load("iam-controller-role-policies.json", &att, "role "+n.ControllerRole, "its attached policies", "") {
+				return
+			}
+			for _, cp := range generators.ControllerPolicies(c.e.Facts, n, c.e.IAMGates) {
+				arn := n.PolicyARN(cp.Name)
+				attached := false
+				for _, p := range att.AttachedPolicies {
+					attached = attached || p.PolicyArn == arn
+				}
+				if !attached {
+					c.report("role "+n.ControllerRole, arn+" attached", "not attached", escape.ShellJoin("aws", "iam", "attach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", arn))
+				}
+				var pv iamPolicyVersion
+				if !c.load("iam-policy-"+cp.Name+".json", &pv, "policy "+cp.Name, "the policy of "+c.file(model.IAMFile(cp.File)), c.deployIAM()) {
+					continue
+				}
+				c.comparePolicy(cp, pv.PolicyVersion.Document)
+			}
+		},
+	},
+	{
+		ID: "doctor/interruption", Severity: diag.Error,
+		Files: func(e *model.Env) []string {
+			if e.Names.Queue == "" {
+				return nil
+			}
+			out := []string{"sqs-queue.json", "events-rules.json"}
+			for _, r := range e.Facts.InterruptionRules {
+				out = append(out, "events-targets-"+e.Names.RuleName(r)+".json")
+			}
+			return out
+		},
+		Summary: "The interruption queue exists with the rendered policy, and every rule exists and targets it.",
+		run: func(c *checkRun) {
+			n := c.e.Names
+			if n.Queue == "" {
+				return
+			}
+			var q sqsQueue
+			if c.load("sqs-queue.json", &q, "queue "+n.Queue, "the interruption queue", c.deployIAM()) {
+				var have any
+				json.Unmarshal([]byte(q.Attributes["Policy"]), &have)
+				want := iamdoc.Normalize(generators.InterruptionQueuePolicy(n))
+				delete(want.(map[string]any), "Version")
+				if m, ok := have.(map[string]any); ok {
+					delete(m, "Version")
+				}
+				if !reflect.DeepEqual(iamdoc.Normalize(have), want) {
+					c.report("queue "+n.Queue, "the policy of "+c.file(model.FileQueuePolicy), compact(have), c.deployIAM())
+				}
+			}
+			var rules eventsRules
+			if !c.load("events-rules.json", &rules, "EventBridge rules", "the interruption rules", "") {
+				return
+			}
+			for _, r := range c.e.Facts.InterruptionRules {
+				name := n.RuleName(r)
+				found := false
+				for _, have := range rules.Rules {
+					found = found || have.Name == name
+				}
+				if !found {
+					c.report("rule "+name, "a rule for "+r.DetailType, "absent", c.deployIAM())
+					continue
+				}
+				var t eventsTargets
+				if !c.load("events-targets-"+name+".json", &t, "rule "+name, "its targets", "") {
+					continue
+				}
+				targets := false
+				var arns []string
+				for _, tg := range t.Targets {
+					targets = targets || tg.Arn == n.QueueARN
+					arns = append(arns, tg.Arn)
+				}
+				if !targets {
+					c.report("rule "+name, "target "+n.QueueARN, orNone(strings.Join(arns, ", ")), escape.ShellJoin("aws", "events", "put-targets", "--region", n.Region, "--rule", name, "--targets", "Id=KarpenterInterruptionQueueTarget,Arn="+n.QueueARN))
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/spot-role", Severity: diag.Error,
+		Files: func(e *model.Env) []string {
+			if !usesSpot(e) {
+				return nil
+			}
+			return []string{"iam-spot-service-linked-role.json"}
+		},
+		Summary: "The account has the EC2 Spot service-linked role when a pool may launch spot instances.",
+		run: func(c *checkRun) {
+			if !usesSpot(c.e) {
+				return
+			}
+			var role iamRole
+			c.load("iam-spot-service-linked-role.json", &role, "role AWSServiceRoleForEC2Spot", "the Spot service-linked role",
+				"aws iam create-service-linked-role --aws-service-name spot.amazonaws.com")
+		},
+	},
+}
