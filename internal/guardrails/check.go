@@ -111,7 +111,7 @@ func Check(e *model.Env) ([]Denial, error) {
 	var out []Denial
 	index := map[string]int{}
 	for _, r := range Requests(e) {
-		res, err := iameval.Evaluate(policies, r.Request)
+		res, err := evaluate(policies, r)
 		if err != nil {
 			return nil, err
 		}
@@ -143,6 +143,19 @@ func Check(e *model.Env) ([]Denial, error) {
 		out[i].Hint = hint(e, out[i])
 	}
 	return out, nil
+}
+
+// allowAll stands for the resource policy that admits a service's
+// delivery (the bundle's queue policy admits EventBridge's).
+var allowAll = &iameval.Policy{Name: "the queue policy", Statements: []iameval.Statement{{Effect: "Allow", Actions: []string{"*"}, Resources: []string{"*"}}}}
+
+// evaluate decides a request: the controller's under every policy, a
+// service's under the resource control policies alone.
+func evaluate(p iameval.Policies, r Request) (iameval.Result, error) {
+	if r.Service != "" {
+		p = iameval.Policies{Identity: []*iameval.Policy{allowAll}, RCPs: p.RCPs}
+	}
+	return iameval.Evaluate(p, r.Request)
 }
 
 // locate finds a deciding statement in the guardrails' documents.
@@ -249,6 +262,10 @@ func families(types []string) []string {
 func (d Denial) Message() string {
 	who := "the controller"
 	switch {
+	case d.Service != "":
+		who = d.Service + " (interruption events)"
+	case d.Pool == "" && d.Class != "":
+		who = "node class " + d.Class
 	case d.Device >= 0:
 		who = fmt.Sprintf("node class %s (volume %d, for pool %s)", d.Class, d.Device, d.Pool)
 	case d.Pool != "":
@@ -310,12 +327,16 @@ func Explain(e *model.Env) ([]Row, error) {
 	}
 	var out []Row
 	for _, r := range Requests(e) {
-		res, err := iameval.Evaluate(policies, r.Request)
+		res, err := evaluate(policies, r)
 		if err != nil {
 			return nil, err
 		}
 		from := "controller"
 		switch {
+		case r.Service != "":
+			from = r.Service
+		case r.Pool == "" && r.Class != "":
+			from = "nodeClass " + r.Class
 		case r.Device >= 0:
 			from = fmt.Sprintf("nodeClass %s volume %d", r.Class, r.Device)
 		case r.Pool != "":

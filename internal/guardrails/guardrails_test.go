@@ -103,10 +103,16 @@ func TestCorpusAgreesWithTheSimulator(t *testing.T) {
 		}
 		reqs := guardrails.Requests(e)
 		var cases []map[string]any
+		allowAll := map[string]any{"Version": "2012-10-17", "Statement": []any{map[string]any{"Effect": "Allow", "Action": "*", "Resource": "*"}}}
 		for _, r := range reqs {
-			cases = append(cases, map[string]any{"identity": identity, "boundary": read(corpus.PermissionsBoundary), "scps": scps,
+			c := map[string]any{"identity": identity, "boundary": read(corpus.PermissionsBoundary), "scps": scps,
 				"rcps":    [][]map[string]any{{read(corpus.ResourceControlPolicies[0])}},
-				"request": map[string]any{"action": r.Action, "resource": r.Resource, "context": r.Context}})
+				"request": map[string]any{"action": r.Action, "resource": r.Resource, "context": r.Context}}
+			if r.Service != "" {
+				// A service's delivery: the resource control policies alone.
+				c["identity"], c["boundary"], c["scps"] = []map[string]any{allowAll}, nil, nil
+			}
+			cases = append(cases, c)
 		}
 		input, _ := json.Marshal(cases)
 		cmd := exec.Command(node, filepath.Join(dir, "evaluate.mjs"))
@@ -125,8 +131,13 @@ func TestCorpusAgreesWithTheSimulator(t *testing.T) {
 			}
 			policies.Identity = append(policies.Identity, p)
 		}
+		allowed := &iameval.Policy{Name: "allow", Statements: []iameval.Statement{{Effect: "Allow", Actions: []string{"*"}, Resources: []string{"*"}}}}
 		for j, r := range reqs {
-			res, err := iameval.Evaluate(policies, r.Request)
+			p := policies
+			if r.Service != "" {
+				p = iameval.Policies{Identity: []*iameval.Policy{allowed}, RCPs: policies.RCPs}
+			}
+			res, err := iameval.Evaluate(p, r.Request)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,5 +164,30 @@ func TestFullAWSAccessFindsNothing(t *testing.T) {
 		if err != nil || len(denials) > 0 {
 			t.Errorf("%s: %v %v", m.Minor, err, fmt.Sprint(denials))
 		}
+	}
+}
+
+// TestRCPCanStopInterruptionEvents: an RCP that keeps SQS to the
+// organization's principals, without the exception for AWS services that
+// AWS's examples carry, stops EventBridge delivering interruption events:
+// the finding says so; the controller's own SQS calls pass.
+func TestRCPCanStopInterruptionEvents(t *testing.T) {
+	m := facts.Newest()
+	e := env(t, m, profile.Guardrails{
+		Organization:            []profile.GuardrailLevel{{Name: "root", Policies: []string{"corpus/FullAWSAccess.json"}}},
+		ResourceControlPolicies: []string{"corpus/rcp-org-only.json"},
+		OrganizationID:          "o-a1b2c3d4e5",
+	})
+	denials, err := guardrails.Check(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range denials {
+		got = append(got, d.Message())
+	}
+	want := `events.amazonaws.com (interruption events): sqs:SendMessage on ws-corpus is explicitly denied by corpus/rcp-org-only.json statement "DenySQSOutsideTheOrganization"`
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("denials:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
 	}
 }

@@ -24,6 +24,10 @@ type Request struct {
 	Device int
 	// Types are the instance types a launch request stands for.
 	Types []string
+	// Service is the AWS service that makes the request instead of the
+	// controller (EventBridge delivering interruption events): only the
+	// resource control policies take part.
+	Service string
 }
 
 // launchTags are the tags a launched instance and its volumes, network
@@ -136,20 +140,52 @@ func Requests(e *model.Env) []Request {
 	own("ec2:DescribeInstanceTypes", "*", region)
 	own("ec2:DescribeSubnets", "*", region)
 	own("pricing:GetProducts", "*", map[string][]string{"aws:RequestedRegion": {pricingRegion(n.Partition)}})
+	profileTags := map[string][]string{
+		"aws:RequestTag/kubernetes.io/cluster/" + n.Cluster: {"owned"}, "aws:RequestTag/eks:eks-cluster-name": {n.Cluster},
+		"aws:RequestTag/topology.kubernetes.io/region": {n.Region},
+	}
+	for _, class := range sortedKeys(p.NodeClasses) {
+		if p.NodeClasses[class].InstanceProfile != "" {
+			continue // an instance profile of the account's: the controller makes none
+		}
+		ctx := with(profileTags, "aws:RequestTag/karpenter.k8s.aws/ec2nodeclass", class)
+		ctx["aws:TagKeys"] = []string{"eks:eks-cluster-name", "karpenter.k8s.aws/ec2nodeclass", "kubernetes.io/cluster/" + n.Cluster, "topology.kubernetes.io/region"}
+		ip := n.ARN("iam", "", n.Account, "instance-profile/"+n.Cluster+"_"+class)
+		out = append(out, Request{Request: iameval.Request{Action: "iam:CreateInstanceProfile", Resource: ip, Context: ctx}, Path: "nodeClasses." + class, Class: class, Device: -1})
+		// The profile Karpenter made carries the tags it was created with.
+		own := map[string][]string{
+			"aws:ResourceTag/kubernetes.io/cluster/" + n.Cluster: {"owned"}, "aws:ResourceTag/eks:eks-cluster-name": {n.Cluster},
+			"aws:ResourceTag/topology.kubernetes.io/region": {n.Region}, "aws:ResourceTag/karpenter.k8s.aws/ec2nodeclass": {class},
+		}
+		for _, a := range []string{"iam:AddRoleToInstanceProfile", "iam:GetInstanceProfile"} {
+			out = append(out, Request{Request: iameval.Request{Action: a, Resource: ip, Context: own}, Path: "nodeClasses." + class, Class: class, Device: -1})
+		}
+	}
 	if n.Queue != "" {
 		for _, a := range []string{"sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueUrl"} {
 			own(a, n.QueueARN, region)
 		}
+		// EventBridge delivers the interruption events to the queue.
+		out = append(out, Request{Request: iameval.Request{Action: "sqs:SendMessage", Resource: n.QueueARN, Context: map[string][]string{
+			"aws:RequestedRegion": {n.Region}, "aws:PrincipalServiceName": {model.EventsPrincipal}, "aws:PrincipalIsAWSService": {"true"},
+			"aws:SourceAccount": {n.Account}, "aws:SecureTransport": {"true"},
+		}}, Path: "karpenter.interruptionQueue", Device: -1, Service: model.EventsPrincipal})
 	}
 	// The keys every request of the controller carries: who calls, and
 	// over TLS.
 	for i := range out {
+		if out[i].Service != "" {
+			continue
+		}
 		ctx := out[i].Context
 		if ctx == nil {
 			ctx = map[string][]string{}
 		}
 		ctx = with(ctx, "aws:SecureTransport", "true", "aws:PrincipalArn", n.ControllerRoleARN,
 			"aws:PrincipalAccount", n.Account, "aws:PrincipalType", "AssumedRole")
+		if g := p.Guardrails; g != nil && g.OrganizationID != "" {
+			ctx["aws:PrincipalOrgID"] = []string{g.OrganizationID}
+		}
 		out[i].Context = ctx
 	}
 	return out

@@ -98,6 +98,7 @@ type Guardrails struct {
 	Organization            []GuardrailLevel `json:"organization,omitempty"`
 	ResourceControlPolicies []string         `json:"resourceControlPolicies,omitempty"`
 	PermissionsBoundary     string           `json:"permissionsBoundary,omitempty"`
+	OrganizationID          string           `json:"organizationID,omitempty"`
 }
 
 // GuardrailLevel is one level of the organization and its SCPs.
