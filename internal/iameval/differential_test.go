@@ -1,12 +1,8 @@
 package iameval_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/karpgen/karpgen/internal/iameval"
@@ -70,22 +66,7 @@ func FuzzAgreesWithTheSimulator(f *testing.F) {
 // agreeOn runs the simulator on the cases and compares every decision.
 func agreeOn(t *testing.T, cases []Case) {
 	t.Helper()
-	dir := reference.Simulator(t)
-	node, err := exec.LookPath("node")
-	if err != nil {
-		reference.Missing(t, "node is not installed: %v", err)
-	}
-	input, err := json.Marshal(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, filepath.Join(dir, "evaluate.mjs"))
-	cmd.Stdin = bytes.NewReader(input)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("simulator: %v", err)
-	}
-	oracle := strings.Split(strings.TrimSpace(string(out)), "\n")
+	oracle := reference.Decide(t, cases)
 	if len(oracle) != len(cases) {
 		t.Fatalf("the simulator answered %d of %d cases", len(oracle), len(cases))
 	}

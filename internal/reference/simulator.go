@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -67,4 +69,27 @@ func simulate(t testing.TB, files map[string][]byte, n model.Names, minor, opera
 		return string(out), strings.HasPrefix(last, "operations: ") && strings.Contains(last, " allowed, 0 not allowed")
 	}
 	return string(out), strings.HasPrefix(last, "iam scenarios: ") && strings.Contains(last, " passed, 0 failed")
+}
+
+// Decide runs the simulator's evaluate.mjs on cases (a JSON list, each
+// {identity, boundary, scps, rcps, request}) and returns its decision on
+// each: Allowed, ExplicitlyDenied, ImplicitlyDenied, or ERROR and why.
+func Decide(t testing.TB, cases any) []string {
+	t.Helper()
+	dir := Simulator(t)
+	node, err := exec.LookPath("node")
+	if err != nil {
+		Missing(t, "node is not installed: %v", err)
+	}
+	input, err := json.Marshal(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, filepath.Join(dir, "evaluate.mjs"))
+	cmd.Stdin = bytes.NewReader(input)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("simulator: %v", err)
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
 }
