@@ -72,6 +72,7 @@ func TestControllerCallsAreAllowed(t *testing.T) {
 			p := testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws-calls")
 			if m.IAM.RebootForRepair {
 				p.Karpenter.AWSFeatureGates = map[string]bool{"rebootForRepair": true}
+				p.Karpenter.FeatureGates = map[string]bool{"nodeRepair": true}
 			}
 			e := model.Resolve(p)
 			b, err := generators.Render(e)

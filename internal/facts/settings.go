@@ -28,6 +28,10 @@ var NullDefaults = map[string]string{"ignoreDRARequests": "true"}
 // IGNORE_DRA_REQUESTS whatever its value; older charts leave false out).
 var AlwaysRendered = map[string]string{"ignoreDRARequests": "1.15"}
 
+// GateNeeds are the AWS feature gates that do nothing without a chart
+// feature gate on (the chart's values.yaml says so of each).
+var GateNeeds = map[string]string{"rebootForRepair": "nodeRepair"}
+
 // SettingConflict is a setting the chart refuses in the company of
 // others: its render fails naming both.
 type SettingConflict struct {

@@ -6,11 +6,26 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/instancetypes"
 	"github.com/karpgen/karpgen/internal/kubelet"
 )
 
 var podRules = []*Rule{
+	{
+		ID: "ops/gate-needs", Severity: diag.Warning, Group: "Operations",
+		Summary: "An AWS feature gate that acts only through a chart feature gate has that gate on (rebootForRepair reboots nodes for node repair, which needs nodeRepair).",
+		check: func(c *Context) {
+			for _, g := range names(c.P.Karpenter.AWSFeatureGates) {
+				need, ok := facts.GateNeeds[g]
+				if !ok || !c.P.Karpenter.AWSFeatureGates[g] || c.P.Karpenter.FeatureGates[need] || c.Minor == nil {
+					continue
+				}
+				c.Report(at("karpenter.awsFeatureGates", field(g)), fmt.Sprintf("turn on karpenter.featureGates.%s, or turn %s off", need, g),
+					"AWS feature gate %s does nothing without the feature gate %s, which is off (and the controller's policy leaves ec2:RebootInstances out)", g, need)
+			}
+		},
+	},
 	{
 		ID: "ops/max-pods", Severity: diag.Warning, Group: "Operations",
 		Summary: "kubelet maxPods (a count, or from 1.15 an expression, evaluated per instance type) stays within what the VPC CNI can address on every instance type the pool may launch; past it pods wait without an IP.",

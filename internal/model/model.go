@@ -61,7 +61,10 @@ func Resolve(p *profile.Profile) *Env {
 	if e.Facts != nil {
 		e.Application = applicationOf(p, e.Facts, e.Names)
 		e.Gates = gatesOf(p, e.Facts)
-		e.IAMGates = IAMGates{RebootForRepair: e.Facts.IAM.RebootForRepair && p.Karpenter.AWSFeatureGates["rebootForRepair"]}
+		// Node repair reboots only with both gates on: least privilege
+		// leaves ec2:RebootInstances out otherwise.
+		e.IAMGates = IAMGates{RebootForRepair: e.Facts.IAM.RebootForRepair && p.Karpenter.AWSFeatureGates["rebootForRepair"] &&
+			gateOn(e.Facts, p.Karpenter.FeatureGates, facts.GateNeeds["rebootForRepair"])}
 	}
 	return e
 }
@@ -71,6 +74,20 @@ type IAMGates struct {
 	// RebootForRepair: node repair reboots instances
 	// (settings.awsFeatureGates.rebootForRepair, 1.15 and later).
 	RebootForRepair bool
+}
+
+// gateOn reports whether a chart feature gate is on: as the profile sets
+// it, else the chart's default.
+func gateOn(m *facts.Minor, set map[string]bool, name string) bool {
+	if v, ok := set[name]; ok {
+		return v
+	}
+	for _, g := range m.FeatureGates {
+		if g.Name == name {
+			return g.Default
+		}
+	}
+	return false
 }
 
 // gatesOf lists the chart gates of the minor that the profile's features
