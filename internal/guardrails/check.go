@@ -293,7 +293,7 @@ func (d Denial) Message() string {
 		}
 		by = "explicitly denied by " + strings.Join(refs, " and ")
 	default:
-		by = "not allowed by the " + strings.TrimPrefix(strings.Replace(d.Result.Missing, "scp:", "organization level ", 1), "")
+		by = "not allowed by the " + strings.Replace(d.Result.Missing, "scp:", "organization level ", 1)
 	}
 	return fmt.Sprintf("%s: %s %s %s", who, what, verb, by)
 }

@@ -2,6 +2,7 @@ package guardrails
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,7 +89,7 @@ func Requests(e *model.Env) []Request {
 	ec2 := func(resource string) string { return n.ARN("ec2", n.Region, n.Account, resource) }
 	region := map[string][]string{"aws:RequestedRegion": {n.Region}}
 	var out []Request
-	for _, pool := range sortedKeys(p.NodePools) {
+	for _, pool := range slices.Sorted(maps.Keys(p.NodePools)) {
 		np := p.NodePools[pool]
 		class := np.NodeClass
 		nc := p.NodeClasses[class]
@@ -144,7 +145,7 @@ func Requests(e *model.Env) []Request {
 		"aws:RequestTag/kubernetes.io/cluster/" + n.Cluster: {"owned"}, "aws:RequestTag/eks:eks-cluster-name": {n.Cluster},
 		"aws:RequestTag/topology.kubernetes.io/region": {n.Region},
 	}
-	for _, class := range sortedKeys(p.NodeClasses) {
+	for _, class := range slices.Sorted(maps.Keys(p.NodeClasses)) {
 		if p.NodeClasses[class].InstanceProfile != "" {
 			continue // an instance profile of the account's: the controller makes none
 		}
@@ -200,13 +201,4 @@ func pricingRegion(partition string) string {
 		return "us-gov-west-1"
 	}
 	return "us-east-1"
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
