@@ -141,6 +141,8 @@ func Requests(e *model.Env) []Request {
 	own("ec2:DescribeInstanceTypes", "*", region)
 	own("ec2:DescribeSubnets", "*", region)
 	own("pricing:GetProducts", "*", map[string][]string{"aws:RequestedRegion": {pricingRegion(n.Partition)}})
+	// The AMI aliases resolve through AWS's public parameters.
+	own("ssm:GetParameter", n.ARN("ssm", n.Region, "", "parameter/aws/service/eks/optimized-ami/x/recommended/image_id"), region)
 	profileTags := map[string][]string{
 		"aws:RequestTag/kubernetes.io/cluster/" + n.Cluster: {"owned"}, "aws:RequestTag/eks:eks-cluster-name": {n.Cluster},
 		"aws:RequestTag/topology.kubernetes.io/region": {n.Region},
