@@ -1,7 +1,6 @@
 package generators
 
 import (
-	"slices"
 
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/model"
@@ -57,21 +56,12 @@ func HelmValues(e *model.Env) obj {
 	}
 }
 
-// featureGates lists every gate of the minor with the profile's choice,
-// else on when a feature of the profile needs it, else the chart default,
-// so the values say exactly what runs; a gate whose chart default is null
-// only when the profile sets it.
+// featureGates writes the gates' values (model.GateValues) as the chart
+// takes them.
 func featureGates(gates []facts.Gate, set map[string]bool, needed []string) obj {
 	out := obj{}
-	for _, g := range gates {
-		v, ok := set[g.Name]
-		if !ok && g.Unset {
-			continue
-		}
-		if !ok {
-			v = g.Default || slices.Contains(needed, g.Name)
-		}
-		out[g.Name] = v
+	for name, v := range model.GateValues(gates, set, needed) {
+		out[name] = v
 	}
 	return out
 }

@@ -64,7 +64,7 @@ func Resolve(p *profile.Profile) *Env {
 		// Node repair reboots only with both gates on: least privilege
 		// leaves ec2:RebootInstances out otherwise.
 		e.IAMGates = IAMGates{RebootForRepair: e.Facts.IAM.RebootForRepair && p.Karpenter.AWSFeatureGates["rebootForRepair"] &&
-			gateOn(e.Facts, p.Karpenter.FeatureGates, facts.GateNeeds["rebootForRepair"])}
+			GateValues(e.Facts.FeatureGates, p.Karpenter.FeatureGates, e.Gates)[facts.GateNeeds["rebootForRepair"]]}
 	}
 	return e
 }
@@ -76,18 +76,23 @@ type IAMGates struct {
 	RebootForRepair bool
 }
 
-// gateOn reports whether a chart feature gate is on: as the profile sets
-// it, else the chart's default.
-func gateOn(m *facts.Minor, set map[string]bool, name string) bool {
-	if v, ok := set[name]; ok {
-		return v
-	}
-	for _, g := range m.FeatureGates {
-		if g.Name == name {
-			return g.Default
+// GateValues are the values the chart receives for a list of gates: the
+// profile's choice, else on when a feature of the profile needs it, else
+// the chart default; a gate whose chart default is null only when the
+// profile sets it. The Helm values write them, and the IAM follows them.
+func GateValues(gates []facts.Gate, set map[string]bool, needed []string) map[string]bool {
+	out := map[string]bool{}
+	for _, g := range gates {
+		v, ok := set[g.Name]
+		if !ok && g.Unset {
+			continue
 		}
+		if !ok {
+			v = g.Default || slices.Contains(needed, g.Name)
+		}
+		out[g.Name] = v
 	}
-	return false
+	return out
 }
 
 // gatesOf lists the chart gates of the minor that the profile's features
