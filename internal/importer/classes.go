@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"github.com/karpgen/karpgen/internal/facts"
 	"slices"
 	"strings"
 )
@@ -133,6 +134,17 @@ func (im *importer) nodeClass(d node, name string, beta bool) {
 	}
 	if v := spec.get("instanceStorePolicy").str(); v != "" {
 		nc["instanceStorePolicy"] = v
+	}
+	// The fields later minors add under the same name in the profile
+	// (ipPrefixCount, networkInterfaces, cpuOptions, enclaveOptions…), as
+	// the features table lists them.
+	for _, f := range facts.Features {
+		if f.Kind != "EC2NodeClass" || f.Path != "nodeClasses.*."+f.CRDPath {
+			continue
+		}
+		if _, set := nc[f.CRDPath]; !set && spec.get(f.CRDPath).ok() {
+			nc[f.CRDPath] = spec.get(f.CRDPath).plain()
+		}
 	}
 	im.classes[name] = nc
 }

@@ -184,6 +184,16 @@ func (im *importer) readValues(karpenter map[string]any, settings node) {
 	if len(gates) > 0 {
 		karpenter["featureGates"] = gates
 	}
+	awsGates := map[string]any{}
+	ag := settings.get("awsFeatureGates")
+	for _, k := range ag.keys() {
+		if b, ok := ag.get(k).boolean(); ok {
+			awsGates[k] = b
+		}
+	}
+	if len(awsGates) > 0 {
+		karpenter["awsFeatureGates"] = awsGates
+	}
 	im.otherSettings(karpenter, settings)
 	for _, k := range []string{"assumeRoleARN", "assumeRoleDuration"} {
 		if settings.get(k).ok() {
@@ -197,7 +207,7 @@ func (im *importer) readValues(karpenter map[string]any, settings node) {
 
 // handledSettings are the settings keys read elsewhere or dropped with a
 // note of their own.
-var handledSettings = []string{"aws", "clusterName", "interruptionQueue", "featureGates", "assumeRoleARN", "assumeRoleDuration"}
+var handledSettings = []string{"aws", "clusterName", "interruptionQueue", "featureGates", "awsFeatureGates", "assumeRoleARN", "assumeRoleDuration"}
 
 // otherSettings carries enableZonalShift to karpenter.zonalShift and every
 // other scalar setting to karpenter.settings, where vet holds it to the
