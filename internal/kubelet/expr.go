@@ -84,6 +84,10 @@ func VarList() string {
 	return strings.Join(names, ", ")
 }
 
+// maxCost bounds an expression's evaluation, in CEL's cost units: far
+// above arithmetic over a few variables.
+const maxCost = 10000
+
 // Expr is a compiled kubelet expression.
 type Expr struct {
 	prg cel.Program
@@ -105,7 +109,10 @@ func Compile(expression string) (*Expr, error) {
 	if t := ast.OutputType(); t != cel.IntType && t != cel.DoubleType {
 		return nil, fmt.Errorf("it returns %s; it must return an int or a double", t)
 	}
-	prg, err := exprEnv.Program(ast)
+	// A profile is untrusted: an expression whose evaluation would cost
+	// more than any kubelet value needs (nested comprehensions over
+	// literal lists) stops there instead of running away.
+	prg, err := exprEnv.Program(ast, cel.CostLimit(maxCost))
 	if err != nil {
 		return nil, err
 	}

@@ -131,3 +131,28 @@ func TestSubsetIsTheCRDs(t *testing.T) {
 		}
 	}
 }
+
+// TestExpensiveExpressionStops: an expression built to run long (nested
+// comprehensions) stops at the cost limit instead of running away.
+func TestExpensiveExpressionStops(t *testing.T) {
+	list := "[" + strings.Repeat("1,", 99) + "1]"
+	e, err := Compile("size(" + list + ".map(a, " + list + ".map(b, " + list + ".map(c, a + b + c))))")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := e.Eval(Vars{DefaultENIs: 3, IPsPerENI: 10, MaxPods: 29, InstanceType: "m5.large"}); ok {
+		t.Errorf("evaluated to %d", v)
+	}
+	if v, ok := mustCompile(t, "min(max_pods, 110) + default_enis * ips_per_eni").Eval(Vars{DefaultENIs: 3, IPsPerENI: 10, MaxPods: 29}); !ok || v != 59 {
+		t.Errorf("a plain expression: %d %v", v, ok)
+	}
+}
+
+func mustCompile(t *testing.T, expr string) *Expr {
+	t.Helper()
+	e, err := Compile(expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
