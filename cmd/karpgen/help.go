@@ -38,6 +38,16 @@ var helpText = map[string]struct{ usage, about, example string }{
 			"a profile that renders back to equivalent v1 objects; - reads standard input.",
 		"kubectl get nodepools,ec2nodeclasses -o yaml | karpgen import - --values values.yaml --output-file profiles/imported.cue",
 	},
+	"diff": {
+		"karpgen diff [ENV...] --base DIR|REV [flags]",
+		"Renders the profiles and a base of them in memory and says what the change does to each\n" +
+			"environment in Karpenter's terms: nodes replaced (drift, paced by the budgets), changed in\n" +
+			"place, objects to recreate, IAM actions granted or taken away, Helm values, the version.\n" +
+			"--base is the base's profiles folder (or a checkout holding it at --profiles' path) or a git\n" +
+			"revision of the repository the profiles live in, read without touching the work tree.\n" +
+			"Writes nothing. Exit 0 when nothing changes, 1 when something does, 3 when either side is invalid.",
+		"karpgen diff --base origin/main\n  karpgen diff prod --base HEAD~1 -o json | jq .summary\n  karpgen diff --base ../base --profiles profiles -o markdown > comment.md",
+	},
 	"upgrade": {
 		"karpgen upgrade ENV --to VERSION [flags]",
 		"Plans the move of one environment to another Karpenter version: every minor in between,\n" +

@@ -63,6 +63,7 @@ func commands() []command {
 		{"build", runBuild},
 		{"init", runInit},
 		{"import", runImport},
+		{"diff", runDiff},
 		{"upgrade", runUpgrade},
 		{"doctor", runDoctor},
 		{"version", runVersion},
@@ -114,7 +115,11 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	// An error may carry text of the profiles, an overlay or kustomize:
 	// each of its lines is shown with nothing a terminal or CI log acts on.
+	// An error without text has said what it had to already.
 	for i, line := range strings.Split(err.Error(), "\n") {
+		if err.Error() == "" {
+			break
+		}
 		if i == 0 {
 			fmt.Fprintf(stderr, "karpgen: %s\n", escape.Terminal(line))
 		} else {

@@ -1,0 +1,363 @@
+// Package fleetdiff compares the bundles two revisions of the profiles
+// render, environment by environment, and says what the change does in
+// Karpenter's terms: nodes replaced (drift), changed in place, objects the
+// API server makes you recreate, IAM actions granted or taken away, Helm
+// values that restart the controller, and every other file as a short
+// unified diff. It compares what was rendered in memory; it writes
+// nothing.
+package fleetdiff
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/drift"
+	"github.com/karpgen/karpgen/internal/model"
+)
+
+// Side is what one revision of the profiles renders.
+type Side struct {
+	Envs    map[string]*model.Env
+	Bundles map[string]*generators.Bundle
+	// Fleet are the files of out/ itself.
+	Fleet map[string][]byte
+}
+
+// NewSide indexes rendered environments by name.
+func NewSide(envs []*model.Env, bundles map[string]*generators.Bundle, fleet map[string][]byte) *Side {
+	s := &Side{Envs: map[string]*model.Env{}, Bundles: bundles, Fleet: fleet}
+	for _, e := range envs {
+		s.Envs[e.Name] = e
+	}
+	return s
+}
+
+// Report is the whole diff. Its JSON form is documented in docs/diff.md
+// and stable: fields are only ever added.
+type Report struct {
+	// Base names the base: the folder or the git revision.
+	Base string `json:"base"`
+	// Environments counts the environments of either side compared.
+	Environments int     `json:"environments"`
+	Summary      Summary `json:"summary"`
+	// Changes are the environments that change, by name.
+	Changes []Env `json:"changes"`
+	// Fleet are the files of out/ itself that change.
+	Fleet []File `json:"fleet"`
+}
+
+// Summary counts what the change does across the fleet.
+type Summary struct {
+	Changed int      `json:"changed"`
+	Added   []string `json:"added"`
+	Removed []string `json:"removed"`
+	// ReplaceNodes are the environments where nodes are replaced, with
+	// the pools whose nodes go.
+	ReplaceNodes []EnvPools `json:"replaceNodes"`
+	// IAM are the environments whose IAM changes, with their accounts.
+	IAM []EnvAccount `json:"iam"`
+	// Versions are the environments whose Karpenter version changes.
+	Versions []string `json:"versions"`
+}
+
+// EnvPools names the pools of an environment.
+type EnvPools struct {
+	Env   string   `json:"env"`
+	Pools []string `json:"pools"`
+}
+
+// EnvAccount names the account of an environment.
+type EnvAccount struct {
+	Env     string `json:"env"`
+	Account string `json:"account"`
+}
+
+// Env is what changes in one environment.
+type Env struct {
+	Name string `json:"name"`
+	// Status is added, removed or changed.
+	Status  string `json:"status"`
+	Account string `json:"account"`
+	// Version is the Karpenter version after the change (before it, for
+	// a removed environment); VersionFrom is set when it changes.
+	Version     string   `json:"version"`
+	VersionFrom string   `json:"versionFrom,omitempty"`
+	Objects     []Object `json:"objects"`
+	IAM         []Policy `json:"iam"`
+	Helm        []Value  `json:"helm"`
+	Files       []File   `json:"files"`
+}
+
+// Object is a NodePool or an EC2NodeClass that changes.
+type Object struct {
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+	// Status is added, removed or changed.
+	Status string `json:"status"`
+	// Effect is the most disruptive effect of its changes: recreate,
+	// drift or in-place; create and delete for an added or removed one.
+	Effect string `json:"effect"`
+	// Changes are the fields that change, with their effects.
+	Changes []drift.Change `json:"changes"`
+	// Pools are the NodePools whose nodes the effect reaches: the pool
+	// itself, or every pool made from a node class.
+	Pools []Pacing `json:"pools"`
+}
+
+// Pacing is what limits the replacement of a pool's nodes.
+type Pacing struct {
+	Pool    string         `json:"pool"`
+	Budgets []drift.Budget `json:"budgets"`
+	Summary string         `json:"summary"`
+}
+
+// Policy is an IAM policy document that changes.
+type Policy struct {
+	File string `json:"file"`
+	// Status is added, removed or changed.
+	Status string `json:"status"`
+	// Trust is set for a role's trust policy.
+	Trust          bool        `json:"trust"`
+	ActionsAdded   []string    `json:"actionsAdded"`
+	ActionsRemoved []string    `json:"actionsRemoved"`
+	Statements     []Statement `json:"statements"`
+}
+
+// Statement is a statement of a policy that changes.
+type Statement struct {
+	Sid string `json:"sid"`
+	// Status is added, removed or changed.
+	Status string `json:"status"`
+	// Fields are the elements of a changed statement that change
+	// (Action, Condition, Effect, Principal, Resource, …).
+	Fields []string `json:"fields"`
+	// ResourcesAdded and ResourcesRemoved are the resources a changed
+	// statement gains and loses.
+	ResourcesAdded   []string `json:"resourcesAdded"`
+	ResourcesRemoved []string `json:"resourcesRemoved"`
+}
+
+// Value is a Helm value that changes; From or To is null when absent.
+type Value struct {
+	Key  string `json:"key"`
+	From any    `json:"from"`
+	To   any    `json:"to"`
+}
+
+// File is any other file that changes, as a unified diff cut at
+// MaxDiffLines lines; Lines counts the whole diff.
+type File struct {
+	Path   string `json:"path"`
+	Status string `json:"status"`
+	Diff   string `json:"diff"`
+	Lines  int    `json:"lines"`
+}
+
+// MaxDiffLines is how much of a file's unified diff a report keeps.
+const MaxDiffLines = 40
+
+// Compare compares base and head, for the environments named (every
+// environment of either side when none is).
+func Compare(baseName string, base, head *Side, names []string) (*Report, error) {
+	if len(names) == 0 {
+		seen := map[string]bool{}
+		for n := range base.Envs {
+			seen[n] = true
+		}
+		for n := range head.Envs {
+			seen[n] = true
+		}
+		for n := range seen {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	r := &Report{Base: baseName, Environments: len(names), Changes: []Env{}, Fleet: []File{}}
+	r.Summary = Summary{Added: []string{}, Removed: []string{}, ReplaceNodes: []EnvPools{}, IAM: []EnvAccount{}, Versions: []string{}}
+	for _, name := range names {
+		e, err := compareEnv(name, base, head)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if e == nil {
+			continue
+		}
+		r.Changes = append(r.Changes, *e)
+		r.Summary.add(e)
+	}
+	if base.Fleet != nil && head.Fleet != nil {
+		r.Fleet = files(base.Fleet, head.Fleet, func(string) bool { return true })
+	}
+	return r, nil
+}
+
+func (s *Summary) add(e *Env) {
+	s.Changed++
+	switch e.Status {
+	case "added":
+		s.Added = append(s.Added, e.Name)
+	case "removed":
+		s.Removed = append(s.Removed, e.Name)
+	}
+	var pools []string
+	for _, o := range e.Objects {
+		if e.Status != "changed" {
+			break
+		}
+		if o.Effect == string(drift.Drift) || o.Effect == string(drift.Recreate) || o.Effect == "delete" {
+			for _, p := range o.Pools {
+				pools = append(pools, p.Pool)
+			}
+		}
+	}
+	if len(pools) > 0 {
+		slices.Sort(pools)
+		s.ReplaceNodes = append(s.ReplaceNodes, EnvPools{e.Name, slices.Compact(pools)})
+	}
+	if len(e.IAM) > 0 && e.Status == "changed" {
+		s.IAM = append(s.IAM, EnvAccount{e.Name, e.Account})
+	}
+	if e.VersionFrom != "" {
+		s.Versions = append(s.Versions, e.Name)
+	}
+}
+
+// compareEnv is the diff of one environment; nil when nothing changes.
+func compareEnv(name string, base, head *Side) (*Env, error) {
+	be, hasBase := base.Envs[name]
+	he, hasHead := head.Envs[name]
+	bb, hb := base.Bundles[name], head.Bundles[name]
+	switch {
+	case !hasBase && !hasHead:
+		return nil, fmt.Errorf("no such environment on either side")
+	case !hasBase:
+		e := &Env{Name: name, Status: "added", Account: he.Profile.Cluster.AccountID, Version: he.Profile.Karpenter.Version,
+			Objects: []Object{}, IAM: []Policy{}, Helm: []Value{}, Files: []File{}}
+		return e, fillEnv(e, he, nil, hb)
+	case !hasHead:
+		e := &Env{Name: name, Status: "removed", Account: be.Profile.Cluster.AccountID, Version: be.Profile.Karpenter.Version,
+			Objects: []Object{}, IAM: []Policy{}, Helm: []Value{}, Files: []File{}}
+		return e, fillEnv(e, be, bb, nil)
+	}
+	if sameFiles(bb, hb) {
+		return nil, nil
+	}
+	e := &Env{Name: name, Status: "changed", Account: he.Profile.Cluster.AccountID, Version: he.Profile.Karpenter.Version,
+		Objects: []Object{}, IAM: []Policy{}, Helm: []Value{}, Files: []File{}}
+	if v := be.Profile.Karpenter.Version; v != e.Version {
+		e.VersionFrom = v
+	}
+	return e, fillEnv(e, he, bb, hb)
+}
+
+func sameFiles(a, b *generators.Bundle) bool {
+	if len(a.Files) != len(b.Files) {
+		return false
+	}
+	for p, t := range a.Files {
+		if u, ok := b.Files[p]; !ok || !bytes.Equal(t, u) {
+			return false
+		}
+	}
+	return true
+}
+
+// fillEnv compares the files of two bundles (nil for a side without the
+// environment), by the rules of the release env runs. An environment
+// added or removed is told in brief: its objects, policies and files by
+// name, not its every value.
+func fillEnv(e *Env, env *model.Env, base, head *generators.Bundle) error {
+	rules, err := drift.For(env.Facts.Reference)
+	if err != nil {
+		return err
+	}
+	bf, hf := filesOf(base), filesOf(head)
+	if e.Objects, err = objects(rules, bf, hf); err != nil {
+		return err
+	}
+	if e.IAM, err = policies(bf, hf); err != nil {
+		return err
+	}
+	whole := base == nil || head == nil
+	if whole {
+		for i := range e.IAM {
+			e.IAM[i].Statements = []Statement{}
+		}
+	} else if e.Helm, err = helmValues(bf[model.FileHelmValues], hf[model.FileHelmValues]); err != nil {
+		return err
+	}
+	e.Files = files(bf, hf, func(p string) bool { return !covered(p, bf, hf) })
+	if whole {
+		for i := range e.Files {
+			e.Files[i].Diff = ""
+		}
+	}
+	return nil
+}
+
+func filesOf(b *generators.Bundle) map[string][]byte {
+	if b == nil {
+		return map[string][]byte{}
+	}
+	return b.Files
+}
+
+// covered says whether a file's changes are told in Karpenter's or IAM's
+// terms rather than as a diff.
+func covered(p string, base, head map[string][]byte) bool {
+	switch p {
+	case model.FileNodePools, model.FileNodeClasses, model.FileHelmValues:
+		return true
+	}
+	if strings.HasPrefix(p, model.DirIAM) && strings.HasSuffix(p, ".json") {
+		return isPolicy(base[p]) || isPolicy(head[p])
+	}
+	return false
+}
+
+// effectOf is the most disruptive effect of a list of changes.
+func effectOf(changes []drift.Change) drift.Effect {
+	e := drift.InPlace
+	for _, c := range changes {
+		if c.Effect.Rank() > e.Rank() {
+			e = c.Effect
+		}
+	}
+	return e
+}
+
+// sortedKeys are a map's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// union are the keys of two maps, in order.
+func union[V any](a, b map[string]V) []string {
+	keys := sortedKeys(a)
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func status(inBase, inHead bool) string {
+	switch {
+	case !inBase:
+		return "added"
+	case !inHead:
+		return "removed"
+	}
+	return "changed"
+}

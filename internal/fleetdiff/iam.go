@@ -1,0 +1,133 @@
+package fleetdiff
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/karpgen/karpgen/internal/model"
+)
+
+// document is an IAM policy document as karpgen writes it.
+type document struct {
+	Statement []map[string]any `json:"Statement"`
+}
+
+func isPolicy(text []byte) bool {
+	var d document
+	return text != nil && json.Unmarshal(text, &d) == nil && len(d.Statement) > 0
+}
+
+// policies compares the IAM policy documents of two bundles: actions
+// granted and taken away, and statements added, removed or changed.
+func policies(base, head map[string][]byte) ([]Policy, error) {
+	out := []Policy{}
+	for _, p := range union(base, head) {
+		if !strings.HasPrefix(p, model.DirIAM) || !strings.HasSuffix(p, ".json") || !(isPolicy(base[p]) || isPolicy(head[p])) {
+			continue
+		}
+		if string(base[p]) == string(head[p]) {
+			continue
+		}
+		b, err := statements(base[p])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		h, err := statements(head[p])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		pol := Policy{File: p, Status: status(base[p] != nil, head[p] != nil), Trust: strings.Contains(p, "trust-policy"),
+			ActionsAdded: []string{}, ActionsRemoved: []string{}, Statements: []Statement{}}
+		ba, ha := actions(b), actions(h)
+		for _, a := range sortedKeys(ha) {
+			if !ba[a] {
+				pol.ActionsAdded = append(pol.ActionsAdded, a)
+			}
+		}
+		for _, a := range sortedKeys(ba) {
+			if !ha[a] {
+				pol.ActionsRemoved = append(pol.ActionsRemoved, a)
+			}
+		}
+		for _, sid := range union(b, h) {
+			st := Statement{Sid: sid, Status: status(b[sid] != nil, h[sid] != nil), Fields: []string{}, ResourcesAdded: []string{}, ResourcesRemoved: []string{}}
+			if st.Status == "changed" {
+				for _, f := range union(b[sid], h[sid]) {
+					if f != "Sid" && !reflect.DeepEqual(b[sid][f], h[sid][f]) {
+						st.Fields = append(st.Fields, f)
+					}
+				}
+				if len(st.Fields) == 0 {
+					continue
+				}
+				br, hr := list(b[sid]["Resource"]), list(h[sid]["Resource"])
+				for _, r := range sortedKeys(hr) {
+					if !br[r] {
+						st.ResourcesAdded = append(st.ResourcesAdded, r)
+					}
+				}
+				for _, r := range sortedKeys(br) {
+					if !hr[r] {
+						st.ResourcesRemoved = append(st.ResourcesRemoved, r)
+					}
+				}
+			}
+			pol.Statements = append(pol.Statements, st)
+		}
+		out = append(out, pol)
+	}
+	return out, nil
+}
+
+// statements are a document's statements by Sid (by position when a
+// statement has none).
+func statements(text []byte) (map[string]map[string]any, error) {
+	out := map[string]map[string]any{}
+	if text == nil {
+		return out, nil
+	}
+	var d document
+	if err := json.Unmarshal(text, &d); err != nil {
+		return nil, err
+	}
+	for i, s := range d.Statement {
+		sid, _ := s["Sid"].(string)
+		if sid == "" {
+			sid = fmt.Sprintf("#%d", i+1)
+		}
+		out[sid] = s
+	}
+	return out, nil
+}
+
+// list reads a string or a list of strings as a set.
+func list(v any) map[string]bool {
+	out := map[string]bool{}
+	switch v := v.(type) {
+	case string:
+		out[v] = true
+	case []any:
+		for _, x := range v {
+			out[fmt.Sprint(x)] = true
+		}
+	}
+	return out
+}
+
+// actions are the actions allowed (or, for a Deny, denied: marked so)
+// across statements, each with the statement that names it.
+func actions(sts map[string]map[string]any) map[string]bool {
+	out := map[string]bool{}
+	for sid, s := range sts {
+		deny := ""
+		if s["Effect"] == "Deny" {
+			deny = "deny "
+		}
+		for a := range list(s["Action"]) {
+			out[deny+a+" ("+sid+")"] = true
+		}
+	}
+	return out
+}

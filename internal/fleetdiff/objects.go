@@ -1,0 +1,127 @@
+package fleetdiff
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/karpgen/karpgen/internal/drift"
+	"github.com/karpgen/karpgen/internal/model"
+)
+
+// objects compares the NodePools and EC2NodeClasses of two bundles.
+func objects(rules *drift.Rules, base, head map[string][]byte) ([]Object, error) {
+	var out []Object
+	headPools, err := decode(head[model.FileNodePools])
+	if err != nil {
+		return nil, err
+	}
+	basePools, err := decode(base[model.FileNodePools])
+	if err != nil {
+		return nil, err
+	}
+	for _, kind := range []struct {
+		name, file string
+	}{{drift.NodePool, model.FileNodePools}, {drift.EC2NodeClass, model.FileNodeClasses}} {
+		b, err := decode(base[kind.file])
+		if err != nil {
+			return nil, err
+		}
+		h, err := decode(head[kind.file])
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range union(b, h) {
+			o := Object{Kind: kind.name, Name: name, Status: status(b[name] != nil, h[name] != nil), Changes: []drift.Change{}, Pools: []Pacing{}}
+			switch o.Status {
+			case "added":
+				o.Effect = "create"
+			case "removed":
+				o.Effect = "delete"
+				for _, p := range reached(kind.name, name, basePools) {
+					o.Pools = append(o.Pools, Pacing{Pool: p, Budgets: []drift.Budget{}, Summary: "its nodes are drained and deleted"})
+				}
+			default:
+				changes, err := rules.Compare(kind.name, b[name], h[name])
+				if err != nil {
+					return nil, err
+				}
+				if len(changes) == 0 {
+					continue
+				}
+				o.Changes = changes
+				o.Effect = string(effectOf(changes))
+				if o.Effect == string(drift.Recreate) {
+					for _, p := range reached(kind.name, name, headPools) {
+						o.Pools = append(o.Pools, Pacing{Pool: p, Budgets: []drift.Budget{},
+							Summary: "deleting the " + kind.name + " drains and deletes its nodes, whatever the budgets; the new one launches nodes again"})
+					}
+				} else if o.Effect == string(drift.Drift) {
+					for _, p := range reached(kind.name, name, headPools) {
+						budgets, summary := drift.Pacing(headPools[p])
+						if budgets == nil {
+							budgets = []drift.Budget{}
+						}
+						o.Pools = append(o.Pools, Pacing{Pool: p, Budgets: budgets, Summary: summary})
+					}
+				}
+			}
+			out = append(out, o)
+		}
+	}
+	if out == nil {
+		out = []Object{}
+	}
+	return out, nil
+}
+
+// reached are the pools whose nodes a change to the object reaches: a
+// pool itself, or the pools made from a node class.
+func reached(kind, name string, pools map[string]map[string]any) []string {
+	if kind == drift.NodePool {
+		return []string{name}
+	}
+	var out []string
+	for _, p := range sortedKeys(pools) {
+		if ref, _ := dig(pools[p], "spec", "template", "spec", "nodeClassRef", "name").(string); ref == name {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// decode reads the objects of a YAML stream, by name.
+func decode(text []byte) (map[string]map[string]any, error) {
+	out := map[string]map[string]any{}
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	for {
+		var doc map[string]any
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading rendered objects: %w", err)
+		}
+		if doc == nil {
+			continue
+		}
+		name, _ := dig(doc, "metadata", "name").(string)
+		out[name] = doc
+	}
+}
+
+// dig walks maps by key; nil when a key is absent.
+func dig(v any, keys ...string) any {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}

@@ -1,0 +1,315 @@
+package fleetdiff
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/drift"
+	"github.com/karpgen/karpgen/internal/escape"
+)
+
+// MaxMarkdown is the most a pull-request comment holds (GitHub refuses
+// longer ones); Markdown summarises the environments that do not fit.
+const MaxMarkdown = 65536
+
+// maxListed is how many names a summary line lists before "…".
+const maxListed = 5
+
+// Headline is the summary in one line.
+func (r *Report) Headline() string {
+	s := r.Summary
+	parts := []string{fmt.Sprintf("%d of %d environments change", s.Changed, r.Environments)}
+	var pools []string
+	for _, p := range s.ReplaceNodes {
+		pools = append(pools, p.Env+": "+strings.Join(p.Pools, ", "))
+	}
+	parts = append(parts, counted(len(s.ReplaceNodes), "replaces nodes", "replace nodes", pools, "; "))
+	var accounts []string
+	for _, a := range s.IAM {
+		accounts = append(accounts, a.Env+": "+a.Account)
+	}
+	parts = append(parts, counted(len(s.IAM), "changes IAM", "change IAM", accounts, "; "))
+	parts = append(parts, counted(len(s.Versions), "changes the Karpenter version", "change the Karpenter version", s.Versions, ", "))
+	parts = append(parts, counted(len(s.Added), "added", "added", s.Added, ", "))
+	parts = append(parts, counted(len(s.Removed), "removed", "removed", s.Removed, ", "))
+	return strings.Join(parts, " · ")
+}
+
+func counted(n int, one, many string, names []string, sep string) string {
+	verb := many
+	if n == 1 {
+		verb = one
+	}
+	s := fmt.Sprintf("%d %s", n, verb)
+	if len(names) == 0 {
+		return s
+	}
+	if len(names) > maxListed {
+		names = append(names[:maxListed:maxListed], "…")
+	}
+	return s + " (" + strings.Join(names, sep) + ")"
+}
+
+// value shows a value compactly: JSON, cut at 120 characters; "(absent)"
+// for none.
+func value(v any) string {
+	if v == nil {
+		return "(absent)"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	s := string(b)
+	if utf8.RuneCountInString(s) > 120 {
+		s = string([]rune(s)[:119]) + "…"
+	}
+	return s
+}
+
+// Text writes the report for a terminal or a CI log.
+func (r *Report) Text(w io.Writer) error {
+	var b strings.Builder
+	line := func(format string, args ...any) { b.WriteString(escape.Line(fmt.Sprintf(format, args...)) + "\n") }
+	line("%s", r.Headline())
+	for _, e := range r.Changes {
+		b.WriteString("\n")
+		line("== %s: %s (account %s, Karpenter %s)", e.Name, e.Status, e.Account, e.Version)
+		for _, o := range e.Objects {
+			line("%s %s: %s", o.Kind, o.Name, o.Effect)
+			for _, c := range o.Changes {
+				if c.From == nil && c.To == nil {
+					line("  %s", c.Path)
+				} else {
+					line("  %s: %s -> %s", c.Path, value(c.From), value(c.To))
+				}
+				line("    %s", why(c))
+			}
+			for _, p := range o.Pools {
+				line("  nodes of pool %s: %s", p.Pool, p.Summary)
+			}
+		}
+		if len(e.IAM) > 0 {
+			line("IAM (account %s):", e.Account)
+			for _, p := range e.IAM {
+				line("  %s (%s%s)", p.File, p.Status, trust(p))
+				if p.Status != "changed" {
+					continue
+				}
+				for _, a := range p.ActionsAdded {
+					line("    + %s", a)
+				}
+				for _, a := range p.ActionsRemoved {
+					line("    - %s", a)
+				}
+				for _, s := range p.Statements {
+					line("    statement %s", statement(s))
+					for _, r := range s.ResourcesAdded {
+						line("      + %s", r)
+					}
+					for _, r := range s.ResourcesRemoved {
+						line("      - %s", r)
+					}
+				}
+			}
+		}
+		if len(e.Helm) > 0 {
+			line("Helm values (the controller restarts):")
+			for _, v := range e.Helm {
+				line("  %s: %s -> %s", v.Key, value(v.From), value(v.To))
+			}
+		}
+		if e.VersionFrom != "" {
+			line("Karpenter %s -> %s: plan the move with `karpgen upgrade %s --to %s`", e.VersionFrom, e.Version, e.Name, e.Version)
+		}
+		textFiles(&b, "Files:", e.Files)
+	}
+	if len(r.Fleet) > 0 {
+		b.WriteString("\n")
+		textFiles(&b, "Files of out/ itself:", r.Fleet)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func textFiles(b *strings.Builder, title string, files []File) {
+	if len(files) == 0 {
+		return
+	}
+	b.WriteString(title + "\n")
+	for _, f := range files {
+		if f.Diff == "" {
+			fmt.Fprintf(b, "  %s (%s)\n", escape.Line(f.Path), f.Status)
+			continue
+		}
+		for _, l := range strings.SplitAfter(strings.TrimSuffix(f.Diff, "\n"), "\n") {
+			b.WriteString("  " + escape.Line(strings.TrimSuffix(l, "\n")) + "\n")
+		}
+		if more := f.Lines - MaxDiffLines; more > 0 {
+			fmt.Fprintf(b, "  (%d more lines)\n", more)
+		}
+	}
+}
+
+func why(c drift.Change) string {
+	s := string(c.Effect)
+	if c.Reason != "" {
+		s += ", " + c.Reason
+	}
+	return s + ": " + c.Why
+}
+
+func trust(p Policy) string {
+	if p.Trust {
+		return ", trust policy"
+	}
+	return ""
+}
+
+func statement(s Statement) string {
+	if s.Status != "changed" {
+		return s.Sid + " " + s.Status
+	}
+	return s.Sid + ": " + strings.Join(s.Fields, ", ") + " change"
+}
+
+// JSON writes the report in its documented shape.
+func (r *Report) JSON(w io.Writer) error { return diag.WriteJSON(w, r) }
+
+// Markdown writes the report for a pull-request comment: the summary,
+// then one collapsible section per environment, within MaxMarkdown
+// characters; the environments that do not fit are counted at the end.
+func (r *Report) Markdown(w io.Writer) error {
+	head := "### karpgen diff against " + escape.Code(r.Base) + "\n\n" + escape.Markdown(r.Headline()) + "\n"
+	var sections []string
+	for _, e := range r.Changes {
+		sections = append(sections, markdownEnv(e))
+	}
+	if len(r.Fleet) > 0 {
+		var b strings.Builder
+		b.WriteString("\n<details><summary>Files of out/ itself</summary>\n\n")
+		markdownFiles(&b, r.Fleet)
+		b.WriteString("</details>\n")
+		sections = append(sections, b.String())
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	for i, s := range sections {
+		rest := len(sections) - i
+		tail := fmt.Sprintf("\n%d more sections do not fit in a comment: run `karpgen diff` to see them.\n", rest)
+		if b.Len()+len(s)+len(tail)+64 > MaxMarkdown {
+			b.WriteString(tail)
+			break
+		}
+		b.WriteString(s)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func markdownEnv(e Env) string {
+	var b strings.Builder
+	var what []string
+	for _, o := range e.Objects {
+		what = append(what, o.Kind+" "+o.Name+": "+o.Effect)
+	}
+	if len(e.IAM) > 0 {
+		what = append(what, "IAM")
+	}
+	if len(e.Helm) > 0 {
+		what = append(what, "Helm values")
+	}
+	if e.VersionFrom != "" {
+		what = append(what, "Karpenter "+e.VersionFrom+" → "+e.Version)
+	}
+	if len(what) == 0 && len(e.Files) > 0 {
+		what = append(what, "files")
+	}
+	fmt.Fprintf(&b, "\n<details><summary><b>%s</b> (%s): %s</summary>\n\n", html.EscapeString(escape.Terminal(e.Name)), e.Status,
+		html.EscapeString(escape.Terminal(strings.Join(what, " · "))))
+	fmt.Fprintf(&b, "Account %s, Karpenter %s.\n", escape.Code(e.Account), escape.Code(e.Version))
+	if len(e.Objects) > 0 {
+		b.WriteString("\n| Object | Field | From | To | Effect |\n|---|---|---|---|---|\n")
+		for _, o := range e.Objects {
+			obj := o.Kind + " " + escape.Code(o.Name)
+			if len(o.Changes) == 0 {
+				fmt.Fprintf(&b, "| %s | | | | %s |\n", obj, o.Effect)
+			}
+			for _, c := range o.Changes {
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", obj, escape.Code(c.Path), escape.Code(value(c.From)), escape.Code(value(c.To)), escape.Markdown(why(c)))
+			}
+		}
+		for _, o := range e.Objects {
+			for _, p := range o.Pools {
+				fmt.Fprintf(&b, "\nNodes of pool %s (%s %s): %s.\n", escape.Code(p.Pool), o.Kind, escape.Code(o.Name), escape.Markdown(p.Summary))
+			}
+		}
+	}
+	if len(e.IAM) > 0 {
+		fmt.Fprintf(&b, "\n**IAM** (account %s):\n\n", escape.Code(e.Account))
+		for _, p := range e.IAM {
+			fmt.Fprintf(&b, "- %s (%s%s)", escape.Code(p.File), p.Status, trust(p))
+			if p.Status != "changed" {
+				b.WriteString("\n")
+				continue
+			}
+			var items []string
+			for _, a := range p.ActionsAdded {
+				items = append(items, "+ "+escape.Code(a))
+			}
+			for _, a := range p.ActionsRemoved {
+				items = append(items, "− "+escape.Code(a))
+			}
+			for _, s := range p.Statements {
+				item := "statement " + escape.Markdown(statement(s))
+				for _, r := range s.ResourcesAdded {
+					item += " + " + escape.Code(r)
+				}
+				for _, r := range s.ResourcesRemoved {
+					item += " − " + escape.Code(r)
+				}
+				items = append(items, item)
+			}
+			if len(items) > 0 {
+				b.WriteString(": " + strings.Join(items, "; "))
+			}
+			b.WriteString("\n")
+		}
+	}
+	if len(e.Helm) > 0 {
+		b.WriteString("\n**Helm values** (the controller restarts):\n\n| Key | From | To |\n|---|---|---|\n")
+		for _, v := range e.Helm {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", escape.Code(v.Key), escape.Code(value(v.From)), escape.Code(value(v.To)))
+		}
+	}
+	if e.VersionFrom != "" {
+		fmt.Fprintf(&b, "\n**Karpenter** %s → %s: plan the move with %s.\n", escape.Code(e.VersionFrom), escape.Code(e.Version),
+			escape.Code("karpgen upgrade "+e.Name+" --to "+e.Version))
+	}
+	if len(e.Files) > 0 {
+		b.WriteString("\n**Files**\n\n")
+		markdownFiles(&b, e.Files)
+	}
+	b.WriteString("\n</details>\n")
+	return b.String()
+}
+
+func markdownFiles(b *strings.Builder, files []File) {
+	for _, f := range files {
+		if f.Diff == "" {
+			fmt.Fprintf(b, "- %s (%s)\n", escape.Code(f.Path), f.Status)
+			continue
+		}
+		text := f.Diff
+		if more := f.Lines - MaxDiffLines; more > 0 {
+			text += fmt.Sprintf("… %d more lines\n", more)
+		}
+		fence := escape.Fence(text)
+		fmt.Fprintf(b, "%sdiff\n%s%s\n", fence, text, fence)
+	}
+}
