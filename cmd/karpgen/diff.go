@@ -6,11 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/gitrev"
 	"github.com/karpgen/karpgen/internal/load"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/pipeline"
 )
 
@@ -42,21 +44,25 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 		return usageErr("diff: --base: %v", err)
 	}
 	defer closeBase()
-	head, err := renderSide("profiles ("+dir+")", load.Folder{}, dir, ev, stderr)
+	old, err := renderSide("base profiles ("+baseName+")", baseFolder, "", ev, stderr, nil)
 	if err != nil {
 		return err
 	}
-	old, err := renderSide("base profiles ("+baseName+")", baseFolder, "", ev, stderr)
-	if err != nil {
-		return err
-	}
-	names := fs.Args()
-	for _, n := range names {
-		if head.Envs[n] == nil && old.Envs[n] == nil {
-			return usageErr("diff: no environment %q on either side", n)
+	var report *fleetdiff.Report
+	_, err = renderSide("profiles ("+dir+")", load.Folder{}, dir, ev, stderr, func(res *pipeline.Result) error {
+		names := fs.Args()
+		for _, n := range names {
+			if old.Envs[n] == nil && !slices.Contains(res.Names, n) {
+				return usageErr("diff: no environment %q on either side", n)
+			}
 		}
-	}
-	report, err := fleetdiff.Compare(baseName, old, head, names)
+		d := fleetdiff.NewDiffer(baseName, old, envsByName(res.Envs), names)
+		if err := res.Render(d); err != nil {
+			return err
+		}
+		report, err = d.Report()
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -99,9 +105,11 @@ func openBase(base, dir string) (load.Folder, string, func() error, error) {
 	return load.Folder{FS: rev.FS, Path: name}, name, func() error { return nil }, nil
 }
 
-// renderSide evaluates and renders one side in memory. An invalid side is
-// reported with its name, and exits 3.
-func renderSide(side string, folder load.Folder, dir string, ev evalFlags, stderr io.Writer) (*fleetdiff.Side, error) {
+// renderSide evaluates one side. Without a render function it renders
+// every environment into memory and returns them; with one, it hands the
+// checked result over (the head is compared as it renders). An invalid
+// side is reported with its name, and exits 3.
+func renderSide(side string, folder load.Folder, dir string, ev evalFlags, stderr io.Writer, render func(*pipeline.Result) error) (*fleetdiff.Side, error) {
 	opts := pipeline.Options{Dir: dir, Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC}
 	if folder.FS != nil {
 		opts.Folder = &folder
@@ -115,9 +123,20 @@ func renderSide(side string, folder load.Folder, dir string, ev evalFlags, stder
 		_ = printFindings(stderr, res.Findings)
 		return nil, errInvalid
 	}
+	if render != nil {
+		return nil, render(res)
+	}
 	var c pipeline.Collect
 	if err := res.Render(&c); err != nil {
 		return nil, fmt.Errorf("diff: rendering the %s: %w", side, err)
 	}
 	return fleetdiff.NewSide(res.Envs, c.Bundles, c.Fleet), nil
+}
+
+func envsByName(envs []*model.Env) map[string]*model.Env {
+	m := map[string]*model.Env{}
+	for _, e := range envs {
+		m[e.Name] = e
+	}
+	return m
 }

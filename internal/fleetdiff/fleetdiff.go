@@ -10,8 +10,10 @@ package fleetdiff
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/drift"
@@ -162,35 +164,110 @@ const MaxDiffLines = 40
 // Compare compares base and head, for the environments named (every
 // environment of either side when none is).
 func Compare(baseName string, base, head *Side, names []string) (*Report, error) {
+	d := NewDiffer(baseName, base, head.Envs, names)
+	for _, b := range head.Bundles {
+		if err := d.Put(b); err != nil {
+			return nil, err
+		}
+	}
+	if err := d.Finish(head.Fleet); err != nil {
+		return nil, err
+	}
+	return d.Report()
+}
+
+// Differ compares the head's bundles with the base's as a render hands
+// them over (it is a pipeline sink), so that a head bundle is dropped as
+// soon as it is compared: the heap holds one side of the fleet, not two.
+type Differ struct {
+	baseName string
+	base     *Side
+	head     map[string]*model.Env
+	names    []string
+	wanted   map[string]bool
+
+	mu      sync.Mutex
+	changes map[string]*Env
+	fleet   []File
+	err     error
+}
+
+// NewDiffer compares against base the head environments given, for the
+// environments named (all of either side when none is).
+func NewDiffer(baseName string, base *Side, head map[string]*model.Env, names []string) *Differ {
 	if len(names) == 0 {
 		seen := map[string]bool{}
 		for n := range base.Envs {
 			seen[n] = true
 		}
-		for n := range head.Envs {
+		for n := range head {
 			seen[n] = true
 		}
-		for n := range seen {
-			names = append(names, n)
-		}
+		names = slices.Collect(maps.Keys(seen))
 	}
 	slices.Sort(names)
 	names = slices.Compact(names)
-	r := &Report{Base: baseName, Environments: len(names), Changes: []Env{}, Fleet: []File{}}
-	r.Summary = Summary{Added: []string{}, Removed: []string{}, ReplaceNodes: []EnvPools{}, IAM: []EnvAccount{}, Versions: []string{}}
-	for _, name := range names {
-		e, err := compareEnv(name, base, head)
+	wanted := map[string]bool{}
+	for _, n := range names {
+		wanted[n] = true
+	}
+	return &Differ{baseName: baseName, base: base, head: head, names: names, wanted: wanted, changes: map[string]*Env{}}
+}
+
+// Put compares one head bundle.
+func (d *Differ) Put(b *generators.Bundle) error {
+	if !d.wanted[b.Env] {
+		return nil
+	}
+	e, err := compareEnv(b.Env, d.base, d.head, b)
+	if err != nil {
+		return fmt.Errorf("%s: %w", b.Env, err)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.changes[b.Env] = e
+	return nil
+}
+
+// Finish compares the environments only the base has, and the files of
+// out/ itself.
+func (d *Differ) Finish(fleet map[string][]byte) error {
+	for _, name := range d.names {
+		if _, ok := d.head[name]; ok {
+			continue
+		}
+		e, err := compareEnv(name, d.base, d.head, nil)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		d.changes[name] = e
+	}
+	if d.base.Fleet != nil && fleet != nil {
+		d.fleet = files(d.base.Fleet, fleet, func(string) bool { return true })
+	}
+	return nil
+}
+
+// Report is the diff, once every bundle is in.
+func (d *Differ) Report() (*Report, error) {
+	r := &Report{Base: d.baseName, Environments: len(d.names), Changes: []Env{}, Fleet: d.fleet}
+	if r.Fleet == nil {
+		r.Fleet = []File{}
+	}
+	r.Summary = Summary{Added: []string{}, Removed: []string{}, ReplaceNodes: []EnvPools{}, IAM: []EnvAccount{}, Versions: []string{}}
+	for _, name := range d.names {
+		e, ok := d.changes[name]
+		if !ok {
+			if _, inHead := d.head[name]; inHead {
+				return nil, fmt.Errorf("%s: the render did not hand over its bundle", name)
+			}
+			return nil, fmt.Errorf("no environment %q on either side", name)
 		}
 		if e == nil {
 			continue
 		}
 		r.Changes = append(r.Changes, *e)
 		r.Summary.add(e)
-	}
-	if base.Fleet != nil && head.Fleet != nil {
-		r.Fleet = files(base.Fleet, head.Fleet, func(string) bool { return true })
 	}
 	return r, nil
 }
@@ -226,11 +303,12 @@ func (s *Summary) add(e *Env) {
 	}
 }
 
-// compareEnv is the diff of one environment; nil when nothing changes.
-func compareEnv(name string, base, head *Side) (*Env, error) {
+// compareEnv is the diff of one environment, given the head's bundle
+// (nil when the head has no such environment); nil when nothing changes.
+func compareEnv(name string, base *Side, head map[string]*model.Env, hb *generators.Bundle) (*Env, error) {
 	be, hasBase := base.Envs[name]
-	he, hasHead := head.Envs[name]
-	bb, hb := base.Bundles[name], head.Bundles[name]
+	he, hasHead := head[name]
+	bb := base.Bundles[name]
 	switch {
 	case !hasBase && !hasHead:
 		return nil, fmt.Errorf("no such environment on either side")

@@ -15,17 +15,15 @@ import (
 // objects compares the NodePools and EC2NodeClasses of two bundles.
 func objects(rules *drift.Rules, base, head map[string][]byte) ([]Object, error) {
 	var out []Object
-	headPools, err := decode(head[model.FileNodePools])
-	if err != nil {
-		return nil, err
-	}
-	basePools, err := decode(base[model.FileNodePools])
-	if err != nil {
-		return nil, err
-	}
+	// The files are read only when they differ, and the pools a second
+	// time only when a node class changes.
+	headPools, basePools := lazy(head[model.FileNodePools]), lazy(base[model.FileNodePools])
 	for _, kind := range []struct {
 		name, file string
 	}{{drift.NodePool, model.FileNodePools}, {drift.EC2NodeClass, model.FileNodeClasses}} {
+		if string(base[kind.file]) == string(head[kind.file]) {
+			continue
+		}
 		b, err := decode(base[kind.file])
 		if err != nil {
 			return nil, err
@@ -41,7 +39,11 @@ func objects(rules *drift.Rules, base, head map[string][]byte) ([]Object, error)
 				o.Effect = "create"
 			case "removed":
 				o.Effect = "delete"
-				for _, p := range reached(kind.name, name, basePools) {
+				pools, err := basePools()
+				if err != nil {
+					return nil, err
+				}
+				for _, p := range reached(kind.name, name, pools) {
 					o.Pools = append(o.Pools, Pacing{Pool: p, Budgets: []drift.Budget{}, Summary: "its nodes are drained and deleted"})
 				}
 			default:
@@ -54,14 +56,18 @@ func objects(rules *drift.Rules, base, head map[string][]byte) ([]Object, error)
 				}
 				o.Changes = changes
 				o.Effect = string(effectOf(changes))
+				pools, err := headPools()
+				if err != nil {
+					return nil, err
+				}
 				if o.Effect == string(drift.Recreate) {
-					for _, p := range reached(kind.name, name, headPools) {
+					for _, p := range reached(kind.name, name, pools) {
 						o.Pools = append(o.Pools, Pacing{Pool: p, Budgets: []drift.Budget{},
 							Summary: "deleting the " + kind.name + " drains and deletes its nodes, whatever the budgets; the new one launches nodes again"})
 					}
 				} else if o.Effect == string(drift.Drift) {
-					for _, p := range reached(kind.name, name, headPools) {
-						budgets, summary := drift.Pacing(headPools[p])
+					for _, p := range reached(kind.name, name, pools) {
+						budgets, summary := drift.Pacing(pools[p])
 						if budgets == nil {
 							budgets = []drift.Budget{}
 						}
@@ -91,6 +97,20 @@ func reached(kind, name string, pools map[string]map[string]any) []string {
 		}
 	}
 	return out
+}
+
+// lazy decodes a YAML stream of objects once, when first asked.
+func lazy(text []byte) func() (map[string]map[string]any, error) {
+	var m map[string]map[string]any
+	var err error
+	done := false
+	return func() (map[string]map[string]any, error) {
+		if !done {
+			m, err = decode(text)
+			done = true
+		}
+		return m, err
+	}
 }
 
 // decode reads the objects of a YAML stream, by name.

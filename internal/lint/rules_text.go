@@ -26,7 +26,7 @@ var textRules = []*Rule{
 			if err := json.Unmarshal(data, &v); err != nil {
 				return
 			}
-			walkText(v, "", func(path, s string, key bool) {
+			walkText(v, nil, func(path, s string, key bool) {
 				what := "value"
 				if key {
 					what = "key"
@@ -50,8 +50,10 @@ var textRules = []*Rule{
 }
 
 // walkText calls bad for each string (map key or value) below v that is
-// not one printable line, with its profile path.
-func walkText(v any, path string, bad func(path, s string, key bool)) {
+// not one printable line, with its profile path. The path is put
+// together only for what is reported: a fleet has many strings and few
+// bad ones.
+func walkText(v any, path []any, bad func(path, s string, key bool)) {
 	switch v := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(v))
@@ -60,9 +62,9 @@ func walkText(v any, path string, bad func(path, s string, key bool)) {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			p := at(path, field(k))
+			p := append(slices.Clip(path), k)
 			if !oneLine(k) {
-				bad(p, k, true)
+				bad(textPath(p), k, true)
 				continue
 			}
 			if _, text := v[k].(string); text && slices.Contains(multiLine, k) {
@@ -72,13 +74,26 @@ func walkText(v any, path string, bad func(path, s string, key bool)) {
 		}
 	case []any:
 		for i, x := range v {
-			walkText(x, at(path, i), bad)
+			walkText(x, append(slices.Clip(path), i), bad)
 		}
 	case string:
 		if !oneLine(v) {
-			bad(path, v, false)
+			bad(textPath(path), v, false)
 		}
 	}
+}
+
+// textPath writes a path of walkText: keys as fields, ints as indices.
+func textPath(parts []any) string {
+	out := make([]any, len(parts))
+	for i, p := range parts {
+		if k, ok := p.(string); ok {
+			out[i] = field(k)
+		} else {
+			out[i] = p
+		}
+	}
+	return at(out...)
 }
 
 // oneLine reports printable UTF-8 text on one line: text the terminal

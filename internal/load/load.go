@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"cuelang.org/go/mod/modfile"
@@ -468,7 +469,7 @@ func (e *Env) placed(fs []diag.Finding) []diag.Finding {
 // environment ("nodePools.app.zones[1]"). A field the profile leaves to a
 // default has no position of its own: the nearest enclosing field's is used.
 func (e *Env) Pos(path string) diag.Pos {
-	sels := cue.ParsePath(path).Selectors()
+	sels := parsePath(path).Selectors()
 	if e.jsonnet != nil {
 		return e.jsonnet.pos(append([]cue.Selector{cue.Str("environments"), cue.Str(e.Name)}, sels...))
 	}
@@ -485,7 +486,20 @@ func (e *Env) Pos(path string) diag.Pos {
 
 // Has reports whether the profile itself sets the field at path.
 func (e *Env) Has(path string) bool {
-	return e.raw.LookupPath(cue.ParsePath(path)).Exists()
+	return e.raw.LookupPath(parsePath(path)).Exists()
+}
+
+// paths are the paths the rules ask about, parsed once: a fleet asks the
+// same few of every environment.
+var paths sync.Map
+
+func parsePath(path string) cue.Path {
+	if p, ok := paths.Load(path); ok {
+		return p.(cue.Path)
+	}
+	p := cue.ParsePath(path)
+	paths.Store(path, p)
+	return p
 }
 
 func posOf(v cue.Value) diag.Pos {
