@@ -44,9 +44,13 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 		return usageErr("diff: --base: %v", err)
 	}
 	defer closeBase()
-	old, err := renderSide("base profiles ("+baseName+")", baseFolder, "", ev, stderr, nil)
-	if err != nil {
-		return err
+	// A revision from before the profiles folder existed has no
+	// environments: every one of the head is added.
+	old := fleetdiff.NewSide(nil, nil, nil)
+	if baseFolder.FS != nil {
+		if old, err = renderSide("base profiles ("+baseName+")", baseFolder, "", ev, stderr, nil); err != nil {
+			return err
+		}
 	}
 	var report *fleetdiff.Report
 	_, err = renderSide("profiles ("+dir+")", load.Folder{}, dir, ev, stderr, func(res *pipeline.Result) error {
@@ -85,7 +89,8 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 
 // openBase opens the base: a folder (the profiles, or a checkout with
 // them at the path of --profiles) when one exists by that name, else a
-// git revision of the repository around the profiles.
+// git revision of the repository around the profiles. A revision without
+// the profiles folder gives a folder without a file system.
 func openBase(base, dir string) (load.Folder, string, func() error, error) {
 	if info, err := os.Stat(base); err == nil && info.IsDir() {
 		folder := base
@@ -102,6 +107,9 @@ func openBase(base, dir string) (load.Folder, string, func() error, error) {
 		return load.Folder{}, "", nil, err
 	}
 	name := base + ":" + rev.Path
+	if rev.Empty {
+		return load.Folder{}, name, func() error { return nil }, nil
+	}
 	return load.Folder{FS: rev.FS, Path: name}, name, func() error { return nil }, nil
 }
 

@@ -67,3 +67,20 @@ func Write(dir string, n int) error {
 	b.WriteString("}\n")
 	return os.WriteFile(filepath.Join(dir, "environments.cue"), []byte(b.String()), 0o644)
 }
+
+// ChangeBase makes the shared base of a folder Write made what it was
+// before one change that reaches every environment: an older AMI
+// release. karpgen diff of the Write folder against this one finds every
+// environment's nodes replaced.
+func ChangeBase(dir string) error {
+	path := filepath.Join(dir, "base.cue")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	const from, to = `alias: "al2023@latest"`, `alias: "al2023@v20250201"`
+	if !strings.Contains(string(data), from) {
+		return fmt.Errorf("%s has no %s", path, from)
+	}
+	return os.WriteFile(path, []byte(strings.Replace(string(data), from, to, 1)), 0o644)
+}

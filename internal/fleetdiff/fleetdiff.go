@@ -30,6 +30,9 @@ type Side struct {
 
 // NewSide indexes rendered environments by name.
 func NewSide(envs []*model.Env, bundles map[string]*generators.Bundle, fleet map[string][]byte) *Side {
+	if bundles == nil {
+		bundles = map[string]*generators.Bundle{}
+	}
 	s := &Side{Envs: map[string]*model.Env{}, Bundles: bundles, Fleet: fleet}
 	for _, e := range envs {
 		s.Envs[e.Name] = e
@@ -161,21 +164,6 @@ type File struct {
 // MaxDiffLines is how much of a file's unified diff a report keeps.
 const MaxDiffLines = 40
 
-// Compare compares base and head, for the environments named (every
-// environment of either side when none is).
-func Compare(baseName string, base, head *Side, names []string) (*Report, error) {
-	d := NewDiffer(baseName, base, head.Envs, names)
-	for _, b := range head.Bundles {
-		if err := d.Put(b); err != nil {
-			return nil, err
-		}
-	}
-	if err := d.Finish(head.Fleet); err != nil {
-		return nil, err
-	}
-	return d.Report()
-}
-
 // Differ compares the head's bundles with the base's as a render hands
 // them over (it is a pipeline sink), so that a head bundle is dropped as
 // soon as it is compared: the heap holds one side of the fleet, not two.
@@ -185,17 +173,20 @@ type Differ struct {
 	head     map[string]*model.Env
 	names    []string
 	wanted   map[string]bool
+	// all says no environment was named: the files of out/ itself are
+	// compared too.
+	all bool
 
 	mu      sync.Mutex
 	changes map[string]*Env
 	fleet   []File
-	err     error
 }
 
 // NewDiffer compares against base the head environments given, for the
 // environments named (all of either side when none is).
 func NewDiffer(baseName string, base *Side, head map[string]*model.Env, names []string) *Differ {
-	if len(names) == 0 {
+	all := len(names) == 0
+	if all {
 		seen := map[string]bool{}
 		for n := range base.Envs {
 			seen[n] = true
@@ -211,7 +202,7 @@ func NewDiffer(baseName string, base *Side, head map[string]*model.Env, names []
 	for _, n := range names {
 		wanted[n] = true
 	}
-	return &Differ{baseName: baseName, base: base, head: head, names: names, wanted: wanted, changes: map[string]*Env{}}
+	return &Differ{baseName: baseName, base: base, head: head, names: names, wanted: wanted, all: all, changes: map[string]*Env{}}
 }
 
 // Put compares one head bundle.
@@ -242,7 +233,7 @@ func (d *Differ) Finish(fleet map[string][]byte) error {
 		}
 		d.changes[name] = e
 	}
-	if d.base.Fleet != nil && fleet != nil {
+	if d.all && d.base.Fleet != nil && fleet != nil {
 		d.fleet = files(d.base.Fleet, fleet, func(string) bool { return true })
 	}
 	return nil

@@ -24,6 +24,9 @@ type Folder struct {
 	// Commit is the full hash the revision names; Path is where the
 	// folder sits in the repository.
 	Commit, Path string
+	// Empty says the revision has no file in the folder (it did not
+	// exist yet).
+	Empty bool
 }
 
 // MaxBytes bounds what a revision's folder may hold in memory.
@@ -116,7 +119,7 @@ func Open(dir, rev string) (*Folder, error) {
 			files[b.name] = &fstest.MapFile{Data: data[:size], Mode: 0o444}
 		}
 	}
-	f.FS = files
+	f.FS, f.Empty = files, len(files) == 0
 	return f, nil
 }
 

@@ -78,6 +78,7 @@ func (r *Results) Regions() map[string]string {
 	one, helm, cue := r.row("render-one"), r.row("helm-template"), r.row("cue-export")
 	build, buildFleet := r.row("build-one"), r.row("build-in-fleet")
 	disk, tmpfs, unchanged := r.row("fleet-disk"), r.row("fleet-tmpfs"), r.row("fleet-unchanged")
+	diff := r.row("fleet-diff")
 	var table strings.Builder
 	fmt.Fprintf(&table, "`make bench` of %s: %d CPUs, %s, %d interleaved rounds, medians.\n\n", r.Date, r.CPUs, r.Go, r.Rounds)
 	table.WriteString("| command | wall | peak RSS |\n|---|---|---|\n")
@@ -91,6 +92,7 @@ func (r *Results) Regions() map[string]string {
 	fmt.Fprintf(&table, "| `build` in a package of %d ≤ 1.5× `build` in a package of one | %s |\n", r.Fleet, ratio(buildFleet, build))
 	fmt.Fprintf(&table, "| %d environments ≤ 3 s, ≤ 200 MiB (tmpfs) | %s, %s (on disk %s; onto an unchanged out/ %s) |\n",
 		r.Fleet, Wall(tmpfs.WallMS), MiB(tmpfs.RSSKiB), Wall(disk.WallMS), Wall(unchanged.WallMS))
+	fmt.Fprintf(&table, "| `karpgen diff` of %d environments after one shared change ≤ 2× their render (tmpfs) | %s |\n", r.Fleet, ratio(diff, tmpfs))
 	return map[string]string{
 		"table": table.String(),
 		"summary": fmt.Sprintf("A render of one environment takes %s, %d environments %s in %s on %d CPUs (into tmpfs); see docs/performance.md.\n",

@@ -46,6 +46,12 @@ type sample struct {
 
 // timeCmd runs a command and returns its wall time and peak memory.
 func timeCmd(dir string, name string, args ...string) (sample, error) {
+	return timeExit(dir, 0, name, args...)
+}
+
+// timeExit is timeCmd for a command whose success is exit code want
+// (karpgen diff exits 1 when something changes).
+func timeExit(dir string, want int, name string, args ...string) (sample, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	out := &strings.Builder{}
@@ -53,8 +59,8 @@ func timeCmd(dir string, name string, args ...string) (sample, error) {
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
-	if err != nil {
-		return sample{}, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	if code := cmd.ProcessState.ExitCode(); err != nil && code != want || err == nil && want != 0 {
+		return sample{}, fmt.Errorf("%s %s: exit %d, want %d: %v\n%s", name, strings.Join(args, " "), code, want, err, out)
 	}
 	return sample{wall, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss}, nil
 }
@@ -105,6 +111,15 @@ func run(bin, ref string, rounds, fleetSize int, jsonOut string) error {
 	}
 	many := filepath.Join(work, "fleet")
 	if err := fleet.Write(filepath.Join(many, "profiles"), fleetSize); err != nil {
+		return err
+	}
+	// The fleet's base before a change to the shared base: a new AMI
+	// release for every environment, which karpgen diff reports as drift.
+	before := filepath.Join(work, "fleet-before")
+	if err := fleet.Write(filepath.Join(before, "profiles"), fleetSize); err != nil {
+		return err
+	}
+	if err := fleet.ChangeBase(filepath.Join(before, "profiles")); err != nil {
 		return err
 	}
 	chart := filepath.Join(ref, "v1.2.8", "chart")
@@ -175,6 +190,15 @@ func run(bin, ref string, rounds, fleetSize int, jsonOut string) error {
 		}
 		fleetMed[where] = median(ss)
 	}
+	var ds []sample
+	for r := 0; r < 3; r++ {
+		s, err := timeExit(many, 1, karpgen, "diff", "--base", filepath.Join(before, "profiles"))
+		if err != nil {
+			return err
+		}
+		ds = append(ds, s)
+	}
+	diffMed := median(ds)
 
 	fmt.Printf("machine: %s/%s, %d CPUs; %d interleaved rounds, medians\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), rounds)
 	fmt.Printf("%-28s %12s %12s\n", "command", "wall", "peak RSS")
@@ -186,8 +210,12 @@ func run(bin, ref string, rounds, fleetSize int, jsonOut string) error {
 			fmt.Printf("%-28s %12s %9d KiB\n", fmt.Sprintf("render %d envs (%s)", fleetSize, where), ms(fm.wall), fm.maxRSS)
 		}
 	}
+	fmt.Printf("%-28s %12s %9d KiB\n", fmt.Sprintf("diff %d envs", fleetSize), ms(diffMed.wall), diffMed.maxRSS)
 	ratio := func(a, b sample) float64 { return float64(a.wall) / float64(b.wall) }
-	fmt.Printf("\nkarpgen render / helm template:    %.2fx (target <= 0.50)\n", ratio(med[0], med[1]))
+	if fm, ok := fleetMed["tmpfs"]; ok {
+		fmt.Printf("\ndiff / render of the fleet:        %.2fx (target <= 2.00)\n", ratio(diffMed, fm))
+	}
+	fmt.Printf("karpgen render / helm template:    %.2fx (target <= 0.50)\n", ratio(med[0], med[1]))
 	fmt.Printf("karpgen render / cue export:       %.2fx (target <= 1.25)\n", ratio(med[0], med[2]))
 	fmt.Printf("karpgen build median:              %s (target <= 50 ms)\n", ms(med[3].wall))
 	fmt.Printf("build in a fleet / build alone:    %.2fx (target <= 1.50)\n", ratio(med[4], med[3]))
@@ -208,6 +236,7 @@ func run(bin, ref string, rounds, fleetSize int, jsonOut string) error {
 			res.Rows = append(res.Rows, benchdoc.Row{ID: "fleet-" + where, Name: fmt.Sprintf("karpgen render, %d envs (%s)", fleetSize, where), WallMS: float64(fm.wall.Microseconds()) / 1000, RSSKiB: fm.maxRSS})
 		}
 	}
+	res.Rows = append(res.Rows, benchdoc.Row{ID: "fleet-diff", Name: fmt.Sprintf("karpgen diff, %d envs, one shared change", fleetSize), WallMS: float64(diffMed.wall.Microseconds()) / 1000, RSSKiB: diffMed.maxRSS})
 	data, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		return err
