@@ -143,9 +143,13 @@ func (d *Disk) Finish(fleet map[string][]byte) error {
 	for _, env := range envs {
 		d.staged[env] = ""
 	}
+	written := make(map[string]bool, len(done))
+	for _, s := range done {
+		written[s.target] = true
+	}
 	for _, env := range envs {
 		state := "unchanged"
-		if slices.ContainsFunc(done, func(s swap) bool { return s.target == filepath.Join(d.dir, env) }) {
+		if written[filepath.Join(d.dir, env)] {
 			state = fmt.Sprintf("written (%d files)", d.counts[env])
 		}
 		fmt.Fprintf(d.opts.Stdout, "%s: %s\n", d.show(env), state)

@@ -23,6 +23,10 @@ type Results struct {
 	Rounds int    `json:"rounds"`
 	Fleet  int    `json:"fleet"`
 	Rows   []Row  `json:"rows"`
+	// Scale are fleet renders of growing size beside `cue export` of the
+	// same package with the schema (scale-karpgen-N, scale-cue-N), and a
+	// build in the largest (scale-build-N).
+	Scale []Row `json:"scale,omitempty"`
 }
 
 // Row is one command's median wall time and peak memory.
@@ -95,11 +99,49 @@ func (r *Results) Regions() map[string]string {
 	fmt.Fprintf(&table, "| `karpgen diff` of %d environments after one shared change ≤ 2× their render (tmpfs) | %s |\n", r.Fleet, ratio(diff, tmpfs))
 	return map[string]string{
 		"table": table.String(),
+		"scale": r.scaleTable(build),
 		"summary": fmt.Sprintf("A render of one environment takes %s, %d environments %s in %s on %d CPUs (into tmpfs); see docs/performance.md.\n",
 			Wall(one.WallMS), r.Fleet, Wall(tmpfs.WallMS), MiB(tmpfs.RSSKiB), r.CPUs),
 		"build": fmt.Sprintf("A build of one environment takes %s (%s in a package of %d environments), far inside Argo CD's 60 s plugin timeout.\n",
 			Wall(build.WallMS), Wall(buildFleet.WallMS), r.Fleet),
 	}
+}
+
+// scaleTable is the fleet of growing size against cue export.
+func (r *Results) scaleTable(buildAlone Row) string {
+	find := func(id string) (Row, bool) {
+		for _, x := range r.Scale {
+			if x.ID == id {
+				return x, true
+			}
+		}
+		return Row{}, false
+	}
+	var b strings.Builder
+	if len(r.Scale) == 0 {
+		return "No fleet of growing size was timed in this run.\n"
+	}
+	b.WriteString("| environments | karpgen render | peak RSS | cue export with the schema | peak RSS | ratio | time per environment |\n|---|---|---|---|---|---|---|\n")
+	var last Row
+	largest := 0
+	for _, x := range r.Scale {
+		var n int
+		if _, err := fmt.Sscanf(x.ID, "scale-karpgen-%d", &n); err != nil {
+			continue
+		}
+		c, _ := find(fmt.Sprintf("scale-cue-%d", n))
+		per := fmt.Sprintf("%.2f ms", x.WallMS/float64(n))
+		if last.ID != "" {
+			per += fmt.Sprintf(" (%s the time of the size before)", ratio(x, last))
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s |\n", n, Wall(x.WallMS), MiB(x.RSSKiB), Wall(c.WallMS), MiB(c.RSSKiB), ratio(x, c), per)
+		last, largest = x, n
+	}
+	if bl, ok := find(fmt.Sprintf("scale-build-%d", largest)); ok {
+		fmt.Fprintf(&b, "\n`karpgen build` of one environment in the package of %d: %s, %s its cost in a package of one (%s).\n",
+			largest, Wall(bl.WallMS), ratio(bl, buildAlone), Wall(buildAlone.WallMS))
+	}
+	return b.String()
 }
 
 // region is a generated part of a doc.

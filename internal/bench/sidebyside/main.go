@@ -6,7 +6,10 @@
 // and peak memory); and `karpgen build` of one environment, alone and in
 // the fleet's package. `make bench` runs it.
 //
-//	sidebyside -bin bin -reference reference/karpenter [-rounds 15] [-fleet 1000] [-json docs/bench.json]
+// It then times fleets of growing size (-scale) against `cue export` of
+// the same package with karpgen's schema.
+//
+//	sidebyside -bin bin -reference reference/karpenter [-rounds 15] [-fleet 1000] [-scale 1000,2000,4000,10000] [-json docs/bench.json]
 package main
 
 import (
@@ -32,8 +35,16 @@ func main() {
 	rounds := flag.Int("rounds", 15, "timed rounds of each single-environment command")
 	fleetSize := flag.Int("fleet", 1000, "environments in the fleet")
 	jsonOut := flag.String("json", "", "also write the results to this file (docs/bench.json: every figure the docs quote)")
+	scaleSizes := flag.String("scale", "1000,2000,4000,10000", "fleet sizes timed against cue export with the schema (none: \"\")")
 	flag.Parse()
-	if err := run(*bin, *ref, *rounds, *fleetSize, *jsonOut); err != nil {
+	var sizes []int
+	for _, f := range strings.Split(*scaleSizes, ",") {
+		var n int
+		if _, err := fmt.Sscan(f, &n); err == nil && n > 0 {
+			sizes = append(sizes, n)
+		}
+	}
+	if err := run(*bin, *ref, *rounds, *fleetSize, sizes, *jsonOut); err != nil {
 		fmt.Fprintln(os.Stderr, "sidebyside:", err)
 		os.Exit(1)
 	}
@@ -78,7 +89,7 @@ func median(s []sample) sample {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
 
-func run(bin, ref string, rounds, fleetSize int, jsonOut string) error {
+func run(bin, ref string, rounds, fleetSize int, sizes []int, jsonOut string) error {
 	bin, _ = filepath.Abs(bin)
 	ref, _ = filepath.Abs(ref)
 	karpgen, helm, cue := filepath.Join(bin, "karpgen"), filepath.Join(bin, "helm"), filepath.Join(bin, "cue")
@@ -224,6 +235,13 @@ func run(bin, ref string, rounds, fleetSize int, jsonOut string) error {
 			fmt.Printf("fleet of %d (%s): %s wall, %.0f MiB peak (targets <= 3 s, <= 200 MiB)\n", fleetSize, where, ms(fm.wall), float64(fm.maxRSS)/1024)
 		}
 	}
+	var scaleRows []benchdoc.Row
+	if len(sizes) > 0 {
+		fmt.Println()
+		if scaleRows, err = scale(work, karpgen, cue, sizes, 3); err != nil {
+			return err
+		}
+	}
 	if jsonOut == "" {
 		return nil
 	}
@@ -236,6 +254,7 @@ func run(bin, ref string, rounds, fleetSize int, jsonOut string) error {
 			res.Rows = append(res.Rows, benchdoc.Row{ID: "fleet-" + where, Name: fmt.Sprintf("karpgen render, %d envs (%s)", fleetSize, where), WallMS: float64(fm.wall.Microseconds()) / 1000, RSSKiB: fm.maxRSS})
 		}
 	}
+	res.Scale = scaleRows
 	res.Rows = append(res.Rows, benchdoc.Row{ID: "fleet-diff", Name: fmt.Sprintf("karpgen diff, %d envs, one shared change", fleetSize), WallMS: float64(diffMed.wall.Microseconds()) / 1000, RSSKiB: diffMed.maxRSS})
 	data, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {

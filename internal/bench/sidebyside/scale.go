@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/karpgen/karpgen/internal/bench/benchdoc"
+	"github.com/karpgen/karpgen/internal/fleet"
+	"github.com/karpgen/karpgen/schema"
+)
+
+// scale times a fleet render of each size against `cue export` of the
+// same package with karpgen's schema copied in (environments:
+// [string]: #Profile, as karpgen unifies each one), interleaved, rounds
+// times each, and `karpgen build` of one environment in the largest
+// package. The renders go to tmpfs when the machine has one.
+func scale(work, karpgen, cue string, sizes []int, rounds int) ([]benchdoc.Row, error) {
+	src := strings.Replace(string(schema.Source()), "package schema\n", "package profiles\n", 1)
+	out := filepath.Join(work, "scale-out")
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		shm, err := os.MkdirTemp("/dev/shm", "karpgen-bench-scale-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(shm)
+		out = filepath.Join(shm, "out")
+	}
+	var rows []benchdoc.Row
+	for _, n := range sizes {
+		dir := filepath.Join(work, fmt.Sprintf("scale-%d", n))
+		withSchema := filepath.Join(work, fmt.Sprintf("scale-%d-cue", n))
+		for _, d := range []string{dir, withSchema} {
+			if err := fleet.Write(filepath.Join(d, "profiles"), n); err != nil {
+				return nil, err
+			}
+		}
+		if err := os.WriteFile(filepath.Join(withSchema, "profiles", "schema.cue"), []byte(src), 0o644); err != nil {
+			return nil, err
+		}
+		var ks, cs []sample
+		for r := 0; r < rounds; r++ {
+			os.RemoveAll(out)
+			k, err := timeCmd(dir, karpgen, "render", "--out", out)
+			if err != nil {
+				return nil, err
+			}
+			c, err := timeCmd(withSchema, cue, "export", "./profiles", "-e", "environments")
+			if err != nil {
+				return nil, err
+			}
+			ks, cs = append(ks, k), append(cs, c)
+		}
+		os.RemoveAll(out)
+		k, c := median(ks), median(cs)
+		fmt.Printf("%6d environments: karpgen render %s (%d MiB), cue export with the schema %s (%d MiB): %.2fx\n",
+			n, ms(k.wall), k.maxRSS/1024, ms(c.wall), c.maxRSS/1024, float64(k.wall)/float64(c.wall))
+		rows = append(rows,
+			benchdoc.Row{ID: fmt.Sprintf("scale-karpgen-%d", n), Name: fmt.Sprintf("karpgen render, %d envs", n), WallMS: float64(k.wall.Microseconds()) / 1000, RSSKiB: k.maxRSS},
+			benchdoc.Row{ID: fmt.Sprintf("scale-cue-%d", n), Name: fmt.Sprintf("cue export with the schema, %d envs", n), WallMS: float64(c.wall.Microseconds()) / 1000, RSSKiB: c.maxRSS})
+		if n == sizes[len(sizes)-1] {
+			var bs []sample
+			for r := 0; r < rounds*3; r++ {
+				b, err := timeCmd(dir, karpgen, "build", "env-0000")
+				if err != nil {
+					return nil, err
+				}
+				bs = append(bs, b)
+			}
+			b := median(bs)
+			fmt.Printf("karpgen build of one environment in the package of %d: %s\n", n, ms(b.wall))
+			rows = append(rows, benchdoc.Row{ID: fmt.Sprintf("scale-build-%d", n), Name: fmt.Sprintf("karpgen build (1 of %d)", n), WallMS: float64(b.wall.Microseconds()) / 1000, RSSKiB: b.maxRSS})
+		}
+	}
+	return rows, nil
+}
