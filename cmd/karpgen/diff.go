@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/gitrev"
@@ -46,27 +47,23 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	defer closeBase()
 	// A revision from before the profiles folder existed has no
 	// environments: every one of the head is added.
-	old := fleetdiff.NewSide(nil, nil, nil)
+	baseRes := &pipeline.Result{All: true}
 	if baseFolder.FS != nil {
-		if old, err = renderSide("base profiles ("+baseName+")", baseFolder, "", ev, stderr, nil); err != nil {
+		if baseRes, err = checkSide("base profiles ("+baseName+")", &baseFolder, "", ev, stderr); err != nil {
 			return err
 		}
 	}
-	var report *fleetdiff.Report
-	_, err = renderSide("profiles ("+dir+")", load.Folder{}, dir, ev, stderr, func(res *pipeline.Result) error {
-		names := fs.Args()
-		for _, n := range names {
-			if old.Envs[n] == nil && !slices.Contains(res.Names, n) {
-				return usageErr("diff: no environment %q on either side", n)
-			}
-		}
-		d := fleetdiff.NewDiffer(baseName, old, envsByName(res.Envs), names)
-		if err := res.Render(d); err != nil {
-			return err
-		}
-		report, err = d.Report()
+	headRes, err := checkSide("profiles ("+dir+")", nil, dir, ev, stderr)
+	if err != nil {
 		return err
-	})
+	}
+	names := fs.Args()
+	for _, n := range names {
+		if !slices.Contains(baseRes.Names, n) && !slices.Contains(headRes.Names, n) {
+			return usageErr("diff: no environment %q on either side", n)
+		}
+	}
+	report, err := compareSides(baseName, baseRes, headRes, names)
 	if err != nil {
 		return err
 	}
@@ -113,16 +110,10 @@ func openBase(base, dir string) (load.Folder, string, func() error, error) {
 	return load.Folder{FS: rev.FS, Path: name}, name, func() error { return nil }, nil
 }
 
-// renderSide evaluates one side. Without a render function it renders
-// every environment into memory and returns them; with one, it hands the
-// checked result over (the head is compared as it renders). An invalid
-// side is reported with its name, and exits 3.
-func renderSide(side string, folder load.Folder, dir string, ev evalFlags, stderr io.Writer, render func(*pipeline.Result) error) (*fleetdiff.Side, error) {
-	opts := pipeline.Options{Dir: dir, Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC}
-	if folder.FS != nil {
-		opts.Folder = &folder
-	}
-	res, err := pipeline.Check(opts)
+// checkSide evaluates one side. An invalid side is reported with its
+// name, and exits 3.
+func checkSide(side string, folder *load.Folder, dir string, ev evalFlags, stderr io.Writer) (*pipeline.Result, error) {
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Folder: folder, Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC})
 	if err != nil {
 		return nil, fmt.Errorf("diff: the %s: %w", side, err)
 	}
@@ -131,14 +122,52 @@ func renderSide(side string, folder load.Folder, dir string, ev evalFlags, stder
 		_ = printFindings(stderr, res.Findings)
 		return nil, errInvalid
 	}
-	if render != nil {
-		return nil, render(res)
+	return res, nil
+}
+
+// compareSides renders, of the environments asked for, those whose
+// resolved inputs differ between the sides (a bundle is a pure function
+// of them), the base's into memory and the head's straight into the
+// comparison, and compares the files of out/ itself.
+func compareSides(baseName string, baseRes, headRes *pipeline.Result, names []string) (*fleetdiff.Report, error) {
+	baseEnvs, headEnvs := envsByName(baseRes.Envs), envsByName(headRes.Envs)
+	asked := names
+	if len(asked) == 0 {
+		asked = append(slices.Clone(baseRes.Names), headRes.Names...)
 	}
+	var same []string
+	differ := map[string]bool{}
+	for _, n := range asked {
+		if b, h := baseEnvs[n], headEnvs[n]; b != nil && h != nil && b.SameInputs(h) {
+			same = append(same, n)
+		} else {
+			differ[n] = true
+		}
+	}
+	only := func(envs []*model.Env) []*model.Env {
+		var out []*model.Env
+		for _, e := range envs {
+			if differ[e.Name] {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	rendered := &pipeline.Result{Envs: only(baseRes.Envs)}
 	var c pipeline.Collect
-	if err := res.Render(&c); err != nil {
-		return nil, fmt.Errorf("diff: rendering the %s: %w", side, err)
+	if err := rendered.Render(&c); err != nil {
+		return nil, fmt.Errorf("diff: rendering the base: %w", err)
 	}
-	return fleetdiff.NewSide(res.Envs, c.Bundles, c.Fleet), nil
+	d := fleetdiff.NewDiffer(baseName, fleetdiff.NewSide(baseRes.Envs, c.Bundles), headEnvs, names)
+	d.Unchanged(same...)
+	if err := (&pipeline.Result{Envs: only(headRes.Envs)}).Render(d); err != nil {
+		return nil, err
+	}
+	if baseRes.All && headRes.All {
+		rd := generators.NewRenderer()
+		d.Fleet(rd.FleetFiles(baseRes.Envs), rd.FleetFiles(headRes.Envs))
+	}
+	return d.Report()
 }
 
 func envsByName(envs []*model.Env) map[string]*model.Env {

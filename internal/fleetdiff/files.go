@@ -11,7 +11,7 @@ import (
 func files(base, head map[string][]byte, keep func(string) bool) []File {
 	out := []File{}
 	for _, p := range union(base, head) {
-		if !keep(p) || string(base[p]) == string(head[p]) {
+		if string(base[p]) == string(head[p]) || !keep(p) {
 			continue
 		}
 		_, inBase := base[p]

@@ -20,20 +20,19 @@ import (
 	"github.com/karpgen/karpgen/internal/model"
 )
 
-// Side is what one revision of the profiles renders.
+// Side is what one revision of the profiles resolves to, and the
+// bundles rendered of it (those of the environments that may differ).
 type Side struct {
 	Envs    map[string]*model.Env
 	Bundles map[string]*generators.Bundle
-	// Fleet are the files of out/ itself.
-	Fleet map[string][]byte
 }
 
-// NewSide indexes rendered environments by name.
-func NewSide(envs []*model.Env, bundles map[string]*generators.Bundle, fleet map[string][]byte) *Side {
+// NewSide indexes resolved environments and their bundles by name.
+func NewSide(envs []*model.Env, bundles map[string]*generators.Bundle) *Side {
 	if bundles == nil {
 		bundles = map[string]*generators.Bundle{}
 	}
-	s := &Side{Envs: map[string]*model.Env{}, Bundles: bundles, Fleet: fleet}
+	s := &Side{Envs: map[string]*model.Env{}, Bundles: bundles}
 	for _, e := range envs {
 		s.Envs[e.Name] = e
 	}
@@ -220,9 +219,19 @@ func (d *Differ) Put(b *generators.Bundle) error {
 	return nil
 }
 
-// Finish compares the environments only the base has, and the files of
-// out/ itself.
-func (d *Differ) Finish(fleet map[string][]byte) error {
+// Unchanged records environments of both sides whose bundles are known
+// to be the same without rendering them (their resolved inputs are).
+func (d *Differ) Unchanged(names ...string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, n := range names {
+		d.changes[n] = nil
+	}
+}
+
+// Finish compares the environments only the base has. The render calls
+// it; the files of out/ itself are compared by Fleet.
+func (d *Differ) Finish(map[string][]byte) error {
 	for _, name := range d.names {
 		if _, ok := d.head[name]; ok {
 			continue
@@ -233,10 +242,15 @@ func (d *Differ) Finish(fleet map[string][]byte) error {
 		}
 		d.changes[name] = e
 	}
-	if d.all && d.base.Fleet != nil && fleet != nil {
-		d.fleet = files(d.base.Fleet, fleet, func(string) bool { return true })
-	}
 	return nil
+}
+
+// Fleet compares the files of out/ itself, which every environment
+// shares; only a diff of the whole fleet (no environment named) does.
+func (d *Differ) Fleet(base, head map[string][]byte) {
+	if d.all {
+		d.fleet = files(base, head, func(string) bool { return true })
+	}
 }
 
 // Report is the diff, once every bundle is in.

@@ -24,10 +24,7 @@ func isPolicy(text []byte) bool {
 func policies(base, head map[string][]byte) ([]Policy, error) {
 	out := []Policy{}
 	for _, p := range union(base, head) {
-		if !strings.HasPrefix(p, model.DirIAM) || !strings.HasSuffix(p, ".json") || !(isPolicy(base[p]) || isPolicy(head[p])) {
-			continue
-		}
-		if string(base[p]) == string(head[p]) {
+		if string(base[p]) == string(head[p]) || !strings.HasPrefix(p, model.DirIAM) || !strings.HasSuffix(p, ".json") || !(isPolicy(base[p]) || isPolicy(head[p])) {
 			continue
 		}
 		b, err := statements(base[p])

@@ -19,7 +19,7 @@ var textRules = []*Rule{
 		Hint:    "remove the character; only userData may span lines",
 		check: func(c *Context) {
 			data, err := json.Marshal(c.P)
-			if err != nil {
+			if err != nil || plainASCII(data) {
 				return
 			}
 			var v any
@@ -94,6 +94,19 @@ func textPath(parts []any) string {
 		}
 	}
 	return at(out...)
+}
+
+// plainASCII says whether JSON text is printable ASCII without an escape
+// sequence: then no string in it holds anything walkText reports (json
+// escapes every control character, and anything past ASCII is left to
+// the walk), and most profiles are that.
+func plainASCII(data []byte) bool {
+	for _, b := range data {
+		if b < 0x20 || b > 0x7e || b == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // oneLine reports printable UTF-8 text on one line: text the terminal

@@ -7,10 +7,11 @@ package model
 
 import (
 	"fmt"
-	"github.com/karpgen/karpgen/internal/iameval"
+	"reflect"
 	"slices"
 
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/iameval"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -184,3 +185,8 @@ func (e *Env) Newest() *facts.Minor {
 	}
 	return newest
 }
+
+// SameInputs says whether two environments render the same bundle. A
+// bundle is a pure function of the profile: everything else of an Env is
+// derived from it, and the guardrails feed only the rule catalog.
+func (e *Env) SameInputs(o *Env) bool { return reflect.DeepEqual(e.Profile, o.Profile) }
