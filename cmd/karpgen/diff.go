@@ -165,7 +165,9 @@ func compareSides(baseName string, baseRes, headRes *pipeline.Result, names []st
 	}
 	if baseRes.All && headRes.All {
 		rd := generators.NewRenderer()
-		d.Fleet(rd.FleetFiles(baseRes.Envs), rd.FleetFiles(headRes.Envs))
+		if err := d.Fleet(rd.FleetFiles(baseRes.Envs), rd.FleetFiles(headRes.Envs)); err != nil {
+			return nil, err
+		}
 	}
 	return d.Report()
 }

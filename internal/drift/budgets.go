@@ -18,7 +18,7 @@ type Budget struct {
 // Drifted) and says in a sentence what they allow. A pool without budgets
 // has the CRD's default of 10%.
 func Pacing(nodePool map[string]any) ([]Budget, string) {
-	list, set := dig(nodePool, "spec", "disruption", "budgets").([]any)
+	list, set := Dig(nodePool, "spec", "disruption", "budgets").([]any)
 	if !set {
 		return []Budget{{Nodes: "10%"}}, "at most 10% of the pool's nodes at a time (the default budget)"
 	}

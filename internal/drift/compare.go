@@ -254,7 +254,7 @@ func outside(kind string, path []string, to any) string {
 // requirements are a NodePool's template requirements.
 func (c *comparison) requirements(obj map[string]any) []Requirement {
 	var out []Requirement
-	list, _ := dig(obj, "spec", "template", "spec", "requirements").([]any)
+	list, _ := Dig(obj, "spec", "template", "spec", "requirements").([]any)
 	for _, item := range list {
 		m, _ := item.(map[string]any)
 		r := Requirement{}
@@ -269,8 +269,9 @@ func (c *comparison) requirements(obj map[string]any) []Requirement {
 	return out
 }
 
-// dig walks maps by key; nil when a key is absent.
-func dig(v any, keys ...string) any {
+// Dig walks an object decoded from YAML or JSON by key; nil when a key
+// is absent.
+func Dig(v any, keys ...string) any {
 	for _, k := range keys {
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -284,12 +285,12 @@ func dig(v any, keys ...string) any {
 // AMIFamily is the family an EC2NodeClass resolves to, as the hash takes
 // it: amiFamily when set, else the family of the alias, else Custom.
 func AMIFamily(nodeClass map[string]any) string {
-	if f, ok := dig(nodeClass, "spec", "amiFamily").(string); ok && f != "" {
+	if f, ok := Dig(nodeClass, "spec", "amiFamily").(string); ok && f != "" {
 		return f
 	}
-	terms, _ := dig(nodeClass, "spec", "amiSelectorTerms").([]any)
+	terms, _ := Dig(nodeClass, "spec", "amiSelectorTerms").([]any)
 	for _, t := range terms {
-		if alias, ok := dig(t, "alias").(string); ok {
+		if alias, ok := Dig(t, "alias").(string); ok {
 			name, _, _ := strings.Cut(alias, "@")
 			if f, ok := aliasFamilies[name]; ok {
 				return f

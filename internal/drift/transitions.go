@@ -54,7 +54,7 @@ func (c *comparison) transitions() error {
 			continue
 		}
 		keys := strings.Split(t.Path, ".")
-		o, n := dig(c.old, keys...), dig(c.new, keys...)
+		o, n := Dig(c.old, keys...), Dig(c.new, keys...)
 		if o == nil || n == nil {
 			continue
 		}

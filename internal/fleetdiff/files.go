@@ -3,12 +3,12 @@ package fleetdiff
 import (
 	"strings"
 
-	"github.com/pmezard/go-difflib/difflib"
+	"github.com/karpgen/karpgen/internal/output"
 )
 
 // files diffs the files of two sides that pass keep, cutting each diff
 // at MaxDiffLines lines.
-func files(base, head map[string][]byte, keep func(string) bool) []File {
+func files(base, head map[string][]byte, keep func(string) bool) ([]File, error) {
 	out := []File{}
 	for _, p := range union(base, head) {
 		if string(base[p]) == string(head[p]) || !keep(p) {
@@ -16,17 +16,10 @@ func files(base, head map[string][]byte, keep func(string) bool) []File {
 		}
 		_, inBase := base[p]
 		_, inHead := head[p]
-		from, to := "a/"+p, "b/"+p
-		if !inBase {
-			from = "/dev/null"
+		text, err := output.UnifiedDiff(p, base[p], head[p], inBase, inHead, 2)
+		if err != nil {
+			return nil, err
 		}
-		if !inHead {
-			to = "/dev/null"
-		}
-		text, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-			A: lines(base[p]), B: lines(head[p]),
-			FromFile: from, ToFile: to, Context: 2,
-		})
 		diff := strings.SplitAfter(strings.TrimSuffix(text, "\n"), "\n")
 		f := File{Path: p, Status: status(inBase, inHead), Lines: len(diff)}
 		if len(diff) > MaxDiffLines {
@@ -35,14 +28,5 @@ func files(base, head map[string][]byte, keep func(string) bool) []File {
 		f.Diff = strings.TrimSuffix(strings.Join(diff, ""), "\n") + "\n"
 		out = append(out, f)
 	}
-	return out
-}
-
-// lines splits a file into lines, each with its newline; none for an
-// empty or absent file.
-func lines(text []byte) []string {
-	if len(text) == 0 {
-		return nil
-	}
-	return difflib.SplitLines(string(text))
+	return out, nil
 }

@@ -247,10 +247,13 @@ func (d *Differ) Finish(map[string][]byte) error {
 
 // Fleet compares the files of out/ itself, which every environment
 // shares; only a diff of the whole fleet (no environment named) does.
-func (d *Differ) Fleet(base, head map[string][]byte) {
-	if d.all {
-		d.fleet = files(base, head, func(string) bool { return true })
+func (d *Differ) Fleet(base, head map[string][]byte) error {
+	if !d.all {
+		return nil
 	}
+	var err error
+	d.fleet, err = files(base, head, func(string) bool { return true })
+	return err
 }
 
 // Report is the diff, once every bundle is in.
@@ -373,7 +376,9 @@ func fillEnv(e *Env, env *model.Env, base, head *generators.Bundle) error {
 	} else if e.Helm, err = helmValues(bf[model.FileHelmValues], hf[model.FileHelmValues]); err != nil {
 		return err
 	}
-	e.Files = files(bf, hf, func(p string) bool { return !covered(p, bf, hf) })
+	if e.Files, err = files(bf, hf, func(p string) bool { return !covered(p, bf, hf) }); err != nil {
+		return err
+	}
 	if whole {
 		for i := range e.Files {
 			e.Files[i].Diff = ""

@@ -35,19 +35,8 @@ func policies(base, head map[string][]byte) ([]Policy, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
-		pol := Policy{File: p, Status: status(base[p] != nil, head[p] != nil), Trust: strings.Contains(p, "trust-policy"),
-			ActionsAdded: []string{}, ActionsRemoved: []string{}, Statements: []Statement{}}
-		ba, ha := actions(b), actions(h)
-		for _, a := range sortedKeys(ha) {
-			if !ba[a] {
-				pol.ActionsAdded = append(pol.ActionsAdded, a)
-			}
-		}
-		for _, a := range sortedKeys(ba) {
-			if !ha[a] {
-				pol.ActionsRemoved = append(pol.ActionsRemoved, a)
-			}
-		}
+		pol := Policy{File: p, Status: status(base[p] != nil, head[p] != nil), Trust: strings.Contains(p, "trust-policy"), Statements: []Statement{}}
+		pol.ActionsAdded, pol.ActionsRemoved = gainedLost(actions(b), actions(h))
 		for _, sid := range union(b, h) {
 			st := Statement{Sid: sid, Status: status(b[sid] != nil, h[sid] != nil), Fields: []string{}, ResourcesAdded: []string{}, ResourcesRemoved: []string{}}
 			if st.Status == "changed" {
@@ -59,17 +48,7 @@ func policies(base, head map[string][]byte) ([]Policy, error) {
 				if len(st.Fields) == 0 {
 					continue
 				}
-				br, hr := list(b[sid]["Resource"]), list(h[sid]["Resource"])
-				for _, r := range sortedKeys(hr) {
-					if !br[r] {
-						st.ResourcesAdded = append(st.ResourcesAdded, r)
-					}
-				}
-				for _, r := range sortedKeys(br) {
-					if !hr[r] {
-						st.ResourcesRemoved = append(st.ResourcesRemoved, r)
-					}
-				}
+				st.ResourcesAdded, st.ResourcesRemoved = gainedLost(list(b[sid]["Resource"]), list(h[sid]["Resource"]))
 			}
 			pol.Statements = append(pol.Statements, st)
 		}
@@ -97,6 +76,23 @@ func statements(text []byte) (map[string]map[string]any, error) {
 		out[sid] = s
 	}
 	return out, nil
+}
+
+// gainedLost are the members after has that before has not, and the
+// other way round, in order.
+func gainedLost(before, after map[string]bool) (gained, lost []string) {
+	gained, lost = []string{}, []string{}
+	for _, k := range sortedKeys(after) {
+		if !before[k] {
+			gained = append(gained, k)
+		}
+	}
+	for _, k := range sortedKeys(before) {
+		if !after[k] {
+			lost = append(lost, k)
+		}
+	}
+	return gained, lost
 }
 
 // list reads a string or a list of strings as a set.

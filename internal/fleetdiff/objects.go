@@ -92,7 +92,7 @@ func reached(kind, name string, pools map[string]map[string]any) []string {
 	}
 	var out []string
 	for _, p := range sortedKeys(pools) {
-		if ref, _ := dig(pools[p], "spec", "template", "spec", "nodeClassRef", "name").(string); ref == name {
+		if ref, _ := drift.Dig(pools[p], "spec", "template", "spec", "nodeClassRef", "name").(string); ref == name {
 			out = append(out, p)
 		}
 	}
@@ -129,19 +129,7 @@ func decode(text []byte) (map[string]map[string]any, error) {
 		if doc == nil {
 			continue
 		}
-		name, _ := dig(doc, "metadata", "name").(string)
+		name, _ := drift.Dig(doc, "metadata", "name").(string)
 		out[name] = doc
 	}
-}
-
-// dig walks maps by key; nil when a key is absent.
-func dig(v any, keys ...string) any {
-	for _, k := range keys {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = m[k]
-	}
-	return v
 }
