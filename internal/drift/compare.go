@@ -74,14 +74,24 @@ var hashInputs = map[string]string{
 var roots = map[string]string{NodePool: "spec.template", EC2NodeClass: "spec"}
 
 // Compare lists what changes from old to new, an object of the kind (as
-// decoded from YAML), with the effect of each change. Both must be the
-// same object (kind and name); nil stands for an absent one.
-func (r *Rules) Compare(kind string, old, new map[string]any) ([]Change, error) {
+// decoded from YAML), with the effect of each change by the rules of r,
+// the release that runs once the change is applied. from are the rules
+// of the release that made the existing nodes (nil: the same); when
+// the kind's hash version differs between them, Karpenter gives existing
+// nodes the new hash instead of comparing it, so a hashed field drifts
+// nothing. Both must be the same object (kind and name); nil stands for
+// an absent one.
+func (r *Rules) Compare(from *Rules, kind string, old, new map[string]any) ([]Change, error) {
 	k, ok := r.Kinds[kind]
 	if !ok {
 		return nil, fmt.Errorf("the drift table of %s has no %s", r.Release, kind)
 	}
-	c := comparison{rules: r, kind: kind, k: k, old: old, new: new}
+	c := comparison{rules: r, kind: kind, k: k, old: old, new: new, fromVersion: k.HashVersion}
+	if from != nil {
+		if fk, ok := from.Kinds[kind]; ok {
+			c.fromVersion = fk.HashVersion
+		}
+	}
 	c.walk(nil, old, new)
 	if err := c.transitions(); err != nil {
 		return nil, err
@@ -95,6 +105,20 @@ type comparison struct {
 	k        *KindRules
 	old, new map[string]any
 	out      []Change
+	// fromVersion is the hash version the existing nodes carry.
+	fromVersion string
+}
+
+// rehashed says the hash version changes with the change: the static
+// check compares nothing, and existing nodes take the new hash.
+func (c *comparison) rehashed(ch *Change) bool {
+	if c.fromVersion == c.k.HashVersion {
+		return false
+	}
+	ch.Effect, ch.Reason = InPlace, ""
+	ch.Why = fmt.Sprintf("enters the %s hash, but its version changes (%s to %s): Karpenter gives existing nodes the new hash instead of drifting them",
+		c.kind, c.fromVersion, c.k.HashVersion)
+	return true
 }
 
 // walk compares a and b at path, entering maps so that a change names the
@@ -167,6 +191,7 @@ func (c *comparison) classify(path []string, a, b any) Change {
 		staticReason = "NodeClassDrift"
 	}
 	switch {
+	case (!known || hashed) && c.rehashed(&ch):
 	case !known:
 		ch.Effect, ch.Reason = Drift, staticReason
 		ch.Why = fmt.Sprintf("a field the %s table does not know: taken as entering the %s hash", c.rules.Release, c.kind)
@@ -199,8 +224,14 @@ func (c *comparison) ignored(ch *Change, f, staticReason string) {
 			if AMIFamily(c.old) == AMIFamily(c.new) {
 				break // the AMI selection decides, below
 			}
+			if c.rehashed(ch) {
+				return
+			}
 			ch.Effect, ch.Reason = Drift, staticReason
 			ch.Why = fmt.Sprintf("the AMI family the hash takes (%s) changes from %s to %s: every node is replaced", in, AMIFamily(c.old), AMIFamily(c.new))
+			return
+		}
+		if c.rehashed(ch) {
 			return
 		}
 		ch.Effect, ch.Reason = Drift, staticReason

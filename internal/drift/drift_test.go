@@ -55,7 +55,7 @@ func compare(t *testing.T, release, kind, old, new string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	changes, err := r.Compare(kind, obj(t, old), obj(t, new))
+	changes, err := r.Compare(nil, kind, obj(t, old), obj(t, new))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,5 +204,32 @@ func TestTableIsEmbedded(t *testing.T) {
 	text, err := os.ReadFile(filepath.Join("data", "table.tsv"))
 	if err != nil || string(text) != tableTSV {
 		t.Fatalf("data/table.tsv is not the embedded table: %v", err)
+	}
+}
+
+// TestHashVersionChangeDriftsNothing: a hashed field that changes with
+// an upgrade that bumps the hash version (EC2NodeClass v4 in 1.11, v5 in
+// 1.12) drifts nothing, as upstream's hash controller re-stamps the
+// nodes; selector terms still drift through their checks.
+func TestHashVersionChangeDriftsNothing(t *testing.T) {
+	from, _ := For("v1.11.3")
+	to, _ := For("v1.12.2")
+	for _, tc := range []struct{ old, new, want string }{
+		{`tags: {team: a}`, `tags: {team: b}`, "in-place |  | enters the EC2NodeClass hash, but its version changes (v4 to v5): Karpenter gives existing nodes the new hash instead of drifting them"},
+		{`al2023@v20250115`, `al2023@v20250201`, "drift | AMIDrift |"},
+	} {
+		changes, err := to.Compare(from, EC2NodeClass, obj(t, class), obj(t, strings.Replace(class, tc.old, tc.new, 1)))
+		if err != nil || len(changes) != 1 {
+			t.Fatalf("%v %v", changes, err)
+		}
+		c := changes[0]
+		if got := string(c.Effect) + " | " + c.Reason + " | " + c.Why; !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s -> %s: %q, want %q", tc.old, tc.new, got, tc.want)
+		}
+	}
+	// The same minor: the tag drifts.
+	changes, _ := to.Compare(to, EC2NodeClass, obj(t, class), obj(t, strings.Replace(class, "team: a", "team: b", 1)))
+	if len(changes) != 1 || changes[0].Effect != Drift {
+		t.Errorf("within 1.12: %+v", changes)
 	}
 }

@@ -323,11 +323,11 @@ func compareEnv(name string, base *Side, head map[string]*model.Env, hb *generat
 	case !hasBase:
 		e := &Env{Name: name, Status: "added", Account: he.Profile.Cluster.AccountID, Version: he.Profile.Karpenter.Version,
 			Objects: []Object{}, IAM: []Policy{}, Helm: []Value{}, Files: []File{}}
-		return e, fillEnv(e, he, nil, hb)
+		return e, fillEnv(e, nil, he, nil, hb)
 	case !hasHead:
 		e := &Env{Name: name, Status: "removed", Account: be.Profile.Cluster.AccountID, Version: be.Profile.Karpenter.Version,
 			Objects: []Object{}, IAM: []Policy{}, Helm: []Value{}, Files: []File{}}
-		return e, fillEnv(e, be, bb, nil)
+		return e, fillEnv(e, nil, be, bb, nil)
 	}
 	if sameFiles(bb, hb) {
 		return nil, nil
@@ -337,7 +337,7 @@ func compareEnv(name string, base *Side, head map[string]*model.Env, hb *generat
 	if v := be.Profile.Karpenter.Version; v != e.Version {
 		e.VersionFrom = v
 	}
-	return e, fillEnv(e, he, bb, hb)
+	return e, fillEnv(e, be, he, bb, hb)
 }
 
 func sameFiles(a, b *generators.Bundle) bool {
@@ -353,16 +353,23 @@ func sameFiles(a, b *generators.Bundle) bool {
 }
 
 // fillEnv compares the files of two bundles (nil for a side without the
-// environment), by the rules of the release env runs. An environment
-// added or removed is told in brief: its objects, policies and files by
-// name, not its every value.
-func fillEnv(e *Env, env *model.Env, base, head *generators.Bundle) error {
+// environment), by the rules of the release env runs once the change is
+// applied (and of the release it ran before, was's, when both sides have
+// the environment). An environment added or removed is told in brief: its
+// objects, policies and files by name, not its every value.
+func fillEnv(e *Env, was, env *model.Env, base, head *generators.Bundle) error {
 	rules, err := drift.For(env.Facts.Reference)
 	if err != nil {
 		return err
 	}
+	from := rules
+	if was != nil {
+		if from, err = drift.For(was.Facts.Reference); err != nil {
+			return err
+		}
+	}
 	bf, hf := filesOf(base), filesOf(head)
-	if e.Objects, err = objects(rules, bf, hf); err != nil {
+	if e.Objects, err = objects(from, rules, bf, hf); err != nil {
 		return err
 	}
 	if e.IAM, err = policies(bf, hf); err != nil {

@@ -12,8 +12,10 @@ import (
 	"github.com/karpgen/karpgen/internal/model"
 )
 
-// objects compares the NodePools and EC2NodeClasses of two bundles.
-func objects(rules *drift.Rules, base, head map[string][]byte) ([]Object, error) {
+// objects compares the NodePools and EC2NodeClasses of two bundles, by
+// the rules of the release the head runs; from are those of the release
+// the base runs.
+func objects(from, rules *drift.Rules, base, head map[string][]byte) ([]Object, error) {
 	var out []Object
 	// The files are read only when they differ, and the pools a second
 	// time only when a node class changes.
@@ -47,7 +49,7 @@ func objects(rules *drift.Rules, base, head map[string][]byte) ([]Object, error)
 					o.Pools = append(o.Pools, Pacing{Pool: p, Budgets: []drift.Budget{}, Summary: "its nodes are drained and deleted"})
 				}
 			default:
-				changes, err := rules.Compare(kind.name, b[name], h[name])
+				changes, err := rules.Compare(from, kind.name, b[name], h[name])
 				if err != nil {
 					return nil, err
 				}
