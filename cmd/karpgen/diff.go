@@ -113,7 +113,7 @@ func openBase(base, dir string) (load.Folder, string, func() error, error) {
 // checkSide evaluates one side. An invalid side is reported with its
 // name, and exits 3.
 func checkSide(side string, folder *load.Folder, dir string, ev evalFlags, stderr io.Writer) (*pipeline.Result, error) {
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Folder: folder, Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Folder: folder, Timeout: ev.timeout, Limits: &ev.limits, Sized: diffGC})
 	if err != nil {
 		return nil, fmt.Errorf("diff: the %s: %w", side, err)
 	}

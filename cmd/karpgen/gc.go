@@ -45,3 +45,16 @@ func fleetGC(envs int) {
 	debug.SetGCPercent(100)
 	debug.SetMemoryLimit(max(fleetLimitFloor, int64(envs)*perEnvironment))
 }
+
+// diffGC is fleetGC for diff, which writes nothing and keeps one side's
+// bundles while it renders the other: it lets the heap grow three times
+// what is live between collections instead of once, under the same
+// limit (a diff of 1,000 environments, one run each on a noisy machine:
+// 5.2 s and 210 MiB at GOGC=100, 4.4 s and 310 MiB at 200, 3.6 s and
+// 450 MiB at 400; at 300, 3.3 to 4.5 s and 380 MiB).
+func diffGC(envs int) {
+	fleetGC(envs)
+	if envs >= bigFleet && os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(300)
+	}
+}
