@@ -22,10 +22,24 @@ type Check struct {
 	ID       string
 	Severity diag.Severity
 	Summary  string
-	// Files are the captured files it reads; without any of them it is
-	// skipped.
-	Files func(e *model.Env) []string
-	run   func(c *checkRun)
+	run      func(c *checkRun)
+}
+
+// Files are the captured files the check reads for an environment, in
+// the order it reads them; without any of them it is skipped. They are
+// what its run loads, found by running it on empty files (every load
+// succeeds with nothing in it): the file names depend on the profile,
+// never on what a file holds, so no list names them a second time.
+func (ch *Check) Files(e *model.Env) []string {
+	c := &checkRun{e: e, check: ch, dry: true}
+	ch.run(c)
+	var out []string
+	for _, f := range c.reads {
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Finding is one difference between what should be and what is.
@@ -91,6 +105,10 @@ type checkRun struct {
 	err      error
 	// notChecked is why a file the check read holds no answer.
 	notChecked string
+	// dry runs the check for the files it reads (Files): every load
+	// succeeds, leaving its value empty, and is recorded in reads.
+	dry   bool
+	reads []string
 }
 
 // captureFailures are the error codes of a capture that could not look:
@@ -109,6 +127,10 @@ func (c *checkRun) report(resource, expected, found, fix string) {
 // load reads a file the check needs; false when the check cannot go on
 // (the failure is then a finding or a state error).
 func (c *checkRun) load(file string, v any, resource, expected, fix string) bool {
+	if c.dry {
+		c.reads = append(c.reads, file)
+		return true
+	}
 	_, failed, err := c.s.read(file, v)
 	switch {
 	case err != nil:
@@ -188,10 +210,6 @@ func (c *checkRun) wantCRDs() []facts.CRD {
 func (c *checkRun) installCRDs() string {
 	return escape.ShellJoin("helm", "upgrade", "--install", "karpenter-crd", "oci://public.ecr.aws/karpenter/karpenter-crd",
 		"--version", c.e.Version.String(), "--namespace", c.e.Names.Namespace)
-}
-
-func files(names ...string) func(*model.Env) []string {
-	return func(*model.Env) []string { return names }
 }
 
 // Catalog returns the checks, in the order they run.

@@ -14,7 +14,7 @@ import (
 // clusterChecks compare what runs in the cluster (CRDs, webhooks, the controller, its values, the classes' status) with the bundle.
 var clusterChecks = []*Check{
 	{
-		ID: "doctor/crds", Severity: diag.Error, Files: files("k8s-crds.json"),
+		ID: "doctor/crds", Severity: diag.Error,
 		Summary: "The CRDs the profile's minor installs and the profile uses (NodeOverlay and CapacityBuffer when it has them) are present, serve their version and, from Karpenter 1.1, store only it; other CRDs of the cluster are ignored.",
 		run: func(c *checkRun) {
 			var l k8sList
@@ -48,7 +48,7 @@ var clusterChecks = []*Check{
 		},
 	},
 	{
-		ID: "doctor/webhooks", Severity: diag.Error, Files: files("k8s-webhooks.json"),
+		ID: "doctor/webhooks", Severity: diag.Error,
 		Summary: "No webhook configuration of Karpenter's removed v1beta1 APIs is left (from 1.1 nothing serves them).",
 		run: func(c *checkRun) {
 			var l k8sList
@@ -66,7 +66,7 @@ var clusterChecks = []*Check{
 		},
 	},
 	{
-		ID: "doctor/controller", Severity: diag.Error, Files: files("k8s-karpenter-deployment.json"),
+		ID: "doctor/controller", Severity: diag.Error,
 		Summary: "The running controller is the profile's version, with its CLUSTER_NAME and INTERRUPTION_QUEUE.",
 		run: func(c *checkRun) {
 			n := c.e.Names
@@ -100,7 +100,7 @@ var clusterChecks = []*Check{
 		},
 	},
 	{
-		ID: "doctor/helm-values", Severity: diag.Error, Files: files("helm-values.json"),
+		ID: "doctor/helm-values", Severity: diag.Error,
 		Summary: "The Helm values in use equal the rendered values (the keys that differ are named).",
 		run: func(c *checkRun) {
 			var have map[string]any
@@ -115,7 +115,7 @@ var clusterChecks = []*Check{
 		},
 	},
 	{
-		ID: "doctor/node-class-status", Severity: diag.Error, Files: files("k8s-ec2nodeclasses.json", "k8s-nodepools.json"),
+		ID: "doctor/node-class-status", Severity: diag.Error,
 		Summary: "No EC2NodeClass or NodePool status condition reports a failure (its reason and message are shown).",
 		run: func(c *checkRun) {
 			for _, f := range []string{"k8s-ec2nodeclasses.json", "k8s-nodepools.json"} {

@@ -9,7 +9,7 @@ import (
 // networkChecks compare the cluster, its subnets and security groups with what the profile selects.
 var networkChecks = []*Check{
 	{
-		ID: "doctor/kubernetes-version", Severity: diag.Error, Files: files("eks-cluster.json"),
+		ID: "doctor/kubernetes-version", Severity: diag.Error,
 		Summary: "The cluster runs the profile's Kubernetes version.",
 		run: func(c *checkRun) {
 			var cl eksCluster
@@ -24,7 +24,7 @@ var networkChecks = []*Check{
 		},
 	},
 	{
-		ID: "doctor/subnets", Severity: diag.Error, Files: files("ec2-subnets.json"),
+		ID: "doctor/subnets", Severity: diag.Error,
 		Summary: "Every zone of every pool has a subnet its node class selects (tags, with \"*\" for any value, or id), with free addresses.",
 		run: func(c *checkRun) {
 			var sn ec2Subnets
@@ -64,7 +64,7 @@ var networkChecks = []*Check{
 		},
 	},
 	{
-		ID: "doctor/security-groups", Severity: diag.Error, Files: files("ec2-security-groups.json"),
+		ID: "doctor/security-groups", Severity: diag.Error,
 		Summary: "Every node class selects at least one security group (tags, id or name).",
 		run: func(c *checkRun) {
 			var sg ec2SecurityGroups

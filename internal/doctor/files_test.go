@@ -1,0 +1,42 @@
+package doctor
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/karpgen/karpgen/internal/escape"
+	"github.com/karpgen/karpgen/internal/pipeline"
+)
+
+// TestCaptureHoldsWhatChecksRead: every file a check reads (found by
+// running it on empty files) is one the capture script writes, for the
+// profiles of the tests and of the repository, and a check that applies
+// reads at least one.
+func TestCaptureHoldsWhatChecksRead(t *testing.T) {
+	n := 0
+	for _, dir := range []string{filepath.Join("testdata", "profiles"), filepath.Join("..", "..", "profiles")} {
+		res, err := pipeline.Check(pipeline.Options{Dir: dir})
+		if err != nil || len(res.Envs) == 0 {
+			t.Fatalf("%s: %v %v", dir, err, res.Findings)
+		}
+		for _, e := range res.Envs {
+			var captured []string
+			for _, c := range commands(e) {
+				captured = append(captured, c.file)
+			}
+			for _, ch := range Catalog() {
+				files := ch.Files(e)
+				for _, f := range files {
+					if !slices.Contains(captured, escape.Shell(f)) {
+						t.Errorf("%s %s: %s reads %s, which the capture does not write", dir, e.Name, ch.ID, f)
+					}
+				}
+				n += len(files)
+			}
+		}
+	}
+	if n < 40 {
+		t.Errorf("only %d files read", n)
+	}
+}
