@@ -1,10 +1,11 @@
 package doctor
 
 import (
-	"encoding/json"
+	"bytes"
 	"fmt"
 	"strings"
 
+	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/escape"
 )
 
@@ -41,13 +42,11 @@ func (r *Report) Text() []byte {
 	return []byte(b.String())
 }
 
-// JSON is the report for scripts.
+// JSON is the report for scripts, through karpgen's one JSON printer.
 func (r *Report) JSON() ([]byte, error) {
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
+	var b bytes.Buffer
+	err := diag.WriteJSON(&b, r)
+	return b.Bytes(), err
 }
 
 // Docs is docs/doctor.md: the catalog of checks.

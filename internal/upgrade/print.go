@@ -1,16 +1,19 @@
 package upgrade
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/model"
 )
 
-// JSON is the plan for scripts (docs/upgrade.md).
+// JSON is the plan for scripts (docs/upgrade.md), through karpgen's one
+// JSON printer.
 func (p *Plan) JSON() ([]byte, error) {
 	if p.Blockers == nil {
 		p.Blockers = []Blocker{}
@@ -18,11 +21,9 @@ func (p *Plan) JSON() ([]byte, error) {
 	if p.Steps == nil {
 		p.Steps = []Step{}
 	}
-	data, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(data, '\n'), nil
+	var b bytes.Buffer
+	err := diag.WriteJSON(&b, p)
+	return b.Bytes(), err
 }
 
 // Text is the plan for a terminal.
