@@ -9,7 +9,6 @@ package importer
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,7 +16,6 @@ import (
 	"slices"
 	"strings"
 
-	"cuelang.org/go/cue/format"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/karpgen/karpgen/internal/boundyaml"
@@ -134,95 +132,6 @@ func Import(manifests []Input, values *Input, opts Options) (*Result, error) {
 		return nil, err
 	}
 	return &Result{CUE: src, Findings: diag.Sort(slices.Clone(im.notes))}, nil
-}
-
-// writeCUE writes plain values as CUE: structs with sorted fields, lists
-// of scalars on one line, lists of structs one element a line.
-func writeCUE(b *bytes.Buffer, v any, indent int) error {
-	tab := strings.Repeat("\t", indent)
-	switch v := v.(type) {
-	case map[string]any:
-		b.WriteString("{\n")
-		for _, k := range sortedKeys(v) {
-			b.WriteString(tab + "\t" + cueLabel(k) + ": ")
-			if err := writeCUE(b, v[k], indent+1); err != nil {
-				return err
-			}
-			b.WriteString("\n")
-		}
-		b.WriteString(tab + "}")
-	case map[string]map[string]any:
-		m := map[string]any{}
-		for k, x := range v {
-			m[k] = x
-		}
-		return writeCUE(b, m, indent)
-	case map[string]string:
-		m := map[string]any{}
-		for k, x := range v {
-			m[k] = x
-		}
-		return writeCUE(b, m, indent)
-	case []any:
-		scalars := true
-		for _, x := range v {
-			switch x.(type) {
-			case map[string]any, []any, map[string]string:
-				scalars = false
-			}
-		}
-		if scalars {
-			b.WriteString("[")
-			for i, x := range v {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				if err := writeCUE(b, x, indent); err != nil {
-					return err
-				}
-			}
-			b.WriteString("]")
-			return nil
-		}
-		b.WriteString("[\n")
-		for _, x := range v {
-			b.WriteString(tab + "\t")
-			if err := writeCUE(b, x, indent+1); err != nil {
-				return err
-			}
-			b.WriteString(",\n")
-		}
-		b.WriteString(tab + "]")
-	case []string:
-		l := make([]any, len(v))
-		for i, x := range v {
-			l[i] = x
-		}
-		return writeCUE(b, l, indent)
-	case []int:
-		l := make([]any, len(v))
-		for i, x := range v {
-			l[i] = x
-		}
-		return writeCUE(b, l, indent)
-	default:
-		data, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		b.Write(data)
-	}
-	return nil
-}
-
-var identifier = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
-
-func cueLabel(k string) string {
-	if identifier.MatchString(k) {
-		return k
-	}
-	data, _ := json.Marshal(k)
-	return string(data)
 }
 
 func (im *importer) readManifests(in Input) error {
@@ -406,22 +315,17 @@ func hasKey(pairs []*yaml.Node, k string) bool {
 	return false
 }
 
-// cue formats the environment as a profiles package.
+// cue formats the environment as a profiles package, with what the
+// import did not carry over as its header.
 func (im *importer) cue(env map[string]any) ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString("// Imported by karpgen from existing Karpenter manifests.\n")
+	header := []string{"// Imported by karpgen from existing Karpenter manifests."}
 	if len(im.notes) > 0 {
-		b.WriteString("//\n// Not carried over, or changed on the way to Karpenter v1:\n")
+		header = append(header, "//", "// Not carried over, or changed on the way to Karpenter v1:")
 		for _, n := range diag.Sort(slices.Clone(im.notes)) {
-			b.WriteString("//   - " + n.Pos.String() + ": " + strings.ReplaceAll(n.Message, "\n", " ") + " [" + n.Rule + "]\n")
+			header = append(header, "//   - "+n.Pos.String()+": "+strings.ReplaceAll(n.Message, "\n", " ")+" ["+n.Rule+"]")
 		}
 	}
-	b.WriteString("package profiles\n\nenvironments: ")
-	if err := writeCUE(&b, map[string]any{im.opts.Env: env}, 0); err != nil {
-		return nil, err
-	}
-	b.WriteString("\n")
-	out, err := format.Source(b.Bytes(), format.Simplify())
+	out, err := profileFile(header, im.opts.Env, env)
 	if err != nil {
 		return nil, fmt.Errorf("formatting the profile: %w", err)
 	}
