@@ -51,4 +51,3 @@ func TestSyntaxRoundTrips(t *testing.T) {
 		t.Errorf("round trip:\n got %#v\nwant %#v\n%s", got["dev"], want, src)
 	}
 }
-
