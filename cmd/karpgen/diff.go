@@ -8,12 +8,10 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/gitrev"
 	"github.com/karpgen/karpgen/internal/load"
-	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/pipeline"
 )
 
@@ -63,7 +61,7 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 			return usageErr("diff: no environment %q on either side", n)
 		}
 	}
-	report, err := compareSides(baseName, baseRes, headRes, names)
+	report, err := fleetdiff.Compare(baseName, baseRes, headRes, names)
 	if err != nil {
 		return err
 	}
@@ -123,59 +121,4 @@ func checkSide(side string, folder *load.Folder, dir string, ev evalFlags, stder
 		return nil, errInvalid
 	}
 	return res, nil
-}
-
-// compareSides renders, of the environments asked for, those whose
-// resolved inputs differ between the sides (a bundle is a pure function
-// of them), the base's into memory and the head's straight into the
-// comparison, and compares the files of out/ itself.
-func compareSides(baseName string, baseRes, headRes *pipeline.Result, names []string) (*fleetdiff.Report, error) {
-	baseEnvs, headEnvs := envsByName(baseRes.Envs), envsByName(headRes.Envs)
-	asked := names
-	if len(asked) == 0 {
-		asked = append(slices.Clone(baseRes.Names), headRes.Names...)
-	}
-	var same []string
-	differ := map[string]bool{}
-	for _, n := range asked {
-		if b, h := baseEnvs[n], headEnvs[n]; b != nil && h != nil && b.SameInputs(h) {
-			same = append(same, n)
-		} else {
-			differ[n] = true
-		}
-	}
-	only := func(envs []*model.Env) []*model.Env {
-		var out []*model.Env
-		for _, e := range envs {
-			if differ[e.Name] {
-				out = append(out, e)
-			}
-		}
-		return out
-	}
-	rendered := &pipeline.Result{Envs: only(baseRes.Envs)}
-	var c pipeline.Collect
-	if err := rendered.Render(&c); err != nil {
-		return nil, fmt.Errorf("diff: rendering the base: %w", err)
-	}
-	d := fleetdiff.NewDiffer(baseName, fleetdiff.NewSide(baseRes.Envs, c.Bundles), headEnvs, names)
-	d.Unchanged(same...)
-	if err := (&pipeline.Result{Envs: only(headRes.Envs)}).Render(d); err != nil {
-		return nil, err
-	}
-	if baseRes.All && headRes.All {
-		rd := generators.NewRenderer()
-		if err := d.Fleet(rd.FleetFiles(baseRes.Envs), rd.FleetFiles(headRes.Envs)); err != nil {
-			return nil, err
-		}
-	}
-	return d.Report()
-}
-
-func envsByName(envs []*model.Env) map[string]*model.Env {
-	m := map[string]*model.Env{}
-	for _, e := range envs {
-		m[e.Name] = e
-	}
-	return m
 }
