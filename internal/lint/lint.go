@@ -6,6 +6,7 @@ package lint
 
 import (
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 	"sort"
@@ -128,6 +129,18 @@ func CheckEnvName(name string) string {
 
 // names returns sorted map keys.
 func names[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// pools yields the profile's node pools in name order: the walk most
+// rules make.
+func (c *Context) pools() iter.Seq2[string, profile.NodePool] {
+	return func(yield func(string, profile.NodePool) bool) {
+		for _, name := range names(c.P.NodePools) {
+			if !yield(name, c.P.NodePools[name]) {
+				return
+			}
+		}
+	}
+}
 
 // quoteList renders names for a message: "a", "b" and "c".
 func quoteList(s []string) string {

@@ -13,8 +13,7 @@ var featureRules = []*Rule{
 		ID: "value/static-pool", Severity: diag.Error, Group: "Values",
 		Summary: "A static pool (replicas) limits only nodes and has no weight, as the NodePool CRD requires.",
 		check: func(c *Context) {
-			for _, p := range names(c.P.NodePools) {
-				np := c.P.NodePools[p]
+			for p, np := range c.pools() {
 				if np.Replicas == nil {
 					continue
 				}
@@ -36,7 +35,7 @@ var featureRules = []*Rule{
 		Summary: "A static pool's consolidation settings are ignored: say none.",
 		Hint:    "drop disruption.consolidationPolicy and consolidateAfter from the pool",
 		check: func(c *Context) {
-			for _, p := range names(c.P.NodePools) {
+			for p := range c.pools() {
 				if c.P.NodePools[p].Replicas == nil {
 					continue
 				}

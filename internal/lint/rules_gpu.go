@@ -54,8 +54,7 @@ var gpuRules = []*Rule{
 		Summary: "A pool of GPU instances is tainted nvidia.com/gpu, so that only pods that ask for a GPU land on its costly nodes.",
 		Hint:    `add taints: [{key: "nvidia.com/gpu", effect: "NoSchedule"}] (the NVIDIA device plugin's pods tolerate it)`,
 		check: func(c *Context) {
-			for _, p := range names(c.P.NodePools) {
-				np := c.P.NodePools[p]
+			for p, np := range c.pools() {
 				if gpu, _ := gpuKinds(np); !gpu {
 					continue
 				}
@@ -70,8 +69,7 @@ var gpuRules = []*Rule{
 		Summary: "GPU instance families are not mixed into a general pool: Karpenter would launch GPU nodes for pods that need none.",
 		Hint:    "keep GPU families (g, p) in a pool of their own, tainted nvidia.com/gpu",
 		check: func(c *Context) {
-			for _, p := range names(c.P.NodePools) {
-				np := c.P.NodePools[p]
+			for p, np := range c.pools() {
 				if gpu, general := gpuKinds(np); gpu && general {
 					path := at("nodePools", field(p))
 					switch {
@@ -92,8 +90,7 @@ var gpuRules = []*Rule{
 		Summary: "A GPU pool limits nvidia.com/gpu: GPU capacity is where a runaway scale-up costs most.",
 		Hint:    `add limits: "nvidia.com/gpu": N`,
 		check: func(c *Context) {
-			for _, p := range names(c.P.NodePools) {
-				np := c.P.NodePools[p]
+			for p, np := range c.pools() {
 				if gpu, _ := gpuKinds(np); !gpu || np.Replicas != nil {
 					continue
 				}

@@ -41,7 +41,7 @@ var identityRules = []*Rule{
 			if c.P.Karpenter.InterruptionQueue {
 				return
 			}
-			for _, p := range names(c.P.NodePools) {
+			for p := range c.pools() {
 				if slices.Contains(c.P.NodePools[p].CapacityTypes, "spot") {
 					c.Report(at("nodePools", field(p), "capacityTypes"), "",
 						"pool %q may launch spot instances, but the environment has no interruption queue: the two-minute reclaim notice reaches no one and pods are killed without draining", p)

@@ -72,8 +72,7 @@ var labelRules = []*Rule{
 			if c.Minor == nil {
 				return
 			}
-			for _, pool := range names(c.P.NodePools) {
-				np := c.P.NodePools[pool]
+			for pool, np := range c.pools() {
 				for _, k := range names(np.Labels) {
 					if why := c.restricted(k, false); why != "" {
 						c.Report(at("nodePools", field(pool), "labels", field(k)), "", "label %q is refused by the NodePool CRD: %s", k, why)
@@ -95,8 +94,7 @@ var labelRules = []*Rule{
 				return
 			}
 			known := append(slices.Clone(wellKnown), c.Minor.Labels.AWSKeys...)
-			for _, pool := range names(c.P.NodePools) {
-				np := c.P.NodePools[pool]
+			for pool, np := range c.pools() {
 				for i, r := range np.Requirements {
 					if slices.Contains(known, r.Key) || c.restricted(r.Key, true) != "" {
 						continue
@@ -146,8 +144,7 @@ var labelRules = []*Rule{
 					}
 				}
 			}
-			for _, p := range names(c.P.NodePools) {
-				np := c.P.NodePools[p]
+			for p, np := range c.pools() {
 				check(at("nodePools", field(p)), np.Labels)
 				requirements(at("nodePools", field(p)), np.Requirements)
 			}

@@ -26,7 +26,7 @@ var nameRules = []*Rule{
 			if !dns1123Sub.MatchString(k.ServiceAccount) || len(k.ServiceAccount) > 253 {
 				c.Report("karpenter.serviceAccount", "", "service account %q is not a valid Kubernetes name", k.ServiceAccount)
 			}
-			for _, p := range names(c.P.NodePools) {
+			for p := range c.pools() {
 				if !dns1123Label.MatchString(p) || len(p) > 63 {
 					c.Report(at("nodePools", field(p)), "", "node pool name %q is not a valid NodePool name (it is also the karpenter.sh/nodepool label value)", p)
 				}

@@ -14,8 +14,7 @@ var placeRules = []*Rule{
 		ID: "place/instance-types", Severity: diag.Error, Group: "Place",
 		Summary: "A pool's requirements (families, categories, generations, sizes, architectures, instance types) match at least one instance type of Karpenter's own tables; otherwise Karpenter never launches a node for it.",
 		check: func(c *Context) {
-			for _, pool := range names(c.P.NodePools) {
-				np := c.P.NodePools[pool]
+			for pool, np := range c.pools() {
 				if len(instancetypes.Select(np, c.E.Names.Region).Types) > 0 {
 					continue
 				}
@@ -34,7 +33,7 @@ var placeRules = []*Rule{
 			if c.E.Names.Partition != "aws-cn" {
 				return
 			}
-			for _, pool := range names(c.P.NodePools) {
+			for pool := range c.pools() {
 				h := c.P.NodePools[pool].Headroom
 				if h != nil && strings.HasPrefix(h.Image, "registry.k8s.io/") {
 					c.Report(at("nodePools", field(pool), "headroom"), "", "pool %s keeps headroom with %s, from registry.k8s.io, which nodes in aws-cn usually cannot pull", pool, h.Image)
@@ -64,7 +63,7 @@ var placeRules = []*Rule{
 		Hint:    "list zones of the cluster's region, e.g. \"<region>a\"",
 		check: func(c *Context) {
 			region := c.P.Cluster.Region
-			for _, pool := range names(c.P.NodePools) {
+			for pool := range c.pools() {
 				for i, z := range c.P.NodePools[pool].Zones {
 					zr := facts.RegionOfZone(z)
 					switch {

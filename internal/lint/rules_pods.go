@@ -31,8 +31,7 @@ var podRules = []*Rule{
 		Summary: "kubelet maxPods (a count, or from 1.15 an expression, evaluated per instance type) stays within what the VPC CNI can address on every instance type the pool may launch; past it pods wait without an IP.",
 		Hint:    `lower maxPods, or (Karpenter 1.15+) write it as an expression such as "min(max_pods, 110)"; with the VPC CNI's prefix delegation on, the limit is higher and this warning does not apply`,
 		check: func(c *Context) {
-			for _, pool := range names(c.P.NodePools) {
-				np := c.P.NodePools[pool]
+			for pool, np := range c.pools() {
 				nc, ok := c.P.NodeClasses[np.NodeClass]
 				if !ok || nc.Kubelet == nil || nc.Kubelet.MaxPods == nil && nc.Kubelet.MaxPodsExpr == "" {
 					continue

@@ -17,8 +17,7 @@ func (c *Context) taintPaths() []taintList {
 	for _, g := range names(c.P.NodeGroups) {
 		out = append(out, taintList{at("nodeGroups", field(g), "taints"), c.P.NodeGroups[g].Taints})
 	}
-	for _, p := range names(c.P.NodePools) {
-		np := c.P.NodePools[p]
+	for p, np := range c.pools() {
 		out = append(out, taintList{at("nodePools", field(p), "taints"), np.Taints})
 		out = append(out, taintList{at("nodePools", field(p), "startupTaints"), np.StartupTaints})
 	}
@@ -38,7 +37,7 @@ var refRules = []*Rule{
 		ID: "ref/node-class", Severity: diag.Error, Group: "References",
 		Summary: "Every node pool names a node class of the profile.",
 		check: func(c *Context) {
-			for _, p := range names(c.P.NodePools) {
+			for p := range c.pools() {
 				nc := c.P.NodePools[p].NodeClass
 				if _, ok := c.P.NodeClasses[nc]; !ok {
 					msg, hint := unknownRef("node class", nc, names(c.P.NodeClasses))

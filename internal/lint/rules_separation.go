@@ -67,7 +67,7 @@ var separationRules = []*Rule{
 			if !separated {
 				return
 			}
-			for _, p := range names(c.P.NodePools) {
+			for p := range c.pools() {
 				if !repels(c.P.NodePools[p].Taints) {
 					c.Report(at("nodePools", field(p)), "", "node pool %q has no NoSchedule taint: system and add-on pods can land on nodes that consolidation replaces", p)
 				}
@@ -79,8 +79,7 @@ var separationRules = []*Rule{
 		Summary: "A node pool does not carry a node group's label: pods pinned to the group would land on Karpenter nodes.",
 		Hint:    "give the pool a value of its own, e.g. nodegroup: \"app\"",
 		check: func(c *Context) {
-			for _, p := range names(c.P.NodePools) {
-				np := c.P.NodePools[p]
+			for p, np := range c.pools() {
 				for _, k := range names(np.Labels) {
 					for _, g := range names(c.P.NodeGroups) {
 						if v, ok := c.P.NodeGroups[g].Labels[k]; ok && v == np.Labels[k] {
@@ -100,8 +99,7 @@ var opsRules = []*Rule{
 		Summary: "A spot pool allows enough instance types (at least 10) to ride out spot interruptions.",
 		Hint:    "allow more families, sizes or CPU counts: spot capacity comes from diversity",
 		check: func(c *Context) {
-			for _, p := range names(c.P.NodePools) {
-				np := c.P.NodePools[p]
+			for p, np := range c.pools() {
 				if !slices.Contains(np.CapacityTypes, "spot") {
 					continue
 				}

@@ -19,8 +19,7 @@ var valueRules = []*Rule{
 		ID: "value/duration", Severity: diag.Error, Group: "Values",
 		Summary: "Durations use the NodePool syntax: consolidateAfter and expireAfter are like \"90s\", \"1h30m\" or \"Never\"; terminationGracePeriod has no \"Never\"; budget durations are hours and minutes.",
 		check: func(c *Context) {
-			for _, p := range names(c.P.NodePools) {
-				np := c.P.NodePools[p]
+			for p, np := range c.pools() {
 				base := at("nodePools", field(p))
 				if d := np.Disruption.ConsolidateAfter; d != "Never" && !durationRE.MatchString(d) {
 					c.Report(at(base, "disruption", "consolidateAfter"), `write digits with s, m or h, e.g. "90s" or "1h30m", or "Never"`, "consolidateAfter %q is not a duration", d)
@@ -43,7 +42,7 @@ var valueRules = []*Rule{
 		ID: "value/quantity", Severity: diag.Error, Group: "Values",
 		Summary: "Resource quantities (limits, controller resources, reserved resources, volume sizes, headroom) are valid, and limits and headroom are greater than zero.",
 		check: func(c *Context) {
-			for _, p := range names(c.P.NodePools) {
+			for p := range c.pools() {
 				limits := c.P.NodePools[p].Limits
 				for _, r := range names(limits) {
 					path := at("nodePools", field(p), "limits", field(r))
@@ -56,7 +55,7 @@ var valueRules = []*Rule{
 					}
 				}
 			}
-			for _, p := range names(c.P.NodePools) {
+			for p := range c.pools() {
 				h := c.P.NodePools[p].Headroom
 				if h == nil {
 					continue
@@ -97,7 +96,7 @@ var valueRules = []*Rule{
 		Summary: "A node pool weight is from 1 to 100.",
 		Hint:    "use a weight from 1 to 100; higher weights are tried first",
 		check: func(c *Context) {
-			for _, p := range names(c.P.NodePools) {
+			for p := range c.pools() {
 				if w := c.P.NodePools[p].Weight; w != nil && (*w < 1 || *w > 100) {
 					c.Report(at("nodePools", field(p), "weight"), "", "weight %d is outside 1 to 100", *w)
 				}
@@ -108,7 +107,7 @@ var valueRules = []*Rule{
 		ID: "value/budget", Severity: diag.Error, Group: "Values",
 		Summary: "Disruption budgets give nodes as a count or a percentage, schedule and duration together, and reasons of that version (Unhealthy: 1.15+).",
 		check: func(c *Context) {
-			for _, p := range names(c.P.NodePools) {
+			for p := range c.pools() {
 				for i, b := range c.P.NodePools[p].Disruption.Budgets {
 					base := at("nodePools", field(p), "disruption", "budgets", i)
 					if !budgetNodesRE.MatchString(b.Nodes) {
@@ -139,7 +138,7 @@ var valueRules = []*Rule{
 			if c.Minor == nil {
 				return
 			}
-			for _, p := range names(c.P.NodePools) {
+			for p := range c.pools() {
 				pol := c.P.NodePools[p].Disruption.ConsolidationPolicy
 				if slices.Contains(c.Minor.ConsolidationPolicies, pol) {
 					continue
@@ -166,8 +165,7 @@ var valueRules = []*Rule{
 			if c.Minor == nil {
 				return
 			}
-			for _, p := range names(c.P.NodePools) {
-				np := c.P.NodePools[p]
+			for p, np := range c.pools() {
 				for i, r := range np.Requirements {
 					checkRequirement(c, at("nodePools", field(p), "requirements", i), r)
 				}
