@@ -77,7 +77,8 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 	})
 	yamlFile(model.FileHelmValues, HelmValues(e))
 
-	for _, cp := range ControllerPolicies(m, n, e.IAMGates) {
+	policies := ControllerPolicies(m, n, e.IAMGates)
+	for _, cp := range policies {
 		jsonFile(model.IAMFile(cp.File), cp.Document)
 	}
 	jsonFile(model.FileControllerTrust, ControllerTrustPolicy(e))
@@ -102,7 +103,7 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 		jsonFile(model.FileQueuePolicy, InterruptionQueuePolicy(n))
 		jsonFile(model.FileInterruptionRules, InterruptionRules(m, n))
 	}
-	yamlFile(model.FileCloudFormation, CloudFormation(e))
+	yamlFile(model.FileCloudFormation, cloudFormation(e, policies))
 	if note := TemplateNote(m); note != "" {
 		// Below the generated-code line, which stays first.
 		head, rest, _ := strings.Cut(string(b.Files[model.FileCloudFormation]), "\n")

@@ -11,6 +11,12 @@ import (
 // wired to the cluster. It is built from the same values as the files, so
 // `aws cloudformation deploy` creates exactly what the Helm values name.
 func CloudFormation(e *model.Env) obj {
+	return cloudFormation(e, ControllerPolicies(e.Facts, e.Names, e.IAMGates))
+}
+
+// cloudFormation is the template with the controller policies the
+// bundle already made (splitting them by size is not free).
+func cloudFormation(e *model.Env, policies []ControllerPolicy) obj {
 	p, m, n := e.Profile, e.Facts, e.Names
 	res := obj{}
 	if !n.NodeRoleExists {
@@ -22,7 +28,7 @@ func CloudFormation(e *model.Env) obj {
 		}}
 	}
 	var policyRefs []any
-	for _, cp := range ControllerPolicies(m, n, e.IAMGates) {
+	for _, cp := range policies {
 		logical := cp.LogicalID
 		res[logical] = obj{"Type": "AWS::IAM::ManagedPolicy", "Properties": obj{
 			"ManagedPolicyName": cp.Name,
