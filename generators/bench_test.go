@@ -3,6 +3,7 @@ package generators
 import (
 	"testing"
 
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 
 	"github.com/karpgen/karpgen/internal/facts"
@@ -25,7 +26,7 @@ func BenchmarkGenerators(b *testing.B) {
 		{"HelmValues", func() any { return enc.YAML(HelmValues(e)) }},
 		{"ControllerPolicies", func() any {
 			var out [][]byte
-			for _, cp := range ControllerPolicies(m, n, model.IAMGates{}) {
+			for _, cp := range iampolicy.ControllerPolicies(m, n, model.IAMGates{}) {
 				out = append(out, encodeJSON(cp.Document))
 			}
 			return out

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
@@ -77,7 +78,7 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 	})
 	yamlFile(model.FileHelmValues, HelmValues(e))
 
-	policies := ControllerPolicies(m, n, e.IAMGates)
+	policies := iampolicy.ControllerPolicies(m, n, e.IAMGates)
 	for _, cp := range policies {
 		jsonFile(model.IAMFile(cp.File), cp.Document)
 	}

@@ -1,6 +1,7 @@
 package generators
 
 import (
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
@@ -11,12 +12,12 @@ import (
 // wired to the cluster. It is built from the same values as the files, so
 // `aws cloudformation deploy` creates exactly what the Helm values name.
 func CloudFormation(e *model.Env) obj {
-	return cloudFormation(e, ControllerPolicies(e.Facts, e.Names, e.IAMGates))
+	return cloudFormation(e, iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates))
 }
 
 // cloudFormation is the template with the controller policies the
 // bundle already made (splitting them by size is not free).
-func cloudFormation(e *model.Env, policies []ControllerPolicy) obj {
+func cloudFormation(e *model.Env, policies []iampolicy.ControllerPolicy) obj {
 	p, m, n := e.Profile, e.Facts, e.Names
 	res := obj{}
 	if !n.NodeRoleExists {

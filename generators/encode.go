@@ -19,18 +19,6 @@ func encodeJSON(v any) []byte {
 	return b.Bytes()
 }
 
-// CompactSize is the length of v as JSON without whitespace, the measure
-// IAM applies to policy documents.
-func CompactSize(v any) int {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("encoding generated JSON: %v", err))
-	}
-	return b.Len() - 1 // the encoder's newline
-}
-
 // Encoder writes generated objects: JSON with sorted keys, and YAML with
 // sorted keys byte for byte as go-yaml v2 writes it. Every generated file
 // goes through one. It is safe for concurrent use, and one encoder serves

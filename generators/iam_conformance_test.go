@@ -15,6 +15,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/reference"
 )
@@ -75,7 +76,7 @@ func TestControllerPolicyMatchesUpstream(t *testing.T) {
 					t.Fatalf("IAM.NoTemplate is %v, and the reference %s a getting-started template", m.IAM.NoTemplate, map[bool]string{true: "holds", false: "lacks"}[err == nil])
 				}
 				got := map[string]reference.Policy{}
-				for _, cp := range generators.ControllerPolicies(m, n, model.IAMGates{}) {
+				for _, cp := range iampolicy.ControllerPolicies(m, n, model.IAMGates{}) {
 					got[cp.Name] = reference.Policy{Document: reference.Normalize(cp.Document).(map[string]any)}
 				}
 				if !reflect.DeepEqual(keys(got), keys(tpl.Policies)) {
@@ -128,7 +129,7 @@ func TestControllerPolicyWithoutInterruption(t *testing.T) {
 		m := &facts.Minors[i]
 		p := testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws")
 		p.Karpenter.InterruptionQueue = false
-		for _, cp := range generators.ControllerPolicies(m, model.Resolve(p).Names, model.IAMGates{}) {
+		for _, cp := range iampolicy.ControllerPolicies(m, model.Resolve(p).Names, model.IAMGates{}) {
 			if s := string(encode(t, cp.Document)); strings.Contains(s, "sqs:") || cp.Part == "Interruption" {
 				t.Errorf("%s %s: queue permissions without interruption handling", m.Minor, cp.File)
 			}
@@ -146,9 +147,9 @@ func TestPolicySizeLimit(t *testing.T) {
 		for _, region := range []string{"ap-southeast-1", "us-gov-west-1"} {
 			p := testProfile(strings.TrimPrefix(m.Reference, "v"), region, long)
 			n := model.Resolve(p).Names
-			policies := generators.ControllerPolicies(m, n, model.IAMGates{})
+			policies := iampolicy.ControllerPolicies(m, n, model.IAMGates{})
 			for _, cp := range policies {
-				if size := generators.CompactSize(cp.Document); size > generators.MaxPolicySize {
+				if size := iampolicy.CompactSize(cp.Document); size > iampolicy.MaxPolicySize {
 					t.Errorf("%s %s: %s is %d characters", m.Minor, region, cp.File, size)
 				}
 				if len(cp.Name) > 128 {
@@ -162,7 +163,7 @@ func TestPolicySizeLimit(t *testing.T) {
 				t.Errorf("names too long: %q %q %q", n.NodeRole, n.ControllerRole, n.Queue)
 			}
 		}
-		short := generators.ControllerPolicies(m, model.Resolve(testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws-prod")).Names, model.IAMGates{})
+		short := iampolicy.ControllerPolicies(m, model.Resolve(testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws-prod")).Names, model.IAMGates{})
 		if !m.IAM.Split && (len(short) != 1 || short[0].File != "controller-policy-all.json") {
 			t.Errorf("%s: a short cluster name keeps upstream's single policy, got %d files", m.Minor, len(short))
 		}
@@ -364,8 +365,8 @@ func TestRebootForRepairAddsOneScopedStatement(t *testing.T) {
 		m := &facts.Minors[i]
 		t.Run(m.Minor, func(t *testing.T) {
 			n := model.Resolve(testProfile(strings.TrimPrefix(m.Reference, "v"), "us-east-1", "ws-reboot")).Names
-			off := statementsBySid(generators.ControllerPolicies(m, n, model.IAMGates{}))
-			on := statementsBySid(generators.ControllerPolicies(m, n, model.IAMGates{RebootForRepair: true}))
+			off := statementsBySid(iampolicy.ControllerPolicies(m, n, model.IAMGates{}))
+			on := statementsBySid(iampolicy.ControllerPolicies(m, n, model.IAMGates{RebootForRepair: true}))
 			reboot, added := on["AllowScopedReboot"]
 			delete(on, "AllowScopedReboot")
 			if !reflect.DeepEqual(on, off) {
@@ -391,7 +392,7 @@ func TestRebootForRepairAddsOneScopedStatement(t *testing.T) {
 }
 
 // statementsBySid flattens policies into their statements, normalized.
-func statementsBySid(policies []generators.ControllerPolicy) map[string]map[string]any {
+func statementsBySid(policies []iampolicy.ControllerPolicy) map[string]map[string]any {
 	out := map[string]map[string]any{}
 	for _, cp := range policies {
 		doc := reference.Normalize(cp.Document).(map[string]any)

@@ -2,13 +2,14 @@ package generators
 
 import (
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
 // NodeTrustPolicy lets EC2 instances assume the node role.
 func NodeTrustPolicy(n model.Names) obj {
-	return policyDocument([]obj{{
+	return iampolicy.Document([]obj{{
 		"Effect":    "Allow",
 		"Principal": obj{"Service": n.EC2Principal},
 		"Action":    strs("sts:AssumeRole"),
@@ -33,7 +34,7 @@ func NodeManagedPolicies(m *facts.Minor, n model.Names) obj {
 func ControllerTrustPolicy(e *model.Env) obj {
 	n := e.Names
 	if e.Profile.Karpenter.Auth == profile.AuthIRSA {
-		return policyDocument([]obj{{
+		return iampolicy.Document([]obj{{
 			"Effect":    "Allow",
 			"Principal": obj{"Federated": n.OIDCProviderARN},
 			"Action":    "sts:AssumeRoleWithWebIdentity",
@@ -43,7 +44,7 @@ func ControllerTrustPolicy(e *model.Env) obj {
 			}},
 		}})
 	}
-	return policyDocument([]obj{{
+	return iampolicy.Document([]obj{{
 		"Effect":    "Allow",
 		"Principal": obj{"Service": model.PodIdentityPrincipal},
 		"Action":    strs("sts:AssumeRole", "sts:TagSession"),
@@ -89,7 +90,7 @@ func AWSAuthMapRoles(n model.Names, windows bool) []any {
 // refuses any access without TLS.
 func InterruptionQueuePolicy(n model.Names) obj {
 	return obj{
-		"Version": policyVersion,
+		"Version": iampolicy.Version,
 		"Id":      "EC2InterruptionPolicy",
 		"Statement": []any{
 			obj{

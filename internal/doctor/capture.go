@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/escape"
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -37,7 +37,7 @@ func commands(e *model.Env) []command {
 		{"iam-controller-role.json", fmt.Sprintf("aws iam get-role --role-name %s --output json", q(n.ControllerRole))},
 		{"iam-controller-role-policies.json", fmt.Sprintf("aws iam list-attached-role-policies --role-name %s --output json", q(n.ControllerRole))},
 	}
-	for _, cp := range generators.ControllerPolicies(e.Facts, n, e.IAMGates) {
+	for _, cp := range iampolicy.ControllerPolicies(e.Facts, n, e.IAMGates) {
 		arn := n.PolicyARN(cp.Name)
 		out = append(out, command{q("iam-policy-" + cp.Name + ".json"), fmt.Sprintf(
 			`aws iam get-policy-version --policy-arn %s --version-id "$(aws iam get-policy --policy-arn %s --query Policy.DefaultVersionId --output text)" --output json`, q(arn), q(arn))})

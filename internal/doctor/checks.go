@@ -8,11 +8,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iamdoc"
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
@@ -217,7 +217,7 @@ func Catalog() []*Check { return catalog }
 
 var catalog = slices.Concat(networkChecks, iamChecks, clusterChecks)
 
-func (c *checkRun) comparePolicy(cp generators.ControllerPolicy, have map[string]any) {
+func (c *checkRun) comparePolicy(cp iampolicy.ControllerPolicy, have map[string]any) {
 	want := statementsBySid(iamdoc.Normalize(cp.Document))
 	got := statementsBySid(iamdoc.Normalize(have))
 	for _, sid := range sortedKeys(want) {

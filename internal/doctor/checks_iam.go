@@ -10,6 +10,7 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/iamdoc"
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
@@ -130,7 +131,7 @@ var iamChecks = []*Check{
 			if !c.load("iam-controller-role-policies.json", &att, "role "+n.ControllerRole, "its attached policies", "") {
 				return
 			}
-			for _, cp := range generators.ControllerPolicies(c.e.Facts, n, c.e.IAMGates) {
+			for _, cp := range iampolicy.ControllerPolicies(c.e.Facts, n, c.e.IAMGates) {
 				arn := n.PolicyARN(cp.Name)
 				attached := false
 				for _, p := range att.AttachedPolicies {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/doctor"
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/reference"
@@ -80,7 +81,7 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 		"helm-values.json":        values,
 	}
 	var policies []string
-	for _, cp := range generators.ControllerPolicies(e.Facts, n, e.IAMGates) {
+	for _, cp := range iampolicy.ControllerPolicies(e.Facts, n, e.IAMGates) {
 		policies = append(policies, cp.Name)
 		files["iam-policy-"+cp.Name+".json"] = map[string]any{"PolicyVersion": map[string]any{"Document": cp.Document, "VersionId": "v1", "IsDefaultVersion": true}}
 	}

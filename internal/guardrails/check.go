@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/iameval"
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -38,7 +38,7 @@ type Statement struct {
 // policies of the requests.
 func identity(e *model.Env) ([]*iameval.Policy, error) {
 	var out []*iameval.Policy
-	for _, cp := range generators.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
+	for _, cp := range iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
 		doc, err := json.Marshal(cp.Document)
 		if err != nil {
 			return nil, err

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/guardrails"
 	"github.com/karpgen/karpgen/internal/iameval"
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/reference"
@@ -80,7 +80,7 @@ func TestCorpusAgreesWithTheSimulator(t *testing.T) {
 		m := &facts.Minors[i]
 		e := env(t, m, corpus)
 		var identity []map[string]any
-		for _, cp := range generators.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
+		for _, cp := range iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
 			b, _ := json.Marshal(cp.Document)
 			var doc map[string]any
 			_ = json.Unmarshal(b, &doc)
@@ -109,7 +109,7 @@ func TestCorpusAgreesWithTheSimulator(t *testing.T) {
 		}
 		oracle := reference.Decide(t, cases)
 		policies := iameval.Policies{Identity: nil, Boundary: e.Guardrails.Boundary, SCPs: e.Guardrails.SCPs, RCPs: e.Guardrails.RCPs}
-		for _, cp := range generators.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
+		for _, cp := range iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
 			b, _ := json.Marshal(cp.Document)
 			p, err := iameval.Parse(cp.Name, b, false)
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iamdoc"
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
@@ -19,7 +20,7 @@ import (
 func statements(e *model.Env) (map[string]map[string]any, []string) {
 	out := map[string]map[string]any{}
 	var names []string
-	for _, cp := range generators.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
+	for _, cp := range iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
 		names = append(names, cp.Name)
 		for _, st := range cp.Document["Statement"].([]any) {
 			s := st.(map[string]any)

@@ -11,10 +11,10 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iamdoc"
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
 )
@@ -366,7 +366,7 @@ func (p *Plan) hop(i int) Hop {
 	}
 	if a == nil {
 		// The move to v1: the v1beta1 artifacts are not in the table.
-		for _, cp := range generators.ControllerPolicies(b.Facts, b.Names, b.IAMGates) {
+		for _, cp := range iampolicy.ControllerPolicies(b.Facts, b.Names, b.IAMGates) {
 			h.IAM.PoliciesAdded = append(h.IAM.PoliciesAdded, cp.Name)
 		}
 		h.IAM.PoliciesRemoved = []string{"the v1beta1 controller policy"}

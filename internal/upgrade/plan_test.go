@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/reference"
@@ -100,7 +100,7 @@ func TestTransitionPolicies(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, cp := range p.TransitionPolicies() {
-			if size := generators.CompactSize(cp.Document); size > generators.MaxPolicySize {
+			if size := iampolicy.CompactSize(cp.Document); size > iampolicy.MaxPolicySize {
 				t.Errorf("%s -> %s: %s is %d characters", from, to, cp.File, size)
 			}
 			if len(cp.Name) > 128 {

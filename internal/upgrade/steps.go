@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/iamdoc"
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -98,7 +98,7 @@ func (p *Plan) steps() []Step {
 // the target's policies do not hold, packed into managed policies that
 // each fit IAM's size limit: attached beside the target's, they let every
 // controller of the move work while the next one starts.
-func (p *Plan) TransitionPolicies() []generators.ControllerPolicy {
+func (p *Plan) TransitionPolicies() []iampolicy.ControllerPolicy {
 	target := p.envs[len(p.envs)-1]
 	have, _ := statements(target)
 	var extra []any
@@ -132,8 +132,8 @@ func (p *Plan) TransitionPolicies() []generators.ControllerPolicy {
 }
 
 // pack puts statements into as few documents as fit the size limit.
-func pack(sts []any, n model.Names) []generators.ControllerPolicy {
-	var out []generators.ControllerPolicy
+func pack(sts []any, n model.Names) []iampolicy.ControllerPolicy {
+	var out []iampolicy.ControllerPolicy
 	var cur []any
 	flush := func() {
 		if len(cur) == 0 {
@@ -141,7 +141,7 @@ func pack(sts []any, n model.Names) []generators.ControllerPolicy {
 		}
 		i := len(out) + 1
 		name := model.FitName(fmt.Sprintf("KarpenterControllerTransition%dPolicy-%s", i, n.Cluster), 128)
-		out = append(out, generators.ControllerPolicy{
+		out = append(out, iampolicy.ControllerPolicy{
 			Part: fmt.Sprintf("Transition%d", i), File: fmt.Sprintf("controller-policy-transition-%d.json", i), Name: name,
 			LogicalID: fmt.Sprintf("KarpenterControllerTransition%dPolicy", i),
 			Document:  map[string]any{"Version": "2012-10-17", "Statement": slices.Clone(cur)},
@@ -150,7 +150,7 @@ func pack(sts []any, n model.Names) []generators.ControllerPolicy {
 	}
 	for _, st := range sts {
 		next := append(slices.Clone(cur), st)
-		if len(cur) > 0 && generators.CompactSize(map[string]any{"Version": "2012-10-17", "Statement": next}) > generators.MaxPolicySize {
+		if len(cur) > 0 && iampolicy.CompactSize(map[string]any{"Version": "2012-10-17", "Statement": next}) > iampolicy.MaxPolicySize {
 			flush()
 			next = []any{st}
 		}

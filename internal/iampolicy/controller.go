@@ -1,11 +1,19 @@
-package generators
+// Package iampolicy builds the Karpenter controller's IAM policies for a
+// resolved environment, from the facts of its minor: the statements
+// upstream grants, split into managed policies as upstream splits them
+// (or as the IAM size limit requires). The generators write them, the
+// guardrail evaluator evaluates them, and the upgrade planner and the
+// doctor compare against them, so every one of them sees the same policy.
+package iampolicy
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/model"
-
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/model"
 )
 
 // obj is a JSON object; encoding sorts its keys.
@@ -62,14 +70,14 @@ func ControllerPolicies(m *facts.Minor, n model.Names, g model.IAMGates) []Contr
 		}
 		split = append(split, ControllerPolicy{
 			Part: part.name, File: "controller-policy-" + part.file + ".json",
-			Name: n.ControllerPolicyName(part.name), LogicalID: part.name + "Policy", Document: policyDocument(st),
+			Name: n.ControllerPolicyName(part.name), LogicalID: part.name + "Policy", Document: Document(st),
 		})
 	}
 	if m.IAM.Split {
 		return split
 	}
 	single := ControllerPolicy{File: "controller-policy-all.json", Name: n.ControllerPolicyName(""), LogicalID: "KarpenterControllerPolicy",
-		Document: obj{"Version": policyVersion, "Statement": all}}
+		Document: obj{"Version": Version, "Statement": all}}
 	if CompactSize(single.Document) <= MaxPolicySize {
 		return []ControllerPolicy{single}
 	}
@@ -81,14 +89,16 @@ func ControllerPolicies(m *facts.Minor, n model.Names, g model.IAMGates) []Contr
 	return split
 }
 
-const policyVersion = "2012-10-17"
+// Version is the policy language version of every document.
+const Version = "2012-10-17"
 
-func policyDocument(statements []obj) obj {
+// Document is a policy document of the statements.
+func Document(statements []map[string]any) map[string]any {
 	st := make([]any, len(statements))
 	for i, s := range statements {
 		st[i] = s
 	}
-	return obj{"Version": policyVersion, "Statement": st}
+	return obj{"Version": Version, "Statement": st}
 }
 
 // ec2ARNs builds ec2 ARNs for resource types; account is "" for AMIs and
@@ -111,6 +121,18 @@ func strs(s ...string) []any {
 		out[i] = x
 	}
 	return out
+}
+
+// CompactSize is the length of v as JSON without whitespace, the measure
+// IAM applies to policy documents.
+func CompactSize(v any) int {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(fmt.Sprintf("encoding a policy document: %v", err))
+	}
+	return b.Len() - 1 // the encoder's newline
 }
 
 func clusterTag(n model.Names) string { return "kubernetes.io/cluster/" + n.Cluster }
