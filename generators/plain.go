@@ -1,6 +1,7 @@
 package generators
 
-// obj is a JSON object; encoding sorts its keys.
+// obj is a JSON object, the plain value every generator builds; encoding
+// sorts its keys.
 type obj = map[string]any
 
 // strs is a list of strings as the encoder takes lists.
