@@ -152,13 +152,14 @@ func Run(e *model.Env, s *State) (*Report, error) {
 	r := &Report{Env: e.Name}
 	for _, ch := range Catalog() {
 		res := Result{Check: ch.ID, Findings: []Finding{}}
-		if len(ch.Files(e)) == 0 {
+		files := ch.Files(e)
+		if len(files) == 0 {
 			res.Status = "not-applicable"
 			r.Results = append(r.Results, res)
 			continue
 		}
 		var missing []string
-		for _, f := range ch.Files(e) {
+		for _, f := range files {
 			found, _, err := s.read(f, &json.RawMessage{})
 			if err != nil {
 				return nil, err

@@ -17,10 +17,12 @@ import (
 // out/ itself.
 func Compare(baseName string, baseRes, headRes *pipeline.Result, names []string) (*Report, error) {
 	baseEnvs, headEnvs := envsByName(baseRes.Envs), envsByName(headRes.Envs)
-	asked := names
+	asked := slices.Clone(names)
 	if len(asked) == 0 {
-		asked = append(slices.Clone(baseRes.Names), headRes.Names...)
+		asked = slices.Concat(baseRes.Names, headRes.Names)
 	}
+	slices.Sort(asked)
+	asked = slices.Compact(asked)
 	var same []string
 	differ := map[string]bool{}
 	for _, n := range asked {

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/karpgen/karpgen/generators"
@@ -383,7 +382,11 @@ func fillEnv(e *Env, was, env *model.Env, base, head *generators.Bundle) error {
 	} else if e.Helm, err = helmValues(bf[model.FileHelmValues], hf[model.FileHelmValues]); err != nil {
 		return err
 	}
-	if e.Files, err = files(bf, hf, func(p string) bool { return !covered(p, bf, hf) }); err != nil {
+	told := map[string]bool{model.FileNodePools: true, model.FileNodeClasses: true, model.FileHelmValues: true}
+	for _, pol := range e.IAM {
+		told[pol.File] = true
+	}
+	if e.Files, err = files(bf, hf, func(p string) bool { return !told[p] }); err != nil {
 		return err
 	}
 	if whole {
@@ -401,19 +404,6 @@ func filesOf(b *generators.Bundle) map[string][]byte {
 	return b.Files
 }
 
-// covered says whether a file's changes are told in Karpenter's or IAM's
-// terms rather than as a diff.
-func covered(p string, base, head map[string][]byte) bool {
-	switch p {
-	case model.FileNodePools, model.FileNodeClasses, model.FileHelmValues:
-		return true
-	}
-	if strings.HasPrefix(p, model.DirIAM) && strings.HasSuffix(p, ".json") {
-		return isPolicy(base[p]) || isPolicy(head[p])
-	}
-	return false
-}
-
 // effectOf is the most disruptive effect of a list of changes.
 func effectOf(changes []drift.Change) drift.Effect {
 	e := drift.InPlace
@@ -426,14 +416,7 @@ func effectOf(changes []drift.Change) drift.Effect {
 }
 
 // sortedKeys are a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // union are the keys of two maps, in order.
 func union[V any](a, b map[string]V) []string {
