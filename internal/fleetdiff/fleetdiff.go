@@ -371,9 +371,7 @@ func fillEnv(e *Env, was, env *model.Env, base, head *generators.Bundle) error {
 	if e.Objects, err = objects(from, rules, bf, hf); err != nil {
 		return err
 	}
-	if e.IAM, err = policies(bf, hf); err != nil {
-		return err
-	}
+	e.IAM = policies(bf, hf)
 	whole := base == nil || head == nil
 	if whole {
 		for i := range e.IAM {

@@ -14,26 +14,18 @@ type document struct {
 	Statement []map[string]any `json:"Statement"`
 }
 
-func isPolicy(text []byte) bool {
-	var d document
-	return text != nil && json.Unmarshal(text, &d) == nil && len(d.Statement) > 0
-}
-
 // policies compares the IAM policy documents of two bundles: actions
 // granted and taken away, and statements added, removed or changed.
-func policies(base, head map[string][]byte) ([]Policy, error) {
+func policies(base, head map[string][]byte) []Policy {
 	out := []Policy{}
 	for _, p := range union(base, head) {
-		if string(base[p]) == string(head[p]) || !strings.HasPrefix(p, model.DirIAM) || !strings.HasSuffix(p, ".json") || !(isPolicy(base[p]) || isPolicy(head[p])) {
+		if string(base[p]) == string(head[p]) || !strings.HasPrefix(p, model.DirIAM) || !strings.HasSuffix(p, ".json") {
 			continue
 		}
-		b, err := statements(base[p])
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		h, err := statements(head[p])
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
+		b, inBase := statements(base[p])
+		h, inHead := statements(head[p])
+		if !inBase && !inHead {
+			continue // JSON of IAM that is no policy document: a file diff
 		}
 		pol := Policy{File: p, Status: status(base[p] != nil, head[p] != nil), Trust: strings.Contains(p, "trust-policy"), Statements: []Statement{}}
 		pol.ActionsAdded, pol.ActionsRemoved = gainedLost(actions(b), actions(h))
@@ -54,19 +46,16 @@ func policies(base, head map[string][]byte) ([]Policy, error) {
 		}
 		out = append(out, pol)
 	}
-	return out, nil
+	return out
 }
 
 // statements are a document's statements by Sid (by position when a
-// statement has none).
-func statements(text []byte) (map[string]map[string]any, error) {
+// statement has none), and whether the text is a policy document at all.
+func statements(text []byte) (map[string]map[string]any, bool) {
 	out := map[string]map[string]any{}
-	if text == nil {
-		return out, nil
-	}
 	var d document
-	if err := json.Unmarshal(text, &d); err != nil {
-		return nil, err
+	if text == nil || json.Unmarshal(text, &d) != nil || len(d.Statement) == 0 {
+		return out, false
 	}
 	for i, s := range d.Statement {
 		sid, _ := s["Sid"].(string)
@@ -75,7 +64,7 @@ func statements(text []byte) (map[string]map[string]any, error) {
 		}
 		out[sid] = s
 	}
-	return out, nil
+	return out, true
 }
 
 // gainedLost are the members after has that before has not, and the
