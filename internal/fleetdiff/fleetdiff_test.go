@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/karpgen/karpgen/internal/drift"
+	"github.com/karpgen/karpgen/internal/gitrev"
 )
 
 // keys lists every object key of a JSON value, as paths without indices.
@@ -151,5 +153,28 @@ func TestHostileTextStaysText(t *testing.T) {
 		if strings.HasPrefix(strings.TrimSpace(l), "::") {
 			t.Errorf("text output starts a line with a workflow command: %q", l)
 		}
+	}
+}
+
+// TestDocsNameTheLimits: the limits the docs quote are the code's.
+func TestDocsNameTheLimits(t *testing.T) {
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("..", "..", "docs", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(strings.Fields(string(data)), " ")
+	}
+	diffDoc, security := read("diff.md"), read("security.md")
+	for doc, want := range map[*string]string{
+		&diffDoc:  fmt.Sprintf("a unified diff of at most %d lines", MaxDiffLines),
+		&security: fmt.Sprintf("into memory (at most %d MiB)", gitrev.MaxBytes>>20),
+	} {
+		if !strings.Contains(*doc, want) {
+			t.Errorf("the docs do not say %q", want)
+		}
+	}
+	if want := fmt.Sprintf("limit of %d,%03d characters", MaxMarkdown/1000, MaxMarkdown%1000); !strings.Contains(diffDoc, want) {
+		t.Errorf("docs/diff.md does not say %q", want)
 	}
 }
