@@ -145,7 +145,7 @@ func TestDoctorOnRealCRDs(t *testing.T) {
 			found := false
 			for _, res := range r.Results {
 				for _, f := range res.Findings {
-					found = found || (f.Check == "doctor/crds" && f.Resource == "CRD nodeoverlays.karpenter.sh" && f.Found == "absent")
+					found = found || (f.Rule == "doctor/crds" && f.Resource == "CRD nodeoverlays.karpenter.sh" && f.Found == "absent")
 				}
 			}
 			if !found {

@@ -13,6 +13,7 @@ import (
 	"github.com/karpgen/karpgen/internal/gitrev"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/printer"
 )
 
 // errChanged ends a diff that found changes: exit 1, with nothing more to
@@ -67,11 +68,11 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	}
 	switch format {
 	case "json":
-		err = report.JSON(stdout)
+		err = printer.JSON(stdout, report)
 	case "markdown":
-		err = report.Markdown(stdout)
+		err = printer.DiffMarkdown(stdout, report)
 	default:
-		err = report.Text(stdout)
+		err = printer.Diff(stdout, report)
 	}
 	if err != nil {
 		return err

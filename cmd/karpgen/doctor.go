@@ -9,6 +9,7 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/doctor"
 	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/printer"
 )
 
 // runDoctor prints the capture script of an environment, or checks a
@@ -63,13 +64,12 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	text := report.Text()
 	if format == "json" {
-		if text, err = report.JSON(); err != nil {
-			return err
-		}
+		err = printer.JSON(stdout, report)
+	} else {
+		err = printer.Doctor(stdout, report)
 	}
-	if _, err := stdout.Write(text); err != nil {
+	if err != nil {
 		return err
 	}
 	if report.Errors() {

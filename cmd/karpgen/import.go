@@ -14,6 +14,7 @@ import (
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/printer"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {
@@ -89,11 +90,11 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		findings = append(findings, checked.Findings...)
 	}
 	if format == "json" {
-		if err := diag.PrintJSON(stderr, relative(findings)); err != nil {
+		if err := printer.FindingsJSON(stderr, relative(findings)); err != nil {
 			return err
 		}
 	} else {
-		diag.PrintText(stderr, relative(findings))
+		printer.Findings(stderr, relative(findings))
 	}
 	if refused {
 		return fmt.Errorf("import: the imported profile would not vet (above); nothing was written: give the flags or fix the input the findings name")

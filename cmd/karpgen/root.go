@@ -14,6 +14,7 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/load"
+	"github.com/karpgen/karpgen/internal/printer"
 )
 
 // Exit codes of the CLI contract.
@@ -178,7 +179,7 @@ func flagHint(fs *pflag.FlagSet, err error) string {
 // printFindings prints findings with positions relative to the working
 // directory, and returns errInvalid when any is an error.
 func printFindings(w io.Writer, fs []diag.Finding) error {
-	diag.PrintText(w, relative(fs))
+	printer.Findings(w, relative(fs))
 	if diag.HasErrors(fs) {
 		return errInvalid
 	}

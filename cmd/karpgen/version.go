@@ -6,8 +6,8 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/printer"
 )
 
 // versionInfo is what karpgen version prints: the module version and
@@ -71,7 +71,7 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 	v := buildVersion()
 	switch format {
 	case "json":
-		return diag.WriteJSON(stdout, v)
+		return printer.JSON(stdout, v)
 	case "text":
 	default:
 		return usageErr("version: -o must be text or json, not %q", format)

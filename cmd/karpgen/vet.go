@@ -15,6 +15,7 @@ import (
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/printer"
 )
 
 func runVet(args []string, stdout, stderr io.Writer) error {
@@ -72,7 +73,7 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	if format == "text" {
 		return printFindings(stderr, findings)
 	}
-	if err := diag.PrintJSON(stdout, relative(findings)); err != nil {
+	if err := printer.FindingsJSON(stdout, relative(findings)); err != nil {
 		return err
 	}
 	if diag.HasErrors(findings) {
@@ -113,7 +114,7 @@ func explain(envs []*model.Env, findings []diag.Finding, format string, stdout, 
 		rows = append(rows, r...)
 	}
 	if format == "json" {
-		if err := diag.WriteJSON(stdout, rows); err != nil {
+		if err := printer.JSON(stdout, rows); err != nil {
 			return err
 		}
 	} else {

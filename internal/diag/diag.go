@@ -1,17 +1,15 @@
-// Package diag holds the findings karpgen reports about a profile: schema
-// errors and lint rule findings alike, each with the position of the
-// profile field it is about, and how they are printed.
+// Package diag holds the one shape of everything karpgen finds: schema
+// errors and lint rule findings about a profile, each with the position
+// of the field it is about; doctor findings about a cluster, with what
+// was expected and what was found; the blockers of an upgrade. Printing
+// them is internal/printer's.
 package diag
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/karpgen/karpgen/internal/escape"
 )
 
 // Severity of a finding: errors stop a render, warnings never do.
@@ -53,17 +51,28 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-// Finding is one problem found in a profile.
+// Finding is one problem found: in a profile (vet, import, render), in a
+// cluster's captured state (doctor) or in a planned move (upgrade).
 type Finding struct {
+	// Rule is the rule, check or blocker ID, e.g. nodepool/zone,
+	// doctor/kubernetes-version, upgrade/kubernetes-too-new.
 	Rule     string   `json:"rule"`
 	Severity Severity `json:"severity"`
 	Env      string   `json:"env,omitempty"`
+	// Resource is what in a cluster the finding is about, e.g.
+	// "cluster prod" (doctor).
+	Resource string `json:"resource,omitempty"`
 	// Path is the profile field, e.g. environments.dev.nodePools.app.zones[0].
 	Path    string `json:"path,omitempty"`
-	Message string `json:"message"`
-	Pos     Pos    `json:"pos"`
+	Message string `json:"message,omitempty"`
+	// Expected and Found are what should be and what is (doctor).
+	Expected string `json:"expected,omitempty"`
+	Found    string `json:"found,omitempty"`
+	// Pos is where in a profile, when the finding has a place there.
+	Pos Pos `json:"pos,omitzero"`
 	// Also are further positions that took part (e.g. the schema's).
-	Also []Pos  `json:"also,omitempty"`
+	Also []Pos `json:"also,omitempty"`
+	// Hint is what to do about it: a suggestion or a command.
 	Hint string `json:"hint,omitempty"`
 }
 
@@ -106,8 +115,13 @@ func Sort(fs []Finding) []Finding {
 	return out
 }
 
-func sameButEnv(a, b Finding) bool {
-	return a.Rule == b.Rule && a.Pos == b.Pos && a.Message == b.Message && a.Severity == b.Severity && a.Hint == b.Hint && a.Env != "" && b.Env != ""
+// SameButEnv reports whether two findings of two environments are one
+// finding of a base they share (same rule, position and words), so that
+// it is printed once naming both.
+func SameButEnv(a, b Finding) bool {
+	return a.Env != "" && b.Env != "" && a.Rule == b.Rule && a.Pos == b.Pos && a.Severity == b.Severity &&
+		a.Resource == b.Resource && a.Message == b.Message && a.Expected == b.Expected && a.Found == b.Found &&
+		a.Hint == b.Hint
 }
 
 func sameFinding(a, b Finding) bool {
@@ -122,64 +136,6 @@ func Relative(fs []Finding, dir string) {
 			fs[i].Also[j] = fs[i].Also[j].Rel(dir)
 		}
 	}
-}
-
-// PrintText writes findings for people:
-//
-//	profiles/prod.cue:12:3: error: prod: message [rule]
-//	    hint: ...
-//
-// The environment is named because environments often share a field
-// (and so its position) through a common base.
-//
-// A finding that several environments share through a common base (same
-// rule, position and message) is printed once, naming them all.
-func PrintText(w io.Writer, fs []Finding) {
-	for i := 0; i < len(fs); i++ {
-		f := fs[i]
-		envs := []string{}
-		if f.Env != "" {
-			envs = append(envs, f.Env)
-		}
-		for i+1 < len(fs) && sameButEnv(fs[i+1], f) {
-			i++
-			envs = append(envs, fs[i].Env)
-		}
-		sort.Strings(envs)
-		env := ""
-		if len(envs) > 0 {
-			env = strings.Join(envs, ", ") + ": "
-		}
-		// Messages and file names may carry text of the profiles (a
-		// Jsonnet error, a file name): nothing of it may act on a
-		// terminal or start a CI workflow command.
-		fmt.Fprintf(w, "%s: %s: %s%s [%s]\n", escape.Line(f.Pos.String()), f.Severity, escape.Terminal(env), escape.Terminal(f.Message), f.Rule)
-		for _, p := range f.Also {
-			fmt.Fprintf(w, "    see %s\n", escape.Terminal(p.String()))
-		}
-		if f.Hint != "" {
-			fmt.Fprintf(w, "    hint: %s\n", escape.Terminal(f.Hint))
-		}
-	}
-}
-
-// PrintJSON writes findings as one JSON document.
-func PrintJSON(w io.Writer, fs []Finding) error {
-	if fs == nil {
-		fs = []Finding{}
-	}
-	return WriteJSON(w, struct {
-		Findings []Finding `json:"findings"`
-	}{fs})
-}
-
-// WriteJSON is karpgen's one JSON printer for people and scripts:
-// indented by two spaces, HTML characters as they are, a final newline.
-func WriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
 
 // Closest returns the candidate nearest to s by edit distance, when it

@@ -42,16 +42,6 @@ func (ch *Check) Files(e *model.Env) []string {
 	return out
 }
 
-// Finding is one difference between what should be and what is.
-type Finding struct {
-	Check    string        `json:"check"`
-	Severity diag.Severity `json:"severity"`
-	Resource string        `json:"resource"`
-	Expected string        `json:"expected"`
-	Found    string        `json:"found"`
-	Fix      string        `json:"fix"`
-}
-
 // Result is one check's outcome.
 type Result struct {
 	Check   string `json:"check"`
@@ -59,8 +49,10 @@ type Result struct {
 	Skipped string `json:"skipped,omitempty"`
 	// NotChecked says why a captured file says nothing of the account:
 	// the capture ran without credentials, was denied, or lacked a tool.
-	NotChecked string    `json:"notChecked,omitempty"`
-	Findings   []Finding `json:"findings"`
+	NotChecked string `json:"notChecked,omitempty"`
+	// Findings are the differences between what should be and what is:
+	// the resource, what was expected and found, and the fix (Hint).
+	Findings []diag.Finding `json:"findings"`
 }
 
 // Report is a doctor run.
@@ -101,7 +93,7 @@ type checkRun struct {
 	e        *model.Env
 	s        *State
 	check    *Check
-	findings []Finding
+	findings []diag.Finding
 	err      error
 	// notChecked is why a file the check read holds no answer.
 	notChecked string
@@ -121,7 +113,7 @@ var captureFailures = []string{
 }
 
 func (c *checkRun) report(resource, expected, found, fix string) {
-	c.findings = append(c.findings, Finding{Check: c.check.ID, Severity: c.check.Severity, Resource: resource, Expected: expected, Found: found, Fix: fix})
+	c.findings = append(c.findings, diag.Finding{Rule: c.check.ID, Severity: c.check.Severity, Resource: resource, Expected: expected, Found: found, Hint: fix})
 }
 
 // load reads a file the check needs; false when the check cannot go on
@@ -151,7 +143,7 @@ func (c *checkRun) load(file string, v any, resource, expected, fix string) bool
 func Run(e *model.Env, s *State) (*Report, error) {
 	r := &Report{Env: e.Name}
 	for _, ch := range Catalog() {
-		res := Result{Check: ch.ID, Findings: []Finding{}}
+		res := Result{Check: ch.ID, Findings: []diag.Finding{}}
 		files := ch.Files(e)
 		if len(files) == 0 {
 			res.Status = "not-applicable"

@@ -2,7 +2,6 @@ package doctor_test
 
 import (
 	"encoding/json"
-	"github.com/karpgen/karpgen/internal/facts"
 	"maps"
 	"os"
 	"os/exec"
@@ -13,10 +12,13 @@ import (
 	"testing"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/doctor"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/printer"
 	"github.com/karpgen/karpgen/internal/reference"
 )
 
@@ -155,8 +157,8 @@ func run(t *testing.T, e *model.Env, dir string) *doctor.Report {
 	return r
 }
 
-func findings(r *doctor.Report) []doctor.Finding {
-	var out []doctor.Finding
+func findings(r *doctor.Report) []diag.Finding {
+	var out []diag.Finding
 	for _, res := range r.Results {
 		out = append(out, res.Findings...)
 	}
@@ -190,13 +192,13 @@ func TestHealthy(t *testing.T) {
 			t.Errorf("%s: %s %s %+v", res.Check, res.Status, res.Skipped, res.Findings)
 		}
 	}
-	if !strings.HasPrefix(string(r.Text()), "doctor prod: 14 checks, 14 ok, 0 failed, 0 skipped, 0 not checked, 0 not applicable\n") {
-		t.Errorf("report:\n%s", r.Text())
+	if !strings.HasPrefix(text(r), "doctor prod: 14 checks, 14 ok, 0 failed, 0 skipped, 0 not checked, 0 not applicable\n") {
+		t.Errorf("report:\n%s", text(r))
 	}
 	if len(r.Results) != len(doctor.Catalog()) {
 		t.Errorf("%d results for %d checks", len(r.Results), len(doctor.Catalog()))
 	}
-	if a, b := string(r.Text()), string(run(t, e, dir).Text()); a != b {
+	if a, b := text(r), text(run(t, e, dir)); a != b {
 		t.Error("two runs on the same folder differ")
 	}
 }
@@ -281,7 +283,7 @@ func TestBroken(t *testing.T) {
 			if len(got) != 1 {
 				t.Fatalf("%d findings, want exactly one: %+v", len(got), got)
 			}
-			if got[0].Check != c.check || got[0].Resource != c.resource || got[0].Found != c.found || got[0].Expected == "" {
+			if got[0].Rule != c.check || got[0].Resource != c.resource || got[0].Found != c.found || got[0].Expected == "" {
 				t.Errorf("finding %+v\nwant check %s, resource %q, found %q", got[0], c.check, c.resource, c.found)
 			}
 		})
@@ -439,10 +441,17 @@ func TestHealthyInEveryPartition(t *testing.T) {
 			e := model.Resolve(&p)
 			r := run(t, e, writeState(t, healthy(t, e)))
 			for _, f := range findings(r) {
-				if strings.Contains(f.Check, "role") {
+				if strings.Contains(f.Rule, "role") {
 					t.Errorf("%s: %+v", region, f)
 				}
 			}
 		})
 	}
+}
+
+// text is the report as doctor prints it for a terminal.
+func text(r *doctor.Report) string {
+	var b strings.Builder
+	printer.Doctor(&b, r)
+	return b.String()
 }

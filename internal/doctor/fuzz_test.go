@@ -44,7 +44,7 @@ func FuzzState(f *testing.F) {
 			}
 			return
 		}
-		for _, r := range string(r.Text()) {
+		for _, r := range text(r) {
 			if r != '\n' && !unicode.IsGraphic(r) {
 				t.Fatalf("%s: the report holds %U", name, r)
 			}

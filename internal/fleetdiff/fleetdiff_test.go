@@ -1,160 +1,14 @@
 package fleetdiff
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/karpgen/karpgen/internal/drift"
 	"github.com/karpgen/karpgen/internal/gitrev"
 )
-
-// keys lists every object key of a JSON value, as paths without indices.
-func keys(v any, at string, out map[string]bool) {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, x := range v {
-			out[at+"."+k] = true
-			if k == "from" || k == "to" {
-				continue // any JSON value
-			}
-			keys(x, at+"."+k, out)
-		}
-	case []any:
-		for _, x := range v {
-			keys(x, at, out)
-		}
-	}
-}
-
-// full is a report with every field set.
-func full() *Report {
-	return &Report{
-		Base: "origin/main:profiles", Environments: 2,
-		Summary: Summary{Changed: 1, Added: []string{}, Removed: []string{}, ReplaceNodes: []EnvPools{{"a", []string{"app"}}},
-			IAM: []EnvAccount{{"a", "1"}}, Versions: []string{"a"}},
-		Changes: []Env{{Name: "a", Status: "changed", Account: "1", Version: "1.3.8", VersionFrom: "1.2.3",
-			Objects: []Object{{Kind: "NodePool", Name: "app", Status: "changed", Effect: "drift",
-				Changes: []drift.Change{{Path: "spec.x", From: "a", To: "b", Effect: drift.Drift, Reason: "NodePoolDrifted", Why: "w"}},
-				Pools:   []Pacing{{Pool: "app", Budgets: []drift.Budget{{Nodes: "0", Schedule: "@daily", Duration: "1h"}}, Summary: "s"}}}},
-			IAM: []Policy{{File: "iam/p.json", Status: "changed", ActionsAdded: []string{"x"}, ActionsRemoved: []string{},
-				Statements: []Statement{{Sid: "S", Status: "changed", Fields: []string{"Resource"}, ResourcesAdded: []string{"r"}, ResourcesRemoved: []string{}}}}},
-			Helm:  []Value{{Key: "k", From: nil, To: 1}},
-			Files: []File{{Path: "SUMMARY.md", Status: "changed", Diff: "d", Lines: 1}}}},
-		Fleet: []File{},
-	}
-}
-
-// TestJSONShapeIsDocumented: the example of docs/diff.md decodes into a
-// Report with no unknown field, and names every field a report has
-// (budget schedules and the version change aside, which the prose names).
-func TestJSONShapeIsDocumented(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/diff.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("(?s)```json\n(.*?)```").FindSubmatch(doc)
-	if m == nil {
-		t.Fatal("docs/diff.md has no JSON example")
-	}
-	dec := json.NewDecoder(bytes.NewReader(m[1]))
-	dec.DisallowUnknownFields()
-	var r Report
-	if err := dec.Decode(&r); err != nil {
-		t.Fatalf("the example of docs/diff.md is not a report: %v", err)
-	}
-	var documented, produced any
-	json.Unmarshal(m[1], &documented)
-	var b bytes.Buffer
-	if err := full().JSON(&b); err != nil {
-		t.Fatal(err)
-	}
-	json.Unmarshal(b.Bytes(), &produced)
-	dk, pk := map[string]bool{}, map[string]bool{}
-	keys(documented, "", dk)
-	keys(produced, "", pk)
-	for k := range pk {
-		if !dk[k] && !slices.Contains([]string{".changes.versionFrom", ".changes.objects.pools.budgets.schedule", ".changes.objects.pools.budgets.duration"}, k) {
-			t.Errorf("docs/diff.md's example does not show %s", k)
-		}
-	}
-	for _, k := range []string{"versionFrom", "schedule"} {
-		if !strings.Contains(string(doc), "`"+k+"`") && k == "versionFrom" {
-			t.Errorf("docs/diff.md does not explain %s", k)
-		}
-	}
-}
-
-// TestMarkdownFitsAComment: a report larger than a comment is cut
-// between environments, within GitHub's limit, and says how many
-// sections it left out.
-func TestMarkdownFitsAComment(t *testing.T) {
-	r := full()
-	one := r.Changes[0]
-	one.Files = []File{{Path: "SUMMARY.md", Status: "changed", Diff: strings.Repeat("+"+strings.Repeat("x", 79)+"\n", 40), Lines: 300}}
-	r.Changes = nil
-	for i := range 200 {
-		e := one
-		e.Name = fmt.Sprintf("env-%03d", i)
-		r.Changes = append(r.Changes, e)
-	}
-	var b bytes.Buffer
-	if err := r.Markdown(&b); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
-	if len(out) > MaxMarkdown {
-		t.Errorf("markdown of %d characters, more than %d", len(out), MaxMarkdown)
-	}
-	shown := strings.Count(out, "<details>")
-	want := fmt.Sprintf("\n%d more sections do not fit in a comment: run `karpgen diff` to see them.\n", 200-shown)
-	if shown == 0 || shown >= 200 || !strings.HasSuffix(out, want) {
-		t.Errorf("%d sections shown; the end is %q, want %q", shown, out[max(0, len(out)-200):], want)
-	}
-	if strings.Count(out, "<details>") != strings.Count(out, "</details>") {
-		t.Errorf("a section was cut in the middle")
-	}
-}
-
-// TestHostileTextStaysText: names and values from a profile cannot close
-// a section, start a table cell, inject HTML or a workflow command.
-func TestHostileTextStaysText(t *testing.T) {
-	r := full()
-	e := &r.Changes[0]
-	e.Name = "a</summary><img src=x onerror=alert(1)>"
-	e.Objects[0].Name = "app|`x`"
-	e.Objects[0].Changes[0].To = "</details>\n::error::pwned"
-	e.Objects[0].Changes[0].Path = "spec.x"
-	e.Files[0].Diff = "```\n</details>\n"
-	var md, text bytes.Buffer
-	if err := r.Markdown(&md); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.Text(&text); err != nil {
-		t.Fatal(err)
-	}
-	out := md.String()
-	for _, want := range []string{
-		"<summary><b>a&lt;/summary&gt;&lt;img src=x onerror=alert(1)&gt;</b>",
-		"| NodePool `` app\\|`x` `` | `spec.x` | `\"a\"` | `\"\\u003c/details\\u003e\\n::error::pwned\"` |",
-		"````diff\n```\n</details>\n````\n",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("markdown does not hold %q:\n%s", want, out)
-		}
-	}
-	for _, l := range strings.Split(text.String(), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "::") {
-			t.Errorf("text output starts a line with a workflow command: %q", l)
-		}
-	}
-}
 
 // TestDocsNameTheLimits: the limits the docs quote are the code's.
 func TestDocsNameTheLimits(t *testing.T) {
@@ -173,8 +27,5 @@ func TestDocsNameTheLimits(t *testing.T) {
 		if !strings.Contains(*doc, want) {
 			t.Errorf("the docs do not say %q", want)
 		}
-	}
-	if want := fmt.Sprintf("limit of %d,%03d characters", MaxMarkdown/1000, MaxMarkdown%1000); !strings.Contains(diffDoc, want) {
-		t.Errorf("docs/diff.md does not say %q", want)
 	}
 }

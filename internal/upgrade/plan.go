@@ -31,9 +31,11 @@ type Plan struct {
 	// the plan, between the Karpenter hops that need them.
 	KubernetesTo string           `json:"kubernetesTo,omitempty"`
 	Kubernetes   []KubernetesStep `json:"kubernetes,omitempty"`
-	Blockers     []Blocker        `json:"blockers"`
-	Hops         []Hop            `json:"hops"`
-	Steps        []Step           `json:"steps"`
+	// Blockers are why the move cannot start: errors of the upgrade/
+	// rules, and of the profile's rules the target refuses.
+	Blockers []diag.Finding `json:"blockers"`
+	Hops     []Hop          `json:"hops"`
+	Steps    []Step         `json:"steps"`
 
 	// versions are the releases the controller runs on the way, from
 	// first to last; envs the environment resolved at each (nil for the
@@ -49,12 +51,6 @@ type KubernetesStep struct {
 	From   string `json:"from"`
 	To     string `json:"to"`
 	Before string `json:"beforeKarpenter,omitempty"`
-}
-
-// Blocker is a reason the move cannot start.
-type Blocker struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
 }
 
 // Hop is one minor-to-minor step of the move.
@@ -228,13 +224,17 @@ func at(e *model.Env, v facts.Version, kube string) *model.Env {
 	return model.Resolve(&cp)
 }
 
+// block is a blocker of the upgrade's own rules.
+func block(rule, message string) diag.Finding {
+	return diag.Finding{Rule: rule, Severity: diag.Error, Message: message}
+}
+
 // Blocked reports whether the move cannot start.
 func (p *Plan) Blocked() bool { return len(p.Blockers) > 0 }
 
 func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 	if b, ok := tm.BadPatch(tv); ok {
-		p.Blockers = append(p.Blockers, Blocker{"known-regression",
-			fmt.Sprintf("Karpenter %s has a known regression: %s (%s); move to %s.%d instead", tv, b.Summary, b.Issue, tm.Minor, b.FixedIn)})
+		p.Blockers = append(p.Blockers, block("upgrade/known-regression", fmt.Sprintf("Karpenter %s has a known regression: %s (%s); move to %s.%d instead", tv, b.Summary, b.Issue, tm.Minor, b.FixedIn)))
 	}
 	// One blocker for the first release the cluster's Kubernetes does not
 	// run (not one per later hop), naming the way through.
@@ -252,18 +252,18 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 				// The path moved Kubernetes as far as it could.
 				msg = fmt.Sprintf("Karpenter %s needs Kubernetes %s or later, but the Karpenter before it runs only up to %s: no order of one-minor Kubernetes upgrades keeps both in range", v, rng[0], kube[i])
 			}
-			p.Blockers = append(p.Blockers, Blocker{"kubernetes-too-old", msg})
+			p.Blockers = append(p.Blockers, block("upgrade/kubernetes-too-old", msg))
 			return
 		case facts.MinorLess(rng[1], k):
-			p.Blockers = append(p.Blockers, Blocker{"kubernetes-too-new",
-				fmt.Sprintf("Karpenter %s supports Kubernetes %s to %s; the cluster runs %s%s", v, rng[0], rng[1], k, lastSupporting(k))})
+			p.Blockers = append(p.Blockers, block("upgrade/kubernetes-too-new",
+				fmt.Sprintf("Karpenter %s supports Kubernetes %s to %s; the cluster runs %s%s", v, rng[0], rng[1], k, lastSupporting(k))))
 			return
 		}
 	}
 	if p.KubernetesTo != "" && kube[len(kube)-1] != p.KubernetesTo {
 		rng, _ := p.envs[len(p.envs)-1].KubernetesRange()
-		p.Blockers = append(p.Blockers, Blocker{"kubernetes-too-new",
-			fmt.Sprintf("Karpenter %s supports Kubernetes up to %s; --kubernetes-to %s%s", tv, rng[1], p.KubernetesTo, lastSupporting(p.KubernetesTo))})
+		p.Blockers = append(p.Blockers, block("upgrade/kubernetes-too-new",
+			fmt.Sprintf("Karpenter %s supports Kubernetes up to %s; --kubernetes-to %s%s", tv, rng[1], p.KubernetesTo, lastSupporting(p.KubernetesTo))))
 	}
 	// What the profile says that the target refuses: the rule catalog at
 	// the target version (the version rules aside: the target is the
@@ -273,8 +273,8 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 		if f.Severity != diag.Error || strings.HasPrefix(f.Rule, "version/") {
 			continue
 		}
-		p.Blockers = append(p.Blockers, Blocker{"profile-" + strings.ReplaceAll(f.Rule, "/", "-"),
-			fmt.Sprintf("at Karpenter %s the profile is refused: %s (%s)", tv, f.Message, strings.TrimPrefix(f.Path, "environments."+p.Env+"."))})
+		f.Env, f.Message = "", fmt.Sprintf("at Karpenter %s the profile is refused: %s (%s)", tv, f.Message, strings.TrimPrefix(f.Path, "environments."+p.Env+"."))
+		p.Blockers = append(p.Blockers, f)
 	}
 }
 

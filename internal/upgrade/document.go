@@ -10,19 +10,20 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/printer"
 )
 
 // JSON is the plan for scripts (docs/upgrade.md), through karpgen's one
 // JSON printer.
 func (p *Plan) JSON() ([]byte, error) {
 	if p.Blockers == nil {
-		p.Blockers = []Blocker{}
+		p.Blockers = []diag.Finding{}
 	}
 	if p.Steps == nil {
 		p.Steps = []Step{}
 	}
 	var b bytes.Buffer
-	err := diag.WriteJSON(&b, p)
+	err := printer.JSON(&b, p)
 	return b.Bytes(), err
 }
 
@@ -82,7 +83,7 @@ func (p *Plan) write(md bool) []byte {
 	if p.Blocked() {
 		h(2, "Blockers: nothing can start until these are resolved")
 		for _, bl := range p.Blockers {
-			w("- [%s] %s\n", bl.Code, bl.Message)
+			w("- %s\n", printer.Line(bl))
 		}
 	}
 	for _, hop := range p.Hops {

@@ -1,4 +1,4 @@
-package fleetdiff
+package printer
 
 import (
 	"encoding/json"
@@ -8,9 +8,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/drift"
 	"github.com/karpgen/karpgen/internal/escape"
+	"github.com/karpgen/karpgen/internal/fleetdiff"
 )
 
 // MaxMarkdown is the most a pull-request comment holds (GitHub refuses
@@ -20,8 +20,8 @@ const MaxMarkdown = 65536
 // maxListed is how many names a summary line lists before "…".
 const maxListed = 5
 
-// Headline is the summary in one line.
-func (r *Report) Headline() string {
+// headline is the summary in one line.
+func headline(r *fleetdiff.Report) string {
 	s := r.Summary
 	parts := []string{fmt.Sprintf("%d of %d environments change", s.Changed, r.Environments)}
 	var pools []string
@@ -72,11 +72,11 @@ func value(v any) string {
 	return s
 }
 
-// Text writes the report for a terminal or a CI log.
-func (r *Report) Text(w io.Writer) error {
+// Diff writes a fleet diff for a terminal or a CI log.
+func Diff(w io.Writer, r *fleetdiff.Report) error {
 	var b strings.Builder
 	line := func(format string, args ...any) { b.WriteString(escape.Line(fmt.Sprintf(format, args...)) + "\n") }
-	line("%s", r.Headline())
+	line("%s", headline(r))
 	for _, e := range r.Changes {
 		b.WriteString("\n")
 		line("== %s: %s (account %s, Karpenter %s)", e.Name, e.Status, e.Account, e.Version)
@@ -137,7 +137,7 @@ func (r *Report) Text(w io.Writer) error {
 	return err
 }
 
-func textFiles(b *strings.Builder, title string, files []File) {
+func textFiles(b *strings.Builder, title string, files []fleetdiff.File) {
 	if len(files) == 0 {
 		return
 	}
@@ -150,7 +150,7 @@ func textFiles(b *strings.Builder, title string, files []File) {
 		for _, l := range strings.SplitAfter(strings.TrimSuffix(f.Diff, "\n"), "\n") {
 			b.WriteString("  " + escape.Line(strings.TrimSuffix(l, "\n")) + "\n")
 		}
-		if more := f.Lines - MaxDiffLines; more > 0 {
+		if more := f.Lines - fleetdiff.MaxDiffLines; more > 0 {
 			fmt.Fprintf(b, "  (%d more lines)\n", more)
 		}
 	}
@@ -164,28 +164,26 @@ func why(c drift.Change) string {
 	return s + ": " + c.Why
 }
 
-func trust(p Policy) string {
+func trust(p fleetdiff.Policy) string {
 	if p.Trust {
 		return ", trust policy"
 	}
 	return ""
 }
 
-func statement(s Statement) string {
+func statement(s fleetdiff.Statement) string {
 	if s.Status != "changed" {
 		return s.Sid + " " + s.Status
 	}
 	return s.Sid + ": " + strings.Join(s.Fields, ", ") + " change"
 }
 
-// JSON writes the report in its documented shape.
-func (r *Report) JSON(w io.Writer) error { return diag.WriteJSON(w, r) }
-
-// Markdown writes the report for a pull-request comment: the summary,
-// then one collapsible section per environment, within MaxMarkdown
-// characters; the environments that do not fit are counted at the end.
-func (r *Report) Markdown(w io.Writer) error {
-	head := "### karpgen diff against " + escape.Code(r.Base) + "\n\n" + escape.Markdown(r.Headline()) + "\n"
+// DiffMarkdown writes a fleet diff for a pull-request comment: the
+// summary, then one collapsible section per environment, within
+// MaxMarkdown characters; the environments that do not fit are counted
+// at the end.
+func DiffMarkdown(w io.Writer, r *fleetdiff.Report) error {
+	head := "### karpgen diff against " + escape.Code(r.Base) + "\n\n" + escape.Markdown(headline(r)) + "\n"
 	var sections []string
 	for _, e := range r.Changes {
 		sections = append(sections, markdownEnv(e))
@@ -212,7 +210,7 @@ func (r *Report) Markdown(w io.Writer) error {
 	return err
 }
 
-func markdownEnv(e Env) string {
+func markdownEnv(e fleetdiff.Env) string {
 	var b strings.Builder
 	var what []string
 	for _, o := range e.Objects {
@@ -299,14 +297,14 @@ func markdownEnv(e Env) string {
 	return b.String()
 }
 
-func markdownFiles(b *strings.Builder, files []File) {
+func markdownFiles(b *strings.Builder, files []fleetdiff.File) {
 	for _, f := range files {
 		if f.Diff == "" {
 			fmt.Fprintf(b, "- %s (%s)\n", escape.Code(f.Path), f.Status)
 			continue
 		}
 		text := f.Diff
-		if more := f.Lines - MaxDiffLines; more > 0 {
+		if more := f.Lines - fleetdiff.MaxDiffLines; more > 0 {
 			text += fmt.Sprintf("… %d more lines\n", more)
 		}
 		fence := escape.Fence(text)

@@ -1,0 +1,90 @@
+package printer
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/escape"
+)
+
+// Findings writes findings for people, one head line each and the
+// details indented under it:
+//
+//	profiles/prod.cue:12:3: error: prod: message [rule]
+//	    see profiles/base.cue:4:2
+//	    hint: ...
+//	error: cluster prod [doctor/kubernetes-version]
+//	    expected: Kubernetes 1.32
+//	    found:    Kubernetes 1.30
+//	    hint:     ...
+//
+// The environment is named because environments often share a field
+// (and so its position) through a common base. A finding that several
+// environments share that way is printed once, naming them all.
+func Findings(w io.Writer, fs []diag.Finding) {
+	for i := 0; i < len(fs); i++ {
+		f := fs[i]
+		var envs []string
+		if f.Env != "" {
+			envs = append(envs, f.Env)
+		}
+		for i+1 < len(fs) && diag.SameButEnv(fs[i+1], f) {
+			i++
+			envs = append(envs, fs[i].Env)
+		}
+		sort.Strings(envs)
+		f.Env = strings.Join(envs, ", ")
+		io.WriteString(w, Line(f)+"\n")
+		for _, p := range f.Also {
+			fmt.Fprintf(w, "    see %s\n", escape.Terminal(p.String()))
+		}
+		// Labels line up when there is more than a hint.
+		label := func(l string) string { return l }
+		if f.Expected != "" || f.Found != "" {
+			label = func(l string) string { return fmt.Sprintf("%-9s", l) }
+			fmt.Fprintf(w, "    %s %s\n", label("expected:"), escape.Terminal(f.Expected))
+			fmt.Fprintf(w, "    %s %s\n", label("found:"), escape.Terminal(f.Found))
+		}
+		if f.Hint != "" {
+			fmt.Fprintf(w, "    %s %s\n", label("hint:"), escape.Terminal(f.Hint))
+		}
+	}
+}
+
+// Line is a finding's head line: its position when it has one, the
+// severity, the environment, the resource and message, and the rule.
+// Messages, resources and file names may carry text of profiles and
+// captured state (a Jsonnet error, a status message, a file name):
+// nothing of it may act on a terminal or start a CI workflow command.
+func Line(f diag.Finding) string {
+	var b strings.Builder
+	// A line starts with its position, escaped so that no file name
+	// starts a workflow command, or with the severity.
+	if f.Pos.IsValid() {
+		b.WriteString(escape.Line(f.Pos.String()) + ": ")
+	}
+	b.WriteString(string(f.Severity) + ": ")
+	for _, s := range []string{f.Env, f.Resource} {
+		if s != "" {
+			b.WriteString(escape.Terminal(s) + ": ")
+		}
+	}
+	head := strings.TrimSuffix(b.String(), ": ")
+	if f.Message != "" {
+		head += ": " + escape.Terminal(f.Message)
+	}
+	return head + " [" + f.Rule + "]"
+}
+
+// FindingsJSON writes findings as one JSON document.
+func FindingsJSON(w io.Writer, fs []diag.Finding) error {
+	if fs == nil {
+		fs = []diag.Finding{}
+	}
+	return JSON(w, struct {
+		Findings []diag.Finding `json:"findings"`
+	}{fs})
+}
