@@ -2,81 +2,77 @@ package load
 
 import (
 	"io/fs"
+	"slices"
 	"strings"
 
 	"cuelang.org/go/cue/ast"
+	cuelit "cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/parser"
+	"cuelang.org/go/cue/scanner"
+	"cuelang.org/go/cue/token"
 )
 
 // Pruning: a command about some environments (build, vet or render of
 // named environments) need not evaluate the others. Before the package is
 // built, the fields of the top-level `environments` struct that name
-// other environments are dropped from the syntax trees, so a profile
-// package of a thousand environments costs about what a package of one
-// does.
+// other environments are taken out of the source, so a profile package
+// of ten thousand environments costs little more than a package of one.
 //
 // Pruning must never change the value of an environment that is kept:
 // `build` (what Argo CD applies) must print what `render --check` (what
 // CI checked) vouched for. So only regular fields with a plain name are
 // ever dropped (hidden fields, definitions, let clauses, aliases,
-// patterns and comprehensions stay), and a package is pruned only when
-// no identifier anywhere in it, other than a field's own label, spells
-// `environments` or the name of a field that would be dropped: a
-// reference that could resolve to a dropped field (or, once it is gone,
-// to a field of the same name further out) keeps every file whole.
+// patterns, optional fields and comprehensions stay), and a package is
+// pruned only when no identifier anywhere in it, other than a field's
+// own label, spells `environments` or the name of a field that would be
+// dropped: a reference that could resolve to a dropped field (or, once
+// it is gone, to a field of the same name further out) keeps every file
+// whole.
+//
+// The work is done on tokens, not syntax trees: CUE's scanner reads each
+// file once, and a dropped environment's bytes are overwritten with
+// blanks (newlines kept), so what remains is parsed small, at the line
+// and column it has in the file. Only the environments a command is
+// about are parsed and evaluated: an error inside another environment,
+// a syntax error too, is for the commands that evaluate that one.
 
-// pruned parses the package's CUE files and returns their syntax trees
-// with the environments not in keep dropped, by file name as the loader
-// shows it; nil when the package cannot be pruned safely (or does not
+// pruned returns the syntax trees of the package's CUE files with the
+// environments not in keep dropped, by file name as the loader shows it;
+// nil when the package cannot be pruned safely (or does not scan or
 // parse: the loader reports that).
 func pruned(dir Folder, names []string, keep []string) map[string]*ast.File {
 	want := map[string]bool{}
 	for _, k := range keep {
 		want[k] = true
 	}
-	files := map[string]*ast.File{}
 	refs := map[string]bool{}
-	for _, name := range names {
+	scans := make([]*fileScan, len(names))
+	for i, name := range names {
 		src, err := fs.ReadFile(dir.FS, name)
 		if err != nil {
 			return nil
 		}
-		f, err := parser.ParseFile(dir.show(name), src, parser.ParseComments)
-		if err != nil {
+		if scans[i] = scanFile(dir.show(name), src, want, refs); scans[i] == nil {
 			return nil
 		}
-		references(f, refs)
-		files[dir.show(name)] = f
 	}
 	if refs["environments"] {
 		return nil
 	}
-	type drop struct {
-		s          *ast.StructLit
-		kept, orig []ast.Decl
-	}
-	var drops []drop
-	for _, f := range files {
-		for _, d := range f.Decls {
-			field, ok := d.(*ast.Field)
-			if !ok || labelName(field.Label) != "environments" {
-				continue
+	for _, s := range scans {
+		for _, name := range s.dropped {
+			if refs[name] {
+				return nil
 			}
-			s, ok := field.Value.(*ast.StructLit)
-			if !ok {
-				continue
-			}
-			kept, dropped := keepEnvironments(s.Elts, want)
-			for _, name := range dropped {
-				if refs[name] {
-					return nil
-				}
-			}
-			drops = append(drops, drop{s, kept, s.Elts})
 		}
 	}
-	for _, d := range drops {
-		d.s.Elts = d.kept
+	files := map[string]*ast.File{}
+	for i, s := range scans {
+		f, err := parser.ParseFile(dir.show(names[i]), s.blanked(), parser.ParseComments)
+		if err != nil {
+			return nil
+		}
+		files[dir.show(names[i])] = f
 	}
 	// A let clause or alias used only by a dropped environment would be
 	// an "unreferenced" error of the pruned package alone.
@@ -86,13 +82,216 @@ func pruned(dir Folder, names []string, keep []string) map[string]*ast.File {
 	}
 	for _, f := range files {
 		if !allBound(f, after) {
-			for _, d := range drops {
-				d.s.Elts = d.orig
-			}
 			return nil
 		}
 	}
 	return files
+}
+
+// fileScan is what scanFile found in one file: the byte ranges of the
+// environments to drop and their names.
+type fileScan struct {
+	src     []byte
+	drops   []span
+	dropped []string
+}
+
+// span is a range of bytes to blank; one that held the value of
+// `environments` starts with {} instead, so that the field stays.
+type span struct {
+	from, to int
+	empty    bool
+}
+
+// blanked is the file's source with the dropped ranges made blanks, their
+// newlines kept so that every remaining position is where it was.
+func (s *fileScan) blanked() []byte {
+	if len(s.drops) == 0 {
+		return s.src
+	}
+	out := []byte(string(s.src))
+	for _, d := range s.drops {
+		for i := d.from; i < d.to; i++ {
+			if out[i] != '\n' {
+				out[i] = ' '
+			}
+		}
+		if d.empty {
+			copy(out[d.from:], "{}")
+		}
+	}
+	return out
+}
+
+// tok is one scanned token.
+type tok struct {
+	off int
+	tok token.Token
+	lit string
+}
+
+// scanFile reads one file's tokens: it adds to refs every identifier that
+// is not a field's label, and drops the fields of top-level declarations
+// of `environments` that want does not name. nil when the file does not
+// scan.
+func scanFile(name string, src []byte, want, refs map[string]bool) *fileScan {
+	var sc scanner.Scanner
+	bad := false
+	sc.Init(token.NewFile(name, -1, len(src)), src, func(token.Pos, string, []any) { bad = true }, 0)
+	r := &fileScan{src: src}
+	var (
+		depth  int
+		interp []int  // the depth inside each open string interpolation
+		prev   [2]tok // the two tokens before
+		d      envDecl
+	)
+	for {
+		pos, t, lit := sc.Scan()
+		if bad || t == token.ILLEGAL {
+			return nil
+		}
+		cur := tok{pos.Offset(), t, lit}
+		// An identifier is a reference unless a colon (after ? or !)
+		// makes it a label.
+		switch {
+		case prev[0].tok == token.IDENT && t != token.COLON && t != token.OPTION && t != token.NOT:
+			refs[prev[0].lit] = true
+		case prev[1].tok == token.IDENT && (prev[0].tok == token.OPTION || prev[0].tok == token.NOT) && t != token.COLON:
+			refs[prev[1].lit] = true
+		}
+		atStart := prev[0].tok == token.ILLEGAL || prev[0].tok == token.COMMA && depth == 0
+		prev[1], prev[0] = prev[0], cur
+		if atStart {
+			d = envDecl{}
+			if t == token.IDENT && lit == "environments" {
+				d = envDecl{on: true}
+			}
+		}
+		if d.on {
+			d.next(cur, depth, want)
+		}
+		switch t {
+		case token.LBRACE, token.LBRACK, token.LPAREN:
+			depth++
+		case token.INTERPOLATION:
+			interp = append(interp, depth+1) // the next token opens it
+		case token.RBRACE, token.RBRACK, token.RPAREN:
+			if n := len(interp); n > 0 && t == token.RPAREN && interp[n-1] == depth {
+				interp = interp[:n-1]
+				if rest := sc.ResumeInterpolation(); strings.HasSuffix(rest, "(") {
+					interp = append(interp, depth)
+				}
+			}
+			depth--
+		}
+		if (t == token.COMMA || t == token.EOF) && depth == 0 && d.on {
+			if d.ok && !slices.ContainsFunc(d.drops, func(s span) bool { return s.to < 0 }) {
+				r.drops = append(r.drops, d.drops...)
+				r.dropped = append(r.dropped, d.dropped...)
+			}
+			d = envDecl{}
+		}
+		if t == token.EOF {
+			return r
+		}
+	}
+}
+
+// envDecl follows one top-level declaration that starts with
+// `environments`, token by token: `environments: {...}` drops the
+// fields of the struct that want does not name, `environments: NAME:
+// ...` the field of NAME (leaving `environments: {}`) when want does not
+// name NAME. Anything else
+// (`environments: {...} & x`, a pattern, an alias) drops nothing.
+type envDecl struct {
+	on bool
+	n  int // tokens seen
+	// inStruct: the declaration is `environments: {`, and its fields
+	// are being read; closed: the struct's brace has closed.
+	inStruct, closed bool
+	field            []tok // the first tokens of the struct's current field
+	drops            []span
+	dropped          []string
+	ok               bool // the declaration has the shape that is pruned
+}
+
+func (d *envDecl) next(t tok, depth int, want map[string]bool) {
+	d.n++
+	switch {
+	case d.n == 1:
+		// environments
+	case d.n == 2:
+		d.on = t.tok == token.COLON
+	case d.n == 3 && t.tok == token.LBRACE:
+		d.inStruct = true
+	case d.n <= 5 && !d.inStruct:
+		d.field = append(d.field, t)
+		if d.n == 5 {
+			// environments: NAME: ...
+			name, ok := plainLabel(d.field)
+			d.on, d.ok = ok, ok
+			if ok && !want[name] {
+				// environments: {} keeps the field.
+				d.drops, d.dropped = []span{{from: d.field[0].off, to: -1, empty: true}}, []string{name}
+			}
+		}
+	case !d.inStruct:
+		if (t.tok == token.COMMA || t.tok == token.EOF) && depth == 0 && len(d.drops) == 1 && d.drops[0].to < 0 {
+			d.drops[0].to = end(t)
+		}
+	case d.closed:
+		// After the struct: only the declaration's end.
+		d.ok = d.ok && (t.tok == token.COMMA || t.tok == token.EOF)
+	case depth == 1 && (t.tok == token.COMMA || t.tok == token.RBRACE):
+		// The end of a field of the struct (the brace ends the last).
+		if name, ok := plainLabel(d.field); ok && !want[name] {
+			to := end(t)
+			if t.tok == token.RBRACE {
+				to = t.off
+			}
+			d.drops = append(d.drops, span{from: d.field[0].off, to: to})
+			d.dropped = append(d.dropped, name)
+		}
+		d.field = d.field[:0]
+		if t.tok == token.RBRACE {
+			d.closed, d.ok = true, true
+		}
+	case len(d.field) < 3:
+		d.field = append(d.field, t)
+	}
+}
+
+// end is the offset a field ends at when t ends it: after a comma that
+// is in the source, before one inserted at a newline (or the end).
+func end(t tok) int {
+	if t.tok == token.COMMA && t.lit == "," {
+		return t.off + 1
+	}
+	return t.off
+}
+
+// plainLabel is the name of a field whose tokens start with a regular
+// label (an identifier that is neither hidden nor a definition, or a
+// string without interpolation), a colon and a value.
+func plainLabel(field []tok) (string, bool) {
+	if len(field) < 3 || field[1].tok != token.COLON {
+		return "", false
+	}
+	switch field[2].tok {
+	case token.COMMA, token.EOF, token.RBRACE:
+		return "", false
+	}
+	switch l := field[0]; l.tok {
+	case token.IDENT:
+		if strings.HasPrefix(l.lit, "_") || strings.HasPrefix(l.lit, "#") {
+			return "", false
+		}
+		return l.lit, true
+	case token.STRING:
+		name, err := cuelit.Unquote(l.lit)
+		return name, err == nil
+	}
+	return "", false
 }
 
 // allBound reports whether every let clause and alias of f is referenced.
@@ -108,41 +307,6 @@ func allBound(f *ast.File, refs map[string]bool) bool {
 		return ok
 	}, nil)
 	return ok
-}
-
-// keepEnvironments splits the declarations of the environments struct
-// into those kept and the names of the regular fields dropped (those not
-// in want).
-func keepEnvironments(elts []ast.Decl, want map[string]bool) (kept []ast.Decl, dropped []string) {
-	for _, d := range elts {
-		if name, ok := regularName(d); ok && !want[name] {
-			dropped = append(dropped, name)
-			continue
-		}
-		kept = append(kept, d)
-	}
-	return kept, dropped
-}
-
-// regularName is the name of a declaration that is a regular field with
-// a plain label (an identifier that is neither hidden nor a definition,
-// or a string literal without interpolation).
-func regularName(d ast.Decl) (string, bool) {
-	f, ok := d.(*ast.Field)
-	if !ok {
-		return "", false
-	}
-	switch l := f.Label.(type) {
-	case *ast.Ident:
-		if strings.HasPrefix(l.Name, "_") || strings.HasPrefix(l.Name, "#") {
-			return "", false
-		}
-		return l.Name, true
-	case *ast.BasicLit:
-		name, _, err := ast.LabelName(l)
-		return name, err == nil
-	}
-	return "", false
 }
 
 // references adds to refs every identifier of f that is not the label
@@ -165,12 +329,4 @@ func references(f *ast.File, refs map[string]bool) {
 		}
 		return true
 	}, nil)
-}
-
-func labelName(l ast.Label) string {
-	name, _, err := ast.LabelName(l)
-	if err != nil {
-		return ""
-	}
-	return name
 }

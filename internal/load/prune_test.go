@@ -15,7 +15,8 @@ import (
 // prunePackage builds a profile package from fuzz bytes: fields, hidden
 // fields, definitions and let clauses declared at the top level and
 // inside `environments`, some shadowing others, and two environments
-// whose hop limit is an expression over them.
+// whose hop limit is an expression over them, each written in the
+// struct or in a declaration of its own.
 func prunePackage(data []byte) string {
 	names := []string{"_h", "h", "x", "_x", "dev", "prod", "#D"}
 	exprs := []string{"_h", "h", "x", "_x", "#D.n", "L", "1", "prod._k", "dev._k"}
@@ -55,11 +56,22 @@ func prunePackage(data []byte) string {
 		}
 		b.WriteString("\t" + d + "\n")
 	}
+	// Each environment in the struct, in the struct with a comma in the
+	// source, or in a declaration of its own.
+	var own strings.Builder
 	for _, env := range []string{"dev", "prod"} {
-		fmt.Fprintf(&b, "\t%s: _base & {_k: 1, cluster: name: \"ws-%s\", nodeClasses: default: metadataOptions: httpPutResponseHopLimit: %s}\n",
+		field := fmt.Sprintf("%s: _base & {_k: 1, cluster: name: \"ws-%s\", nodeClasses: default: metadataOptions: httpPutResponseHopLimit: %s}",
 			env, env, exprs[next()%len(exprs)])
+		switch next() % 3 {
+		case 0:
+			b.WriteString("\t" + field + "\n")
+		case 1:
+			b.WriteString("\t" + field + ", _c: 1\n")
+		default:
+			own.WriteString("environments: " + field + "\n")
+		}
 	}
-	b.WriteString("}\n")
+	b.WriteString("}\n" + own.String())
 	return b.String()
 }
 
