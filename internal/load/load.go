@@ -25,11 +25,9 @@ import (
 	"cuelang.org/go/mod/module"
 
 	"cuelang.org/go/cue"
-	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/load"
-	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
 	"golang.org/x/sync/errgroup"
 
@@ -251,13 +249,8 @@ func newWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, onl
 			Env:      []string{},
 		}
 		if len(only) > 0 {
-			if trees := pruned(dir, cueFiles, only); trees != nil {
-				cfg.ParseFile = func(name string, src any, pc parser.Config) (*ast.File, error) {
-					if f, ok := trees[name]; ok {
-						return f, nil
-					}
-					return parser.ParseFile(name, src, pc)
-				}
+			if small := prunedFS(dir, cueFiles, only); small != nil {
+				cfg.FS = small
 			}
 		}
 		dir.Progress.Set("the CUE package " + strings.Join(showAll(dir, cueFiles), ", "))

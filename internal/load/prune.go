@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bytes"
 	"io/fs"
 	"slices"
 	"strings"
@@ -36,11 +37,56 @@ import (
 // about are parsed and evaluated: an error inside another environment,
 // a syntax error too, is for the commands that evaluate that one.
 
-// pruned returns the syntax trees of the package's CUE files with the
-// environments not in keep dropped, by file name as the loader shows it;
-// nil when the package cannot be pruned safely (or does not scan or
-// parse: the loader reports that).
-func pruned(dir Folder, names []string, keep []string) map[string]*ast.File {
+// prunedFS is the folder's files with the package's CUE files pruned to
+// the environments in keep (pruned); nil when the package cannot be
+// pruned safely.
+func prunedFS(dir Folder, names []string, keep []string) fs.FS {
+	srcs := pruned(dir, names, keep)
+	if srcs == nil {
+		return nil
+	}
+	return overlay{dir.FS, srcs}
+}
+
+// overlay is a folder with some of its files' contents replaced.
+type overlay struct {
+	fs.FS
+	files map[string][]byte
+}
+
+func (o overlay) Open(name string) (fs.File, error) {
+	if src, ok := o.files[name]; ok {
+		info, err := fs.Stat(o.FS, name)
+		if err != nil {
+			return nil, err
+		}
+		return &memFile{Reader: bytes.NewReader(src), info: info, size: int64(len(src))}, nil
+	}
+	return o.FS.Open(name)
+}
+
+// memFile is an overlay's file: its contents in memory, its other
+// attributes the file's on disk.
+type memFile struct {
+	*bytes.Reader
+	info fs.FileInfo
+	size int64
+}
+
+func (f *memFile) Stat() (fs.FileInfo, error) { return sizedInfo{f.info, f.size}, nil }
+func (f *memFile) Close() error               { return nil }
+
+type sizedInfo struct {
+	fs.FileInfo
+	size int64
+}
+
+func (i sizedInfo) Size() int64 { return i.size }
+
+// pruned returns the sources of the package's CUE files with the
+// environments not in keep dropped, by name; nil when the package cannot
+// be pruned safely (or does not scan or parse: the loader reports that).
+func pruned(dir Folder, names []string, keep []string) map[string][]byte {
 	want := map[string]bool{}
 	for _, k := range keep {
 		want[k] = true
@@ -66,13 +112,15 @@ func pruned(dir Folder, names []string, keep []string) map[string]*ast.File {
 			}
 		}
 	}
-	files := map[string]*ast.File{}
+	srcs := map[string][]byte{}
+	var files []*ast.File
 	for i, s := range scans {
-		f, err := parser.ParseFile(dir.show(names[i]), s.blanked(), parser.ParseComments)
+		src := s.blanked()
+		f, err := parser.ParseFile(dir.show(names[i]), src)
 		if err != nil {
 			return nil
 		}
-		files[dir.show(names[i])] = f
+		srcs[names[i]], files = src, append(files, f)
 	}
 	// A let clause or alias used only by a dropped environment would be
 	// an "unreferenced" error of the pruned package alone.
@@ -85,7 +133,7 @@ func pruned(dir Folder, names []string, keep []string) map[string]*ast.File {
 			return nil
 		}
 	}
-	return files
+	return srcs
 }
 
 // fileScan is what scanFile found in one file: the byte ranges of the
@@ -103,24 +151,30 @@ type span struct {
 	empty    bool
 }
 
-// blanked is the file's source with the dropped ranges made blanks, their
-// newlines kept so that every remaining position is where it was.
+// blanked is the file's source with the dropped ranges blanked out so
+// that every remaining token keeps its line and column: a range's lines
+// stay as empty lines, and where a range ends inside a line its last
+// part becomes spaces. Byte offsets change; nothing reads them.
 func (s *fileScan) blanked() []byte {
 	if len(s.drops) == 0 {
 		return s.src
 	}
-	out := []byte(string(s.src))
+	out := make([]byte, 0, len(s.src))
+	at := 0
 	for _, d := range s.drops {
-		for i := d.from; i < d.to; i++ {
-			if out[i] != '\n' {
-				out[i] = ' '
-			}
-		}
+		out = append(out, s.src[at:d.from]...)
+		text, fill := s.src[d.from:d.to], 0
 		if d.empty {
-			copy(out[d.from:], "{}")
+			out, fill = append(out, "{}"...), 2
 		}
+		if last := bytes.LastIndexByte(text, '\n'); last >= 0 {
+			out = append(out, bytes.Repeat([]byte{'\n'}, bytes.Count(text, []byte{'\n'}))...)
+			text, fill = text[last+1:], 0
+		}
+		out = append(out, bytes.Repeat([]byte{' '}, len(text)-fill)...)
+		at = d.to
 	}
-	return out
+	return append(out, s.src[at:]...)
 }
 
 // tok is one scanned token.

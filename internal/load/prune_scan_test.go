@@ -8,8 +8,8 @@ import (
 
 // TestScanFileDrops: the shapes of `environments` a package is written
 // in, and what is taken out of each when only dev is kept. Dropped text
-// becomes blanks, its newlines stay; what cannot be dropped safely
-// stays as written.
+// goes, its newlines stay, and what followed it on its last line keeps
+// its column; what cannot be dropped safely stays as written.
 func TestScanFileDrops(t *testing.T) {
 	for _, c := range []struct {
 		name, src, want string
@@ -17,7 +17,7 @@ func TestScanFileDrops(t *testing.T) {
 	}{{
 		name:    "a struct of environments, one per line",
 		src:     "package p\n\nenvironments: {\n\tdev: _base & {x: 1}\n\t\"prod-1\": _base & {\n\t\tx: \"a\\(y)b\"\n\t}\n}\n",
-		want:    "package p\n\nenvironments: {\n\tdev: _base & {x: 1}\n\t                   \n             \n  \n}\n",
+		want:    "package p\n\nenvironments: {\n\tdev: _base & {x: 1}\n\t\n\n  \n}\n",
 		dropped: []string{"prod-1"},
 	}, {
 		name:    "commas in the source and the last field before the brace",
@@ -27,7 +27,7 @@ func TestScanFileDrops(t *testing.T) {
 	}, {
 		name:    "one declaration per environment",
 		src:     "environments: dev: x: 1\nenvironments: prod: x: 2\nenvironments: \"qa\": {\n\tx: 3\n}\n",
-		want:    "environments: dev: x: 1\nenvironments: {}        \nenvironments: {}     \n     \n \n",
+		want:    "environments: dev: x: 1\nenvironments: {}        \nenvironments: {}\n\n \n",
 		dropped: []string{"prod", "qa"},
 	}, {
 		name:    "hidden fields, definitions, patterns, let clauses, optional fields, aliases and comprehensions stay",
@@ -51,8 +51,17 @@ func TestScanFileDrops(t *testing.T) {
 			if !slices.Equal(s.dropped, c.dropped) {
 				t.Errorf("dropped %q, want %q", s.dropped, c.dropped)
 			}
-			if strings.Count(string(s.blanked()), "\n") != strings.Count(c.src, "\n") {
-				t.Error("lines were lost")
+			// Every byte left is at its line and column.
+			orig, kept := strings.Split(c.src, "\n"), strings.Split(string(s.blanked()), "\n")
+			if len(orig) != len(kept) {
+				t.Fatalf("%d lines, want %d", len(kept), len(orig))
+			}
+			for i, l := range kept {
+				for j := range len(l) {
+					if l[j] != ' ' && l[j] != orig[i][j] && !strings.HasPrefix(l[j:], "{}") && !strings.HasSuffix(l[:j+1], "{}") {
+						t.Errorf("line %d column %d: %q, was %q", i+1, j+1, l[j], orig[i][j])
+					}
+				}
 			}
 		})
 	}
