@@ -31,9 +31,9 @@ import (
 // whole.
 //
 // The work is done on tokens, not syntax trees: CUE's scanner reads each
-// file once, and a dropped environment's bytes are overwritten with
-// blanks (newlines kept), so what remains is parsed small, at the line
-// and column it has in the file. Only the environments a command is
+// file once, and a dropped environment's text is taken out, its newlines
+// kept, so what remains is parsed small, at the line and column it has
+// in the file (the loader reads it through an overlay of the folder). Only the environments a command is
 // about are parsed and evaluated: an error inside another environment,
 // a syntax error too, is for the commands that evaluate that one.
 
