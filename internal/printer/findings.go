@@ -42,14 +42,14 @@ func Findings(w io.Writer, fs []diag.Finding) {
 			fmt.Fprintf(w, "    see %s\n", escape.Terminal(p.String()))
 		}
 		// Labels line up when there is more than a hint.
-		label := func(l string) string { return l }
+		width := 0
 		if f.Expected != "" || f.Found != "" {
-			label = func(l string) string { return fmt.Sprintf("%-9s", l) }
-			fmt.Fprintf(w, "    %s %s\n", label("expected:"), escape.Terminal(f.Expected))
-			fmt.Fprintf(w, "    %s %s\n", label("found:"), escape.Terminal(f.Found))
+			width = len("expected:")
+			fmt.Fprintf(w, "    %-*s %s\n", width, "expected:", escape.Terminal(f.Expected))
+			fmt.Fprintf(w, "    %-*s %s\n", width, "found:", escape.Terminal(f.Found))
 		}
 		if f.Hint != "" {
-			fmt.Fprintf(w, "    %s %s\n", label("hint:"), escape.Terminal(f.Hint))
+			fmt.Fprintf(w, "    %-*s %s\n", width, "hint:", escape.Terminal(f.Hint))
 		}
 	}
 }
@@ -60,23 +60,19 @@ func Findings(w io.Writer, fs []diag.Finding) {
 // captured state (a Jsonnet error, a status message, a file name):
 // nothing of it may act on a terminal or start a CI workflow command.
 func Line(f diag.Finding) string {
-	var b strings.Builder
 	// A line starts with its position, escaped so that no file name
 	// starts a workflow command, or with the severity.
+	var parts []string
 	if f.Pos.IsValid() {
-		b.WriteString(escape.Line(f.Pos.String()) + ": ")
+		parts = append(parts, escape.Line(f.Pos.String()))
 	}
-	b.WriteString(string(f.Severity) + ": ")
-	for _, s := range []string{f.Env, f.Resource} {
+	parts = append(parts, string(f.Severity))
+	for _, s := range []string{f.Env, f.Resource, f.Message} {
 		if s != "" {
-			b.WriteString(escape.Terminal(s) + ": ")
+			parts = append(parts, escape.Terminal(s))
 		}
 	}
-	head := strings.TrimSuffix(b.String(), ": ")
-	if f.Message != "" {
-		head += ": " + escape.Terminal(f.Message)
-	}
-	return head + " [" + f.Rule + "]"
+	return strings.Join(parts, ": ") + " [" + f.Rule + "]"
 }
 
 // FindingsJSON writes findings as one JSON document.
