@@ -249,9 +249,7 @@ func newWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, onl
 			Env:      []string{},
 		}
 		if len(only) > 0 {
-			if small := prunedFS(dir, cueFiles, only); small != nil {
-				cfg.FS = small
-			}
+			prune(cfg, dir, cueFiles, only)
 		}
 		dir.Progress.Set("the CUE package " + strings.Join(showAll(dir, cueFiles), ", "))
 		insts := load.Instances([]string{"."}, cfg)

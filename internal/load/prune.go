@@ -8,6 +8,7 @@ import (
 
 	"cuelang.org/go/cue/ast"
 	cuelit "cuelang.org/go/cue/literal"
+	"cuelang.org/go/cue/load"
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/scanner"
 	"cuelang.org/go/cue/token"
@@ -37,15 +38,22 @@ import (
 // about are parsed and evaluated: an error inside another environment,
 // a syntax error too, is for the commands that evaluate that one.
 
-// prunedFS is the folder's files with the package's CUE files pruned to
-// the environments in keep (pruned); nil when the package cannot be
-// pruned safely.
-func prunedFS(dir Folder, names []string, keep []string) fs.FS {
-	srcs := pruned(dir, names, keep)
+// prune sets cfg to load the package's CUE files pruned to the
+// environments in keep: the loader reads their pruned text through an
+// overlay of the folder and takes the syntax trees pruning parsed. It
+// leaves cfg as it is when the package cannot be pruned safely.
+func prune(cfg *load.Config, dir Folder, names []string, keep []string) {
+	srcs, trees := pruned(dir, names, keep)
 	if srcs == nil {
-		return nil
+		return
 	}
-	return overlay{dir.FS, srcs}
+	cfg.FS = overlay{dir.FS, srcs}
+	cfg.ParseFile = func(name string, src any, pc parser.Config) (*ast.File, error) {
+		if f, ok := trees[name]; ok {
+			return f, nil
+		}
+		return parser.ParseFile(name, src, pc)
+	}
 }
 
 // overlay is a folder with some of its files' contents replaced.
@@ -84,9 +92,10 @@ type sizedInfo struct {
 func (i sizedInfo) Size() int64 { return i.size }
 
 // pruned returns the sources of the package's CUE files with the
-// environments not in keep dropped, by name; nil when the package cannot
-// be pruned safely (or does not scan or parse: the loader reports that).
-func pruned(dir Folder, names []string, keep []string) map[string][]byte {
+// environments not in keep dropped, by name, and their syntax trees, by
+// name as the loader shows it; nils when the package cannot be pruned
+// safely (or does not scan or parse: the loader reports that).
+func pruned(dir Folder, names []string, keep []string) (map[string][]byte, map[string]*ast.File) {
 	want := map[string]bool{}
 	for _, k := range keep {
 		want[k] = true
@@ -96,44 +105,43 @@ func pruned(dir Folder, names []string, keep []string) map[string][]byte {
 	for i, name := range names {
 		src, err := fs.ReadFile(dir.FS, name)
 		if err != nil {
-			return nil
+			return nil, nil
 		}
 		if scans[i] = scanFile(dir.show(name), src, want, refs); scans[i] == nil {
-			return nil
+			return nil, nil
 		}
 	}
 	if refs["environments"] {
-		return nil
+		return nil, nil
 	}
 	for _, s := range scans {
 		for _, name := range s.dropped {
 			if refs[name] {
-				return nil
+				return nil, nil
 			}
 		}
 	}
-	srcs := map[string][]byte{}
-	var files []*ast.File
+	srcs, trees := map[string][]byte{}, map[string]*ast.File{}
 	for i, s := range scans {
 		src := s.blanked()
-		f, err := parser.ParseFile(dir.show(names[i]), src)
+		f, err := parser.ParseFile(dir.show(names[i]), src, parser.ParseComments)
 		if err != nil {
-			return nil
+			return nil, nil
 		}
-		srcs[names[i]], files = src, append(files, f)
+		srcs[names[i]], trees[dir.show(names[i])] = src, f
 	}
 	// A let clause or alias used only by a dropped environment would be
 	// an "unreferenced" error of the pruned package alone.
 	after := map[string]bool{}
-	for _, f := range files {
+	for _, f := range trees {
 		references(f, after)
 	}
-	for _, f := range files {
+	for _, f := range trees {
 		if !allBound(f, after) {
-			return nil
+			return nil, nil
 		}
 	}
-	return srcs
+	return srcs, trees
 }
 
 // fileScan is what scanFile found in one file: the byte ranges of the
