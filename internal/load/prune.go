@@ -10,7 +10,6 @@ import (
 	cuelit "cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/load"
 	"cuelang.org/go/cue/parser"
-	"cuelang.org/go/cue/scanner"
 	"cuelang.org/go/cue/token"
 )
 
@@ -185,34 +184,19 @@ func (s *fileScan) blanked() []byte {
 	return append(out, s.src[at:]...)
 }
 
-// tok is one scanned token.
-type tok struct {
-	off int
-	tok token.Token
-	lit string
-}
-
 // scanFile reads one file's tokens: it adds to refs every identifier that
 // is not a field's label, and drops the fields of top-level declarations
 // of `environments` that want does not name. nil when the file does not
 // scan.
 func scanFile(name string, src []byte, want, refs map[string]bool) *fileScan {
-	var sc scanner.Scanner
-	bad := false
-	sc.Init(token.NewFile(name, -1, len(src)), src, func(token.Pos, string, []any) { bad = true }, 0)
 	r := &fileScan{src: src}
 	var (
-		depth  int
-		interp []int  // the depth inside each open string interpolation
-		prev   [2]tok // the two tokens before
-		d      envDecl
+		depth int
+		prev  [2]tok // the two tokens before
+		d     envDecl
 	)
-	for {
-		pos, t, lit := sc.Scan()
-		if bad || t == token.ILLEGAL {
-			return nil
-		}
-		cur := tok{pos.Offset(), t, lit}
+	ok := tokens(name, src, func(cur tok) {
+		t := cur.tok
 		// An identifier is a reference unless a colon (after ? or !)
 		// makes it a label.
 		switch {
@@ -225,7 +209,7 @@ func scanFile(name string, src []byte, want, refs map[string]bool) *fileScan {
 		prev[1], prev[0] = prev[0], cur
 		if atStart {
 			d = envDecl{}
-			if t == token.IDENT && lit == "environments" {
+			if t == token.IDENT && cur.lit == "environments" {
 				d = envDecl{on: true}
 			}
 		}
@@ -235,15 +219,7 @@ func scanFile(name string, src []byte, want, refs map[string]bool) *fileScan {
 		switch t {
 		case token.LBRACE, token.LBRACK, token.LPAREN:
 			depth++
-		case token.INTERPOLATION:
-			interp = append(interp, depth+1) // the next token opens it
 		case token.RBRACE, token.RBRACK, token.RPAREN:
-			if n := len(interp); n > 0 && t == token.RPAREN && interp[n-1] == depth {
-				interp = interp[:n-1]
-				if rest := sc.ResumeInterpolation(); strings.HasSuffix(rest, "(") {
-					interp = append(interp, depth)
-				}
-			}
 			depth--
 		}
 		if (t == token.COMMA || t == token.EOF) && depth == 0 && d.on {
@@ -253,10 +229,11 @@ func scanFile(name string, src []byte, want, refs map[string]bool) *fileScan {
 			}
 			d = envDecl{}
 		}
-		if t == token.EOF {
-			return r
-		}
+	})
+	if !ok {
+		return nil
 	}
+	return r
 }
 
 // envDecl follows one top-level declaration that starts with
