@@ -351,11 +351,15 @@ func (w *worker) unify(name string) (*Env, []diag.Finding) {
 		return nil, env.explain(w.explainer, env.suggest(u, env.placed(env.rooted(schemaFindings(err)))))
 	}
 	p := &profile.Profile{}
-	if err := u.Decode(p); err != nil {
-		if f, ok := overflow(u, name); ok {
-			return nil, env.placed(env.rooted([]diag.Finding{f}))
+	if decode(u, p) != nil {
+		// CUE's own decoder says what is wrong.
+		p = &profile.Profile{}
+		if err := u.Decode(p); err != nil {
+			if f, ok := overflow(u, name); ok {
+				return nil, env.placed(env.rooted([]diag.Finding{f}))
+			}
+			return nil, env.placed(env.rooted(schemaFindings(err)))
 		}
-		return nil, env.placed(env.rooted(schemaFindings(err)))
 	}
 	p.Env = name
 	if p.Cluster.Partition == "" {

@@ -1,0 +1,101 @@
+package load
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/templates"
+)
+
+// decodePackages are the profile packages of the repository: its own
+// profiles and test data, every template, and the profiles of every
+// command scenario (which cover every field the schema has), each as
+// files by name.
+func decodePackages(t *testing.T) map[string]map[string][]byte {
+	root := filepath.Join("..", "..")
+	pkgs := map[string]map[string][]byte{}
+	for _, dir := range []string{"profiles", "internal/doctor/testdata/profiles", "internal/upgrade/testdata/profiles"} {
+		files, _ := filepath.Glob(filepath.Join(root, dir, "*.cue"))
+		pkgs[dir] = map[string][]byte{}
+		for _, f := range files {
+			pkgs[dir][filepath.Base(f)] = must(os.ReadFile(f))
+		}
+	}
+	for _, name := range templates.Names() {
+		files, err := templates.Render(name, templates.Params{Name: "ws", Region: "eu-west-1", Account: "123456789012", KarpenterVersion: "1.8.1", KubernetesVersion: "1.33"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pkgs["template "+name] = files
+	}
+	base := must(os.ReadFile(filepath.Join(root, "cmd/karpgen/testdata/common/base.cue")))
+	scripts, _ := filepath.Glob(filepath.Join(root, "cmd/karpgen/testdata/script/*.txtar"))
+	for _, s := range scripts {
+		a, err := txtar.ParseFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := map[string][]byte{"base.cue": base}
+		for _, f := range a.Files {
+			if name, ok := strings.CutPrefix(f.Name, "profiles/"); ok && strings.HasSuffix(name, ".cue") && !strings.Contains(name, "/") {
+				files[name] = f.Data
+			}
+		}
+		pkgs[filepath.Base(s)] = files
+	}
+	return pkgs
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// TestDecodeAsCUEDoes holds decode to cue.Value.Decode on every
+// environment of every package in the repository that validates.
+func TestDecodeAsCUEDoes(t *testing.T) {
+	envs := 0
+	for pkg, files := range decodePackages(t) {
+		fsys := fstest.MapFS{}
+		var names []string
+		for name, data := range files {
+			fsys[name] = &fstest.MapFile{Data: data}
+			names = append(names, name)
+		}
+		w, fs, err := newWorker(Folder{FS: fsys, Path: "profiles"}, names, nil, nil)
+		if err != nil || len(fs) > 0 {
+			continue // a scenario whose package does not load
+		}
+		for name, raw := range w.raws {
+			u := w.profile.Unify(raw)
+			if u.Validate() != nil {
+				continue
+			}
+			var want, got profile.Profile
+			wantErr := u.Decode(&want)
+			gotErr := decode(u, &got)
+			switch {
+			case wantErr != nil && gotErr == nil:
+				t.Errorf("%s %s: decoded what CUE refuses (%v)", pkg, name, wantErr)
+			case wantErr == nil && gotErr != nil:
+				t.Errorf("%s %s: %v, where CUE decodes", pkg, name, gotErr)
+			case wantErr == nil && !reflect.DeepEqual(got, want):
+				t.Errorf("%s %s: decoded\n%+v\nCUE decodes\n%+v", pkg, name, got, want)
+			}
+			envs++
+		}
+	}
+	if envs < 100 {
+		t.Errorf("only %d environments compared", envs)
+	}
+	t.Logf("%d environments decoded alike", envs)
+}
