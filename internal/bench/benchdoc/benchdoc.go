@@ -10,6 +10,7 @@ package benchdoc
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"regexp"
 	"strings"
@@ -121,27 +122,35 @@ func (r *Results) scaleTable(buildAlone Row) string {
 	if len(r.Scale) == 0 {
 		return "No fleet of growing size was timed in this run.\n"
 	}
-	b.WriteString("| environments | karpgen render | peak RSS | cue export with the schema | peak RSS | ratio | time per environment |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString("| environments | karpgen render | peak RSS | cue export with the schema | peak RSS | ratio | time per environment | time per doubling |\n|---|---|---|---|---|---|---|---|\n")
 	var last Row
-	largest := 0
+	largest, lastN := 0, 0
 	for _, x := range r.Scale {
 		var n int
 		if _, err := fmt.Sscanf(x.ID, "scale-karpgen-%d", &n); err != nil {
 			continue
 		}
 		c, _ := find(fmt.Sprintf("scale-cue-%d", n))
-		per := fmt.Sprintf("%.2f ms", x.WallMS/float64(n))
+		growth := "–"
 		if last.ID != "" {
-			per += fmt.Sprintf(" (%s the time of the size before)", ratio(x, last))
+			growth = fmt.Sprintf("%.2f×", perDoubling(last.WallMS, x.WallMS, lastN, n))
 		}
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %s |\n", n, Wall(x.WallMS), MiB(x.RSSKiB), Wall(c.WallMS), MiB(c.RSSKiB), ratio(x, c), per)
-		last, largest = x, n
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %.2f ms | %s |\n", n, Wall(x.WallMS), MiB(x.RSSKiB), Wall(c.WallMS), MiB(c.RSSKiB), ratio(x, c), x.WallMS/float64(n), growth)
+		last, largest, lastN = x, n, n
 	}
 	if bl, ok := find(fmt.Sprintf("scale-build-%d", largest)); ok {
 		fmt.Fprintf(&b, "\n`karpgen build` of one environment in the package of %d: %s, %s its cost in a package of one (%s).\n",
 			largest, Wall(bl.WallMS), ratio(bl, buildAlone), Wall(buildAlone.WallMS))
 	}
 	return b.String()
+}
+
+// perDoubling is how many times the time grows when the fleet doubles,
+// from a fleet of n1 taking t1 to one of n2 taking t2: (t2/t1) raised to
+// the number of doublings from n1 to n2 (from 4,000 to 10,000
+// environments, 1.32 of them).
+func perDoubling(t1, t2 float64, n1, n2 int) float64 {
+	return math.Pow(t2/t1, math.Ln2/math.Log(float64(n2)/float64(n1)))
 }
 
 // region is a generated part of a doc.

@@ -1,6 +1,7 @@
 package benchdoc
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -64,5 +65,23 @@ func TestAHandEditFails(t *testing.T) {
 	}
 	if f := Outside("about 14 ms and 2.6 s in 171 MiB"); len(f) != 3 {
 		t.Errorf("figures outside: %v", f)
+	}
+}
+
+// TestPerDoubling: a doubling is the plain ratio; 2.5 times the fleet
+// counts as 1.32 doublings.
+func TestPerDoubling(t *testing.T) {
+	for _, c := range []struct {
+		t1, t2 float64
+		n1, n2 int
+		want   string
+	}{
+		{1000, 2200, 1000, 2000, "2.20"},
+		{10480, 29420, 4000, 10000, "2.18"},
+		{100, 400, 1000, 4000, "2.00"},
+	} {
+		if got := fmt.Sprintf("%.2f", perDoubling(c.t1, c.t2, c.n1, c.n2)); got != c.want {
+			t.Errorf("perDoubling(%v, %v, %d, %d) = %s, want %s", c.t1, c.t2, c.n1, c.n2, got, c.want)
+		}
 	}
 }
