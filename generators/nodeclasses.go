@@ -1,6 +1,7 @@
 package generators
 
 import (
+	"cmp"
 	"maps"
 	"strings"
 
@@ -20,105 +21,87 @@ func NodeClasses(e *model.Env) []any {
 	return out
 }
 
+// nodeClassSpec is an EC2NodeClass's spec as karpgen writes it: the
+// CRD's names, an empty field left out.
+type nodeClassSpec struct {
+	AMIFamily                        string                            `json:"amiFamily,omitempty"`
+	AMISelectorTerms                 []any                             `json:"amiSelectorTerms"`
+	AssociatePublicIPAddress         *bool                             `json:"associatePublicIPAddress,omitempty"`
+	BlockDeviceMappings              []blockDeviceMapping              `json:"blockDeviceMappings,omitempty"`
+	CapacityReservationSelectorTerms []profile.CapacityReservationTerm `json:"capacityReservationSelectorTerms,omitempty"`
+	ConnectionTracking               map[string]int                    `json:"connectionTracking,omitempty"`
+	CPUOptions                       map[string]string                 `json:"cpuOptions,omitempty"`
+	DetailedMonitoring               *bool                             `json:"detailedMonitoring,omitempty"`
+	EnclaveOptions                   *profile.EnclaveOptions           `json:"enclaveOptions,omitempty"`
+	InstanceProfile                  string                            `json:"instanceProfile,omitempty"`
+	InstanceStorePolicy              string                            `json:"instanceStorePolicy,omitempty"`
+	IPPrefixCount                    *int                              `json:"ipPrefixCount,omitempty"`
+	Kubelet                          any                               `json:"kubelet,omitempty"`
+	MetadataOptions                  profile.MetadataOptions           `json:"metadataOptions"`
+	NetworkInterfaces                []profile.NetworkInterface        `json:"networkInterfaces,omitempty"`
+	PlacementGroupSelector           map[string]string                 `json:"placementGroupSelector,omitempty"`
+	Role                             string                            `json:"role,omitempty"`
+	SecurityGroupSelectorTerms       []profile.SelectorTerm            `json:"securityGroupSelectorTerms"`
+	SubnetSelectorTerms              []profile.SelectorTerm            `json:"subnetSelectorTerms"`
+	Tags                             map[string]string                 `json:"tags,omitempty"`
+	UserData                         string                            `json:"userData,omitempty"`
+}
+
+// blockDeviceMapping is one of the spec's block devices.
+type blockDeviceMapping struct {
+	DeviceName string `json:"deviceName"`
+	EBS        ebs    `json:"ebs"`
+	RootVolume *bool  `json:"rootVolume,omitempty"`
+}
+
+type ebs struct {
+	DeleteOnTermination      bool   `json:"deleteOnTermination"`
+	Encrypted                bool   `json:"encrypted"`
+	IOPS                     *int   `json:"iops,omitempty"`
+	KMSKeyID                 string `json:"kmsKeyID,omitempty"`
+	SnapshotID               string `json:"snapshotID,omitempty"`
+	Throughput               *int   `json:"throughput,omitempty"`
+	VolumeInitializationRate *int   `json:"volumeInitializationRate,omitempty"`
+	VolumeSize               string `json:"volumeSize,omitempty"`
+	VolumeType               string `json:"volumeType"`
+}
+
 func nodeClass(name string, nc profile.NodeClass, n model.Names) obj {
-	spec := obj{
-		"amiSelectorTerms":           amiTerms(nc.AMI),
-		"subnetSelectorTerms":        selectorTerms(nc.SubnetSelectorTerms),
-		"securityGroupSelectorTerms": selectorTerms(nc.SecurityGroupSelectorTerms),
-		"metadataOptions": obj{
-			"httpEndpoint":            nc.MetadataOptions.HTTPEndpoint,
-			"httpProtocolIPv6":        nc.MetadataOptions.HTTPProtocolIPv6,
-			"httpPutResponseHopLimit": nc.MetadataOptions.HTTPPutResponseHopLimit,
-			"httpTokens":              nc.MetadataOptions.HTTPTokens,
-		},
-	}
-	switch {
-	case nc.InstanceProfile != "":
-		spec["instanceProfile"] = nc.InstanceProfile
-	default:
-		spec["role"] = n.NodeRole
-		if nc.Role != "" {
-			spec["role"] = nc.Role
-		}
-	}
-	if nc.AMI.Family != "" {
-		spec["amiFamily"] = nc.AMI.Family
-	}
-	if len(nc.BlockDevices) > 0 {
-		spec["blockDeviceMappings"] = blockDevices(nc.BlockDevices)
-	}
-	if len(nc.Tags) > 0 {
-		spec["tags"] = nc.Tags
-	}
-	if ud := strings.TrimRight(nc.UserData, "\n"); ud != "" {
+	spec := nodeClassSpec{
+		AMIFamily:                        nc.AMI.Family,
+		AMISelectorTerms:                 amiTerms(nc.AMI),
+		AssociatePublicIPAddress:         nc.AssociatePublicIPAddress,
+		BlockDeviceMappings:              blockDevices(nc.BlockDevices),
+		CapacityReservationSelectorTerms: nc.CapacityReservationSelectorTerms,
+		ConnectionTracking:               nc.ConnectionTracking,
+		CPUOptions:                       nc.CPUOptions,
+		DetailedMonitoring:               nc.DetailedMonitoring,
+		EnclaveOptions:                   nc.EnclaveOptions,
+		InstanceProfile:                  nc.InstanceProfile,
+		InstanceStorePolicy:              nc.InstanceStorePolicy,
+		IPPrefixCount:                    nc.IPPrefixCount,
+		MetadataOptions:                  nc.MetadataOptions,
+		NetworkInterfaces:                nc.NetworkInterfaces,
+		PlacementGroupSelector:           nc.PlacementGroupSelector,
+		SecurityGroupSelectorTerms:       nc.SecurityGroupSelectorTerms,
+		SubnetSelectorTerms:              nc.SubnetSelectorTerms,
+		Tags:                             nc.Tags,
 		// kustomize (kyaml) strips the final newline of the last block
 		// scalar of a document, and userData sorts last: without it here,
 		// what Argo CD applies would differ from the committed file.
-		spec["userData"] = ud
+		UserData: strings.TrimRight(nc.UserData, "\n"),
 	}
-	if nc.DetailedMonitoring != nil {
-		spec["detailedMonitoring"] = *nc.DetailedMonitoring
-	}
-	if nc.AssociatePublicIPAddress != nil {
-		spec["associatePublicIPAddress"] = *nc.AssociatePublicIPAddress
-	}
-	if nc.InstanceStorePolicy != "" {
-		spec["instanceStorePolicy"] = nc.InstanceStorePolicy
+	if nc.InstanceProfile == "" {
+		spec.Role = cmp.Or(nc.Role, n.NodeRole)
 	}
 	if nc.Kubelet != nil {
-		spec["kubelet"] = kubelet(*nc.Kubelet)
-	}
-	if len(nc.CapacityReservationSelectorTerms) > 0 {
-		var terms []any
-		for _, t := range nc.CapacityReservationSelectorTerms {
-			o := obj{}
-			if t.ID != "" {
-				o["id"] = t.ID
-			}
-			if t.OwnerID != "" {
-				o["ownerID"] = t.OwnerID
-			}
-			if len(t.Tags) > 0 {
-				o["tags"] = t.Tags
-			}
-			if t.InstanceMatchCriteria != "" {
-				o["instanceMatchCriteria"] = t.InstanceMatchCriteria
-			}
-			terms = append(terms, o)
-		}
-		spec["capacityReservationSelectorTerms"] = terms
-	}
-	if nc.IPPrefixCount != nil {
-		spec["ipPrefixCount"] = *nc.IPPrefixCount
-	}
-	if len(nc.NetworkInterfaces) > 0 {
-		var nis []any
-		for _, ni := range nc.NetworkInterfaces {
-			nis = append(nis, obj{"networkCardIndex": ni.NetworkCardIndex, "deviceIndex": ni.DeviceIndex, "interfaceType": ni.InterfaceType})
-		}
-		spec["networkInterfaces"] = nis
-	}
-	if len(nc.PlacementGroupSelector) > 0 {
-		spec["placementGroupSelector"] = nc.PlacementGroupSelector
-	}
-	if len(nc.CPUOptions) > 0 {
-		spec["cpuOptions"] = nc.CPUOptions
-	}
-	if nc.EnclaveOptions != nil {
-		spec["enclaveOptions"] = obj{"enabled": nc.EnclaveOptions.Enabled}
-	}
-	if len(nc.ConnectionTracking) > 0 {
-		ct := obj{}
-		for k, v := range nc.ConnectionTracking {
-			ct[k] = v
-		}
-		spec["connectionTracking"] = ct
+		spec.Kubelet = kubelet(*nc.Kubelet)
 	}
 	return obj{
 		"apiVersion": nodeClassVersion,
 		"kind":       nodeClassKind,
 		"metadata":   obj{"name": name},
-		"spec":       spec,
+		"spec":       plain(spec),
 	}
 }
 
@@ -142,51 +125,14 @@ func amiTerms(a profile.AMI) []any {
 	return out
 }
 
-func selectorTerms(ts []profile.SelectorTerm) []any {
-	out := make([]any, len(ts))
-	for i, t := range ts {
-		o := obj{}
-		if len(t.Tags) > 0 {
-			o["tags"] = t.Tags
-		}
-		if t.ID != "" {
-			o["id"] = t.ID
-		}
-		if t.Name != "" {
-			o["name"] = t.Name
-		}
-		out[i] = o
-	}
-	return out
-}
-
-func blockDevices(bs []profile.BlockDevice) []any {
-	out := make([]any, len(bs))
+func blockDevices(bs []profile.BlockDevice) []blockDeviceMapping {
+	out := make([]blockDeviceMapping, len(bs))
 	for i, b := range bs {
-		ebs := obj{"volumeType": b.VolumeType, "encrypted": b.Encrypted, "deleteOnTermination": b.DeleteOnTermination}
-		if b.VolumeSize != "" {
-			ebs["volumeSize"] = b.VolumeSize
-		}
-		if b.IOPS != nil {
-			ebs["iops"] = *b.IOPS
-		}
-		if b.Throughput != nil {
-			ebs["throughput"] = *b.Throughput
-		}
-		if b.KMSKeyID != "" {
-			ebs["kmsKeyID"] = b.KMSKeyID
-		}
-		if b.SnapshotID != "" {
-			ebs["snapshotID"] = b.SnapshotID
-		}
-		if b.VolumeInitializationRate != nil {
-			ebs["volumeInitializationRate"] = *b.VolumeInitializationRate
-		}
-		o := obj{"deviceName": b.DeviceName, "ebs": ebs}
-		if b.RootVolume != nil {
-			o["rootVolume"] = *b.RootVolume
-		}
-		out[i] = o
+		out[i] = blockDeviceMapping{DeviceName: b.DeviceName, RootVolume: b.RootVolume, EBS: ebs{
+			DeleteOnTermination: b.DeleteOnTermination, Encrypted: b.Encrypted, IOPS: b.IOPS, KMSKeyID: b.KMSKeyID,
+			SnapshotID: b.SnapshotID, Throughput: b.Throughput, VolumeInitializationRate: b.VolumeInitializationRate,
+			VolumeSize: b.VolumeSize, VolumeType: b.VolumeType,
+		}}
 	}
 	return out
 }

@@ -28,101 +28,71 @@ func NodePools(p *profile.Profile) []any {
 	return out
 }
 
+// nodePoolSpec is a NodePool's spec as karpgen writes it: the CRD's
+// names, an empty field left out.
+type nodePoolSpec struct {
+	Disruption profile.Disruption `json:"disruption"`
+	Limits     map[string]any     `json:"limits,omitempty"`
+	Replicas   *int               `json:"replicas,omitempty"`
+	Template   nodeClaimTemplate  `json:"template"`
+	Weight     *int               `json:"weight,omitempty"`
+}
+
+type nodeClaimTemplate struct {
+	Metadata templateMetadata `json:"metadata,omitempty"`
+	Spec     nodeClaimSpec    `json:"spec"`
+}
+
+type templateMetadata struct {
+	Annotations map[string]string `json:"annotations,omitempty"`
+	Labels      map[string]string `json:"labels,omitempty"`
+}
+
+type nodeClaimSpec struct {
+	ExpireAfter            string          `json:"expireAfter"`
+	NodeClassRef           nodeClassRef    `json:"nodeClassRef"`
+	Requirements           []any           `json:"requirements"`
+	StartupTaints          []profile.Taint `json:"startupTaints,omitempty"`
+	Taints                 []profile.Taint `json:"taints,omitempty"`
+	TerminationGracePeriod string          `json:"terminationGracePeriod,omitempty"`
+}
+
+type nodeClassRef struct {
+	Group string `json:"group"`
+	Kind  string `json:"kind"`
+	Name  string `json:"name"`
+}
+
 func nodePool(name string, np profile.NodePool) obj {
-	templateSpec := obj{
-		"nodeClassRef": obj{"group": nodeClassGroup, "kind": nodeClassKind, "name": np.NodeClass},
-		"requirements": Requirements(np),
-		"expireAfter":  np.ExpireAfter,
-	}
-	if len(np.Taints) > 0 {
-		templateSpec["taints"] = taints(np.Taints)
-	}
-	if len(np.StartupTaints) > 0 {
-		templateSpec["startupTaints"] = taints(np.StartupTaints)
-	}
-	if np.TerminationGracePeriod != "" {
-		templateSpec["terminationGracePeriod"] = np.TerminationGracePeriod
-	}
-	template := obj{"spec": templateSpec}
-	meta := obj{}
-	if len(np.Labels) > 0 {
-		meta["labels"] = np.Labels
-	}
-	if len(np.Annotations) > 0 {
-		meta["annotations"] = np.Annotations
-	}
-	if len(meta) > 0 {
-		template["metadata"] = meta
-	}
-	spec := obj{"template": template, "disruption": disruption(np.Disruption)}
-	if len(np.Limits) > 0 {
-		spec["limits"] = np.Limits
-	}
-	if np.Replicas != nil {
-		spec["replicas"] = *np.Replicas
-	}
-	if np.Weight != nil {
-		spec["weight"] = *np.Weight
+	spec := nodePoolSpec{
+		Disruption: np.Disruption,
+		Limits:     np.Limits,
+		Replicas:   np.Replicas,
+		Weight:     np.Weight,
+		Template: nodeClaimTemplate{
+			Metadata: templateMetadata{Annotations: np.Annotations, Labels: np.Labels},
+			Spec: nodeClaimSpec{
+				ExpireAfter:            np.ExpireAfter,
+				NodeClassRef:           nodeClassRef{Group: nodeClassGroup, Kind: nodeClassKind, Name: np.NodeClass},
+				Requirements:           Requirements(np),
+				StartupTaints:          np.StartupTaints,
+				Taints:                 np.Taints,
+				TerminationGracePeriod: np.TerminationGracePeriod,
+			},
+		},
 	}
 	return obj{
 		"apiVersion": nodePoolVersion,
 		"kind":       "NodePool",
 		"metadata":   obj{"name": name},
-		"spec":       spec,
+		"spec":       plain(spec),
 	}
-}
-
-func disruption(d profile.Disruption) obj {
-	budgets := make([]any, len(d.Budgets))
-	for i, b := range d.Budgets {
-		o := obj{"nodes": b.Nodes}
-		if b.Schedule != "" {
-			o["schedule"] = b.Schedule
-		}
-		if b.Duration != "" {
-			o["duration"] = b.Duration
-		}
-		if len(b.Reasons) > 0 {
-			o["reasons"] = strs(b.Reasons...)
-		}
-		budgets[i] = o
-	}
-	return obj{"consolidationPolicy": d.ConsolidationPolicy, "consolidateAfter": d.ConsolidateAfter, "budgets": budgets}
 }
 
 // Requirements are a pool's scheduling requirements as the NodePool
 // writes them (model.PoolRequirements), with minValues.
 func Requirements(np profile.NodePool) []any {
-	var out []any
-	for _, r := range model.PoolRequirements(np) {
-		o := requirement(r)
-		if r.MinValues != nil {
-			o["minValues"] = *r.MinValues
-		}
-		out = append(out, o)
-	}
-	return out
-}
-
-// requirement is a node selector requirement; NodePools add minValues.
-func requirement(r profile.Requirement) obj {
-	o := obj{"key": r.Key, "operator": r.Operator}
-	if len(r.Values) > 0 {
-		o["values"] = strs(r.Values...)
-	}
-	return o
-}
-
-func taints(ts []profile.Taint) []any {
-	out := make([]any, len(ts))
-	for i, t := range ts {
-		o := obj{"key": t.Key, "effect": t.Effect}
-		if t.Value != "" {
-			o["value"] = t.Value
-		}
-		out[i] = o
-	}
-	return out
+	return plain(model.PoolRequirements(np)).([]any)
 }
 
 func itoa(xs []int) []string {

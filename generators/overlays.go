@@ -5,6 +5,24 @@ import (
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
+// nodeOverlaySpec is a NodeOverlay's spec: the CRD's names, an empty
+// field left out.
+type nodeOverlaySpec struct {
+	Capacity        map[string]any        `json:"capacity,omitempty"`
+	Price           string                `json:"price,omitempty"`
+	PriceAdjustment string                `json:"priceAdjustment,omitempty"`
+	Requirements    []selectorRequirement `json:"requirements"`
+	Weight          *int                  `json:"weight,omitempty"`
+}
+
+// selectorRequirement is a node selector requirement, without the
+// minValues only NodePools take.
+type selectorRequirement struct {
+	Key      string   `json:"key"`
+	Operator string   `json:"operator"`
+	Values   []string `json:"values,omitempty"`
+}
+
 // NodeOverlays returns the NodeOverlay objects (Karpenter 1.7+), sorted by
 // name: price or capacity overrides for the instance types their
 // requirements select.
@@ -12,26 +30,26 @@ func NodeOverlays(p *profile.Profile) []any {
 	var out []any
 	for _, name := range sortedKeys(p.NodeOverlays) {
 		o := p.NodeOverlays[name]
-		var reqs []any
+		spec := nodeOverlaySpec{Capacity: o.Capacity, Price: o.Price, PriceAdjustment: o.PriceAdjustment, Weight: o.Weight}
 		for _, r := range o.Requirements {
-			reqs = append(reqs, requirement(r))
+			spec.Requirements = append(spec.Requirements, selectorRequirement{r.Key, r.Operator, r.Values})
 		}
-		spec := obj{"requirements": reqs}
-		if o.Price != "" {
-			spec["price"] = o.Price
-		}
-		if o.PriceAdjustment != "" {
-			spec["priceAdjustment"] = o.PriceAdjustment
-		}
-		if len(o.Capacity) > 0 {
-			spec["capacity"] = o.Capacity
-		}
-		if o.Weight != nil {
-			spec["weight"] = *o.Weight
-		}
-		out = append(out, obj{"apiVersion": "karpenter.sh/v1alpha1", "kind": "NodeOverlay", "metadata": obj{"name": name}, "spec": spec})
+		out = append(out, obj{"apiVersion": "karpenter.sh/v1alpha1", "kind": "NodeOverlay", "metadata": obj{"name": name}, "spec": plain(spec)})
 	}
 	return out
+}
+
+// capacityBufferSpec is a CapacityBuffer's spec.
+type capacityBufferSpec struct {
+	Limits         map[string]any `json:"limits,omitempty"`
+	Percentage     *int           `json:"percentage,omitempty"`
+	PodTemplateRef *objectName    `json:"podTemplateRef,omitempty"`
+	Replicas       *int           `json:"replicas,omitempty"`
+	ScalableRef    any            `json:"scalableRef,omitempty"`
+}
+
+type objectName struct {
+	Name string `json:"name"`
 }
 
 // CapacityBuffers returns the CapacityBuffer objects (Karpenter 1.14+),
@@ -41,24 +59,15 @@ func CapacityBuffers(e *model.Env) []any {
 	var out []any
 	for _, name := range sortedKeys(e.Profile.CapacityBuffers) {
 		b := e.Profile.CapacityBuffers[name]
-		spec := obj{}
+		spec := capacityBufferSpec{Limits: b.Limits, Percentage: b.Percentage, Replicas: b.Replicas}
 		if b.PodTemplate != "" {
-			spec["podTemplateRef"] = obj{"name": b.PodTemplate}
+			spec.PodTemplateRef = &objectName{b.PodTemplate}
 		}
 		if b.Scalable != nil {
-			spec["scalableRef"] = obj{"apiGroup": b.Scalable.APIGroup, "kind": b.Scalable.Kind, "name": b.Scalable.Name}
-		}
-		if b.Replicas != nil {
-			spec["replicas"] = *b.Replicas
-		}
-		if b.Percentage != nil {
-			spec["percentage"] = *b.Percentage
-		}
-		if len(b.Limits) > 0 {
-			spec["limits"] = b.Limits
+			spec.ScalableRef = b.Scalable
 		}
 		out = append(out, obj{"apiVersion": "autoscaling.x-k8s.io/v1beta1", "kind": "CapacityBuffer",
-			"metadata": obj{"name": name, "namespace": b.Namespace}, "spec": spec})
+			"metadata": obj{"name": name, "namespace": b.Namespace}, "spec": plain(spec)})
 	}
 	return out
 }
