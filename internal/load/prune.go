@@ -38,21 +38,31 @@ import (
 // a syntax error too, is for the commands that evaluate that one.
 
 // prune sets cfg to load the package's CUE files pruned to the
-// environments in keep: the loader reads their pruned text through an
-// overlay of the folder and takes the syntax trees pruning parsed. It
-// leaves cfg as it is when the package cannot be pruned safely.
+// environments in keep. It leaves cfg as it is when the package cannot
+// be pruned safely.
 func prune(cfg *load.Config, dir Folder, names []string, keep []string) {
-	srcs, trees := pruned(dir, names, keep)
-	if srcs == nil {
-		return
+	if ps := scanPackage(dir, names); ps != nil {
+		ps.apply(cfg, keep)
 	}
-	cfg.FS = overlay{dir.FS, srcs}
+}
+
+// apply sets cfg to load the package pruned to the environments in keep:
+// the loader reads their pruned text through an overlay of the folder
+// and takes the syntax trees pruning parsed. It reports false, leaving
+// cfg as it is, when the package cannot be pruned to keep safely.
+func (p *packageScan) apply(cfg *load.Config, keep []string) bool {
+	srcs, trees := p.keep(keep)
+	if srcs == nil {
+		return false
+	}
+	cfg.FS = overlay{p.dir.FS, srcs}
 	cfg.ParseFile = func(name string, src any, pc parser.Config) (*ast.File, error) {
 		if f, ok := trees[name]; ok {
 			return f, nil
 		}
 		return parser.ParseFile(name, src, pc)
 	}
+	return true
 }
 
 // overlay is a folder with some of its files' contents replaced.
@@ -90,44 +100,66 @@ type sizedInfo struct {
 
 func (i sizedInfo) Size() int64 { return i.size }
 
-// pruned returns the sources of the package's CUE files with the
-// environments not in keep dropped, by name, and their syntax trees, by
-// name as the loader shows it; nils when the package cannot be pruned
-// safely (or does not scan or parse: the loader reports that).
-func pruned(dir Folder, names []string, keep []string) (map[string][]byte, map[string]*ast.File) {
-	want := map[string]bool{}
-	for _, k := range keep {
-		want[k] = true
-	}
-	refs := map[string]bool{}
-	scans := make([]*fileScan, len(names))
-	for i, name := range names {
+// packageScan is a package's CUE files read once: each file's ranges
+// of plain environment fields, the identifiers that are not labels, and
+// the names of the environments those fields declare. It prunes the
+// package to any set of environments.
+type packageScan struct {
+	dir   Folder
+	files []string
+	scans []*fileScan
+	refs  map[string]bool
+	// envs are the environments plain fields declare, sorted.
+	envs []string
+}
+
+// scanPackage reads and scans the package's files; nil when a file does
+// not read or scan (the loader reports that), or when an identifier
+// spells `environments` (a reference to the whole map).
+func scanPackage(dir Folder, files []string) *packageScan {
+	p := &packageScan{dir: dir, files: files, scans: make([]*fileScan, len(files)), refs: map[string]bool{}}
+	for i, name := range files {
 		src, err := fs.ReadFile(dir.FS, name)
 		if err != nil {
-			return nil, nil
+			return nil
 		}
-		if scans[i] = scanFile(dir.show(name), src, want, refs); scans[i] == nil {
-			return nil, nil
+		if p.scans[i] = scanFile(dir.show(name), src, p.refs); p.scans[i] == nil {
+			return nil
 		}
+		p.envs = append(p.envs, p.scans[i].dropped...)
 	}
-	if refs["environments"] {
-		return nil, nil
+	if p.refs["environments"] {
+		return nil
 	}
-	for _, s := range scans {
-		for _, name := range s.dropped {
-			if refs[name] {
-				return nil, nil
-			}
+	slices.Sort(p.envs)
+	p.envs = slices.Compact(p.envs)
+	return p
+}
+
+// keep returns the sources of the package's files with the environments
+// not in keep dropped, by name, and their syntax trees, by name as the
+// loader shows it; nils when the package cannot be pruned to keep
+// safely (an identifier spells a dropped environment, or a file does not
+// parse: the loader reports that).
+func (p *packageScan) keep(keep []string) (map[string][]byte, map[string]*ast.File) {
+	kept := map[string]bool{}
+	for _, k := range keep {
+		kept[k] = true
+	}
+	for _, name := range p.envs {
+		if !kept[name] && p.refs[name] {
+			return nil, nil
 		}
 	}
 	srcs, trees := map[string][]byte{}, map[string]*ast.File{}
-	for i, s := range scans {
-		src := s.blanked()
-		f, err := parser.ParseFile(dir.show(names[i]), src, parser.ParseComments)
+	for i, s := range p.scans {
+		name := p.files[i]
+		src := s.blanked(kept)
+		f, err := parser.ParseFile(p.dir.show(name), src, parser.ParseComments)
 		if err != nil {
 			return nil, nil
 		}
-		srcs[names[i]], trees[dir.show(names[i])] = src, f
+		srcs[name], trees[p.dir.show(name)] = src, f
 	}
 	// A let clause or alias used only by a dropped environment would be
 	// an "unreferenced" error of the pruned package alone.
@@ -144,7 +176,7 @@ func pruned(dir Folder, names []string, keep []string) (map[string][]byte, map[s
 }
 
 // fileScan is what scanFile found in one file: the byte ranges of the
-// environments to drop and their names.
+// plain environment fields, and beside each its environment's name.
 type fileScan struct {
 	src     []byte
 	drops   []span
@@ -158,17 +190,21 @@ type span struct {
 	empty    bool
 }
 
-// blanked is the file's source with the dropped ranges blanked out so
-// that every remaining token keeps its line and column: a range's lines
-// stay as empty lines, and where a range ends inside a line its last
-// part becomes spaces. Byte offsets change; nothing reads them.
-func (s *fileScan) blanked() []byte {
-	if len(s.drops) == 0 {
+// blanked is the file's source with the ranges of the environments not
+// in keep blanked out so that every remaining token keeps its line and
+// column: a range's lines stay as empty lines, and where a range ends
+// inside a line its last part becomes spaces. Byte offsets change;
+// nothing reads them.
+func (s *fileScan) blanked(keep map[string]bool) []byte {
+	if !slices.ContainsFunc(s.dropped, func(name string) bool { return !keep[name] }) {
 		return s.src
 	}
 	out := make([]byte, 0, len(s.src))
 	at := 0
-	for _, d := range s.drops {
+	for i, d := range s.drops {
+		if keep[s.dropped[i]] {
+			continue
+		}
 		out = append(out, s.src[at:d.from]...)
 		text, fill := s.src[d.from:d.to], 0
 		if d.empty {
@@ -185,10 +221,10 @@ func (s *fileScan) blanked() []byte {
 }
 
 // scanFile reads one file's tokens: it adds to refs every identifier that
-// is not a field's label, and drops the fields of top-level declarations
-// of `environments` that want does not name. nil when the file does not
-// scan.
-func scanFile(name string, src []byte, want, refs map[string]bool) *fileScan {
+// is not a field's label, and notes the range and name of each plain
+// field of top-level declarations of `environments`. nil when the file
+// does not scan.
+func scanFile(name string, src []byte, refs map[string]bool) *fileScan {
 	r := &fileScan{src: src}
 	var (
 		depth int
@@ -214,7 +250,7 @@ func scanFile(name string, src []byte, want, refs map[string]bool) *fileScan {
 			}
 		}
 		if d.on {
-			d.next(cur, depth, want)
+			d.next(cur, depth)
 		}
 		switch t {
 		case token.LBRACE, token.LBRACK, token.LPAREN:
@@ -237,10 +273,9 @@ func scanFile(name string, src []byte, want, refs map[string]bool) *fileScan {
 }
 
 // envDecl follows one top-level declaration that starts with
-// `environments`, token by token: `environments: {...}` drops the
-// fields of the struct that want does not name, `environments: NAME:
-// ...` the field of NAME (leaving `environments: {}`) when want does not
-// name NAME. Anything else
+// `environments`, token by token: in `environments: {...}` each plain
+// field of the struct may be dropped, in `environments: NAME: ...` the
+// field of NAME (leaving `environments: {}`). Anything else
 // (`environments: {...} & x`, a pattern, an alias) drops nothing.
 type envDecl struct {
 	on bool
@@ -254,7 +289,7 @@ type envDecl struct {
 	ok               bool // the declaration has the shape that is pruned
 }
 
-func (d *envDecl) next(t tok, depth int, want map[string]bool) {
+func (d *envDecl) next(t tok, depth int) {
 	d.n++
 	switch {
 	case d.n == 1:
@@ -269,7 +304,7 @@ func (d *envDecl) next(t tok, depth int, want map[string]bool) {
 			// environments: NAME: ...
 			name, ok := plainLabel(d.field)
 			d.on, d.ok = ok, ok
-			if ok && !want[name] {
+			if ok {
 				// environments: {} keeps the field.
 				d.drops, d.dropped = []span{{from: d.field[0].off, to: -1, empty: true}}, []string{name}
 			}
@@ -283,7 +318,7 @@ func (d *envDecl) next(t tok, depth int, want map[string]bool) {
 		d.ok = d.ok && (t.tok == token.COMMA || t.tok == token.EOF)
 	case depth == 1 && (t.tok == token.COMMA || t.tok == token.RBRACE):
 		// The end of a field of the struct (the brace ends the last).
-		if name, ok := plainLabel(d.field); ok && !want[name] {
+		if name, ok := plainLabel(d.field); ok {
 			to := end(t)
 			if t.tok == token.RBRACE {
 				to = t.off
