@@ -142,6 +142,12 @@ func (f Folder) show(name string) string {
 // for folders that cannot be read and unknown environment names. Large
 // fleets are evaluated by parallel workers, one CUE context each.
 func Load(dir Folder, only []string, check Check) (*Result, error) {
+	return loadPackage(dir, only, check, true)
+}
+
+// loadPackage is Load; batched says whether a large package may be
+// evaluated in batches.
+func loadPackage(dir Folder, only []string, check Check, batched bool) (*Result, error) {
 	only = slices.Compact(slices.Sorted(slices.Values(only)))
 	cueFiles, err := fs.Glob(dir.FS, "*.cue")
 	if err != nil {
@@ -161,6 +167,11 @@ func Load(dir Folder, only []string, check Check) (*Result, error) {
 	}
 	if len(res.Findings) > 0 {
 		return res, nil
+	}
+	if batched && len(only) == 0 && len(evaluated) == 0 {
+		if res, err := loadInBatches(dir, cueFiles, check); res != nil || err != nil {
+			return res, err
+		}
 	}
 	first, fs, err := newWorker(dir, cueFiles, evaluated, only)
 	if err != nil {
@@ -232,8 +243,19 @@ func Load(dir Folder, only []string, check Check) (*Result, error) {
 }
 
 // newWorker compiles the schema and the profiles in a new CUE context. It
-// takes in the environments named in only, or all of them.
+// takes in the environments named in only, or all of them, and prunes
+// the package to them.
 func newWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, only []string) (*worker, []diag.Finding, error) {
+	return buildWorker(dir, cueFiles, evaluated, only, func(cfg *load.Config) {
+		if len(only) > 0 {
+			prune(cfg, dir, cueFiles, only)
+		}
+	})
+}
+
+// buildWorker is newWorker with the loader's configuration left to
+// configure.
+func buildWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, only []string, configure func(*load.Config)) (*worker, []diag.Finding, error) {
 	ctx := cuecontext.New()
 	s := ctx.CompileBytes(schema.Source(), cue.Filename(schema.Filename))
 	if err := s.Err(); err != nil {
@@ -248,9 +270,7 @@ func newWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, onl
 			Registry: noRegistry{},
 			Env:      []string{},
 		}
-		if len(only) > 0 {
-			prune(cfg, dir, cueFiles, only)
-		}
+		configure(cfg)
 		dir.Progress.Set("the CUE package " + strings.Join(showAll(dir, cueFiles), ", "))
 		insts := load.Instances([]string{"."}, cfg)
 		if err := insts[0].Err; err != nil {
