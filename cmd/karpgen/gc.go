@@ -6,7 +6,8 @@ import (
 )
 
 // The collector's work is what it scans per cycle (the live heap: for a
-// fleet, mostly the evaluated CUE of the whole package) times the number
+// package evaluated whole, mostly its evaluated CUE; a large package
+// evaluated in batches keeps two batches live) times the number
 // of cycles (what is allocated, divided by the growth allowed between
 // cycles). So karpgen lets the heap grow four times what is live between
 // cycles, and bounds that with a soft memory limit sized to the fleet:
@@ -15,7 +16,8 @@ import (
 // (which makes the collector run without pause). GOGC or GOMEMLIMIT in
 // the environment take precedence.
 //
-// Measured on a render into tmpfs (2 cores, one run each):
+// Measured on a render into tmpfs (2 cores, one run each, packages
+// evaluated whole, before batches):
 //
 //	environments  GOGC=100, limit 768 MiB   GOGC=400, limit below
 //	1,000         2.62 s, 179 MiB           2.13 s, 189 MiB (157 MiB)
@@ -28,9 +30,10 @@ const (
 	// renders without collecting at all.
 	limitFloor = 150 << 20
 	// limitBase and limitPerEnvironment grow the limit with the fleet.
-	// The package's evaluated CUE stays live until every environment is
-	// checked, about 55 KiB of heap each (4,000 environments: 210 MiB
-	// live after the load).
+	// A package evaluated whole (one that cannot be batched) keeps its
+	// evaluated CUE live until every environment is checked, about
+	// 55 KiB of heap each (4,000 environments: 210 MiB live after the
+	// load).
 	limitBase           = 20 << 20
 	limitPerEnvironment = 140 << 10
 	// limitCap keeps 10,000 environments under 1 GiB; past it the limit
