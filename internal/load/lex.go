@@ -9,8 +9,9 @@ import (
 )
 
 // Pruning reads every byte of the package, so in a large file the
-// scanner is most of what a build of one environment costs. A large file
-// is therefore read from two ends at once: while the first half is
+// scanner is most of what a build of one environment costs. A file that
+// fastLex does not read is read with CUE's scanner, and a large one from
+// two ends at once: while the first half is
 // scanned, another core scans from the first line start past the middle,
 // and where the first scanner reaches that line its tokens are compared
 // with the ones scanned ahead. They agree exactly when the line starts

@@ -2,7 +2,9 @@ package load
 
 import (
 	"bytes"
+	"io"
 	"io/fs"
+	"maps"
 	"slices"
 	"strings"
 
@@ -30,12 +32,14 @@ import (
 // it is gone, to a field of the same name further out) keeps every file
 // whole.
 //
-// The work is done on tokens, not syntax trees: CUE's scanner reads each
-// file once, and a dropped environment's text is taken out, its newlines
-// kept, so what remains is parsed small, at the line and column it has
-// in the file (the loader reads it through an overlay of the folder). Only the environments a command is
-// about are parsed and evaluated: an error inside another environment,
-// a syntax error too, is for the commands that evaluate that one.
+// The work is done on tokens, not syntax trees: each file is read once
+// (by fastLex, or by CUE's scanner where fastLex gives up), and a dropped
+// environment's text is taken out, its newlines kept, so what remains is
+// parsed small, at the line and column it has in the file (the loader
+// reads it through an overlay of the folder). Only the environments a
+// command is about are parsed and evaluated: an error inside another
+// environment, a syntax error too, is for the commands that evaluate
+// that one.
 
 // prune sets cfg to load the package's CUE files pruned to the
 // environments in keep. It leaves cfg as it is when the package cannot
@@ -119,7 +123,7 @@ type packageScan struct {
 func scanPackage(dir Folder, files []string) *packageScan {
 	p := &packageScan{dir: dir, files: files, scans: make([]*fileScan, len(files)), refs: map[string]bool{}}
 	for i, name := range files {
-		src, err := fs.ReadFile(dir.FS, name)
+		src, err := readString(dir.FS, name)
 		if err != nil {
 			return nil
 		}
@@ -134,6 +138,21 @@ func scanPackage(dir Folder, files []string) *packageScan {
 	slices.Sort(p.envs)
 	p.envs = slices.Compact(p.envs)
 	return p
+}
+
+// readString reads a file into a string without copying it again.
+func readString(fsys fs.FS, name string) (string, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	if info, err := f.Stat(); err == nil {
+		b.Grow(int(info.Size()) + 1)
+	}
+	_, err = io.Copy(&b, f)
+	return b.String(), err
 }
 
 // keep returns the sources of the package's files with the environments
@@ -178,7 +197,7 @@ func (p *packageScan) keep(keep []string) (map[string][]byte, map[string]*ast.Fi
 // fileScan is what scanFile found in one file: the byte ranges of the
 // plain environment fields, and beside each its environment's name.
 type fileScan struct {
-	src     []byte
+	src     string
 	drops   []span
 	dropped []string
 }
@@ -196,42 +215,73 @@ type span struct {
 // inside a line its last part becomes spaces. Byte offsets change;
 // nothing reads them.
 func (s *fileScan) blanked(keep map[string]bool) []byte {
-	if !slices.ContainsFunc(s.dropped, func(name string) bool { return !keep[name] }) {
-		return s.src
+	var out bytes.Buffer
+	// Two passes: the first sizes the text, the second writes it.
+	for write := range 2 {
+		at, size := 0, 0
+		for i, d := range s.drops {
+			if keep[s.dropped[i]] {
+				continue
+			}
+			text, fill := s.src[d.from:d.to], 0
+			lines := strings.Count(text, "\n")
+			if last := strings.LastIndexByte(text, '\n'); last >= 0 {
+				text = text[last+1:]
+			} else if d.empty {
+				fill = 2
+			}
+			if write == 0 {
+				size += d.from - at + lines + max(len(text)-fill, 0) + 2
+			} else {
+				out.WriteString(s.src[at:d.from])
+				if d.empty {
+					out.WriteString("{}")
+				}
+				writeRepeat(&out, '\n', lines)
+				writeRepeat(&out, ' ', len(text)-fill)
+			}
+			at = d.to
+		}
+		if write == 0 {
+			out.Grow(size + len(s.src) - at)
+		} else {
+			out.WriteString(s.src[at:])
+		}
 	}
-	out := make([]byte, 0, len(s.src))
-	at := 0
-	for i, d := range s.drops {
-		if keep[s.dropped[i]] {
-			continue
-		}
-		out = append(out, s.src[at:d.from]...)
-		text, fill := s.src[d.from:d.to], 0
-		if d.empty {
-			out, fill = append(out, "{}"...), 2
-		}
-		if last := bytes.LastIndexByte(text, '\n'); last >= 0 {
-			out = append(out, bytes.Repeat([]byte{'\n'}, bytes.Count(text, []byte{'\n'}))...)
-			text, fill = text[last+1:], 0
-		}
-		out = append(out, bytes.Repeat([]byte{' '}, len(text)-fill)...)
-		at = d.to
+	return out.Bytes()
+}
+
+func writeRepeat(b *bytes.Buffer, c byte, n int) {
+	for range n {
+		b.WriteByte(c)
 	}
-	return append(out, s.src[at:]...)
 }
 
 // scanFile reads one file's tokens: it adds to refs every identifier that
 // is not a field's label, and notes the range and name of each plain
 // field of top-level declarations of `environments`. nil when the file
 // does not scan.
-func scanFile(name string, src []byte, refs map[string]bool) *fileScan {
+func scanFile(name string, src string, refs map[string]bool) *fileScan {
+	// The common subset first: when fastLex gives up part way, what it
+	// found is dropped and CUE's scanner reads the file.
+	found := map[string]bool{}
+	if r := scanTokens(src, found, func(yield func(tok)) bool { return fastLex(src, yield) }); r != nil {
+		maps.Copy(refs, found)
+		return r
+	}
+	return scanTokens(src, refs, func(yield func(tok)) bool { return tokens(name, []byte(src), yield) })
+}
+
+// scanTokens is scanFile over the tokens read calls yield with; nil when
+// read reports false.
+func scanTokens(src string, refs map[string]bool, read func(yield func(tok)) bool) *fileScan {
 	r := &fileScan{src: src}
 	var (
 		depth int
 		prev  [2]tok // the two tokens before
 		d     envDecl
 	)
-	ok := tokens(name, src, func(cur tok) {
+	ok := read(func(cur tok) {
 		t := cur.tok
 		// An identifier is a reference unless a colon (after ? or !)
 		// makes it a label.
@@ -362,6 +412,9 @@ func plainLabel(field []tok) (string, bool) {
 		}
 		return l.lit, true
 	case token.STRING:
+		if len(l.lit) > 2 && l.lit[0] == '"' && !strings.ContainsAny(l.lit[1:len(l.lit)-1], "\\\"") {
+			return l.lit[1 : len(l.lit)-1], true // the common case, without escapes
+		}
 		name, err := cuelit.Unquote(l.lit)
 		return name, err == nil
 	}

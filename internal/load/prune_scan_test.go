@@ -41,7 +41,7 @@ func TestScanFileDrops(t *testing.T) {
 	}} {
 		t.Run(c.name, func(t *testing.T) {
 			refs := map[string]bool{}
-			s := scanFile("p.cue", []byte(c.src), refs)
+			s := scanFile("p.cue", c.src, refs)
 			if s == nil {
 				t.Fatal("the file did not scan")
 			}
@@ -74,7 +74,7 @@ func TestScanFileDrops(t *testing.T) {
 func TestScanFileReferences(t *testing.T) {
 	refs := map[string]bool{}
 	src := "a: b\nc?: d.e\nf!: \"\\(g) and \\(h + \"\\(i)\")\"\nlet j = k\nenvironments: l: m\n"
-	if scanFile("p.cue", []byte(src), refs) == nil {
+	if scanFile("p.cue", src, refs) == nil {
 		t.Fatal("the file did not scan")
 	}
 	var got []string
@@ -85,7 +85,7 @@ func TestScanFileReferences(t *testing.T) {
 	if want := []string{"b", "d", "e", "g", "h", "i", "j", "k", "m"}; !slices.Equal(got, want) {
 		t.Errorf("references %q, want %q", got, want)
 	}
-	if scanFile("p.cue", []byte("a: \"open\n"), refs) != nil {
+	if scanFile("p.cue", "a: \"open\n", refs) != nil {
 		t.Error("a string that is not closed scanned")
 	}
 }
