@@ -49,11 +49,23 @@ func loadInBatches(dir Folder, cueFiles []string, check Check) (*Result, error) 
 	if err != nil || len(fs) > 0 {
 		return nil, err
 	}
-	firstNames := sortedNames(first.raws)
 	if !containsAll(first.raws, batches[0]) {
 		return nil, nil
 	}
-	names := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(ps.envs), firstNames...))))
+	// The first batch also checks the environments that are not plain
+	// fields; one that is also a plain field of a later batch is that
+	// batch's (the first batch's package holds only part of it).
+	plain := make(map[string]bool, len(ps.envs))
+	for _, n := range ps.envs {
+		plain[n] = true
+	}
+	firstNames := slices.Clone(batches[0])
+	for _, n := range sortedNames(first.raws) {
+		if !plain[n] {
+			firstNames = append(firstNames, n)
+		}
+	}
+	names := slices.Sorted(slices.Values(append(slices.Clone(ps.envs), firstNames[len(batches[0]):]...)))
 	res := &Result{Names: names}
 	if fs := dir.Limits.tooManyEnvironments(len(names), first.envs); len(fs) > 0 {
 		res.Findings = fs

@@ -12,13 +12,20 @@ import (
 
 // batchExtra adds to a fleet what batches must get right: environments
 // that are not plain fields (in every batch's package, checked once),
-// an environment declared in two files, and errors in environments of
+// an environment declared in two files and one that a comprehension
+// adds to, and errors in environments of
 // different batches, whose positions must be the file's own.
 const batchExtra = `package profiles
 
 environments: {
 	for r in ["a", "b"] {
 		"gen-\(r)": _base & {cluster: name: "gen-\(r)"}
+	}
+}
+
+environments: {
+	for r in ["env-0400"] {
+		(r): nodePools: app: weight: 7
 	}
 }
 
