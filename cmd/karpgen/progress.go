@@ -10,17 +10,17 @@ import (
 	"golang.org/x/term"
 )
 
-// progress prints "rendering N/M environments" on one line of stderr
-// for a render that takes longer than a second: only when stderr is a
-// terminal and CI is not set, unless asked (--progress). It says nothing
-// of itself otherwise, so CI logs stay as they are.
+// progress prints "evaluating N/M environments", then "rendering N/M
+// environments", on one line of stderr for a render that takes longer
+// than a second: only when stderr is a terminal and CI is not set, unless
+// asked (--progress). It says nothing of itself otherwise, so CI logs
+// stay as they are. A nil progress prints nothing.
 type progress struct {
 	w     io.Writer
 	start time.Time
 
-	mu          sync.Mutex
-	done, total int
-	shown       bool
+	mu    sync.Mutex
+	width int // of the line on the terminal, 0 when none
 }
 
 // newProgress returns a progress line for w, or nil when none is wanted;
@@ -35,23 +35,35 @@ func newProgress(w io.Writer, asked bool, start time.Time) *progress {
 	return &progress{w: w, start: start}
 }
 
-// rendered is told after each environment.
-func (p *progress) rendered(done, total int) {
+// evaluated is told after each environment is evaluated and checked.
+func (p *progress) evaluated(done, total int) { p.step("evaluating", done, total) }
+
+// rendered is told after each environment is rendered.
+func (p *progress) rendered(done, total int) { p.step("rendering", done, total) }
+
+func (p *progress) step(what string, done, total int) {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.done, p.total = done, total
 	if time.Since(p.start) < time.Second || (done < total && done%10 != 0) {
 		return
 	}
-	fmt.Fprintf(p.w, "\rrendering %d/%d environments", done, total)
-	p.shown = true
+	line := fmt.Sprintf("%s %d/%d environments", what, done, total)
+	p.width = max(p.width, len(line))
+	fmt.Fprintf(p.w, "\r%-*s", p.width, line)
 }
 
-// end clears the line.
+// end clears the line, so that what follows starts on an empty one.
 func (p *progress) end() {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.shown {
-		fmt.Fprintf(p.w, "\r%*s\r", len(fmt.Sprintf("rendering %d/%d environments", p.total, p.total)), "")
+	if p.width > 0 {
+		fmt.Fprintf(p.w, "\r%*s\r", p.width, "")
+		p.width = 0
 	}
 }

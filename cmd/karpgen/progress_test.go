@@ -7,8 +7,8 @@ import (
 )
 
 // TestProgressLine: a render running for over a second shows done/total
-// on one line (every tenth environment and the last) and clears it at the
-// end; one that is quick shows nothing; a writer that is not a terminal
+// on one line (every tenth environment and the last), evaluating then
+// rendering, and clears it at the end; one that is quick shows nothing; a writer that is not a terminal
 // gets nothing unless asked.
 func TestProgressLine(t *testing.T) {
 	var buf bytes.Buffer
@@ -30,4 +30,18 @@ func TestProgressLine(t *testing.T) {
 	if buf.String() != want {
 		t.Errorf("progress printed %q, want %q", buf.String(), want)
 	}
+	// Evaluating, then rendering: a shorter line pads over a longer one.
+	buf.Reset()
+	both := newProgress(&buf, true, time.Now().Add(-2*time.Second))
+	both.evaluated(10, 10)
+	both.rendered(9, 10)
+	both.rendered(10, 10)
+	both.end()
+	want = "\revaluating 10/10 environments\rrendering 10/10 environments \r                             \r"
+	if buf.String() != want {
+		t.Errorf("progress printed %q, want %q", buf.String(), want)
+	}
+	var none *progress
+	none.evaluated(1, 1)
+	none.end()
 }

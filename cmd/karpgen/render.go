@@ -27,21 +27,23 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&check, flagCheck, false, "render in memory, print a diff against --out and exit 1 when anything differs; write nothing")
 	fs.BoolVar(&deleteForeign, "delete-foreign", false, "delete files in out/<env>/ that karpgen did not write (by default they stop the render)")
 	fs.DurationVar(&lockWait, "lock-wait", 30*time.Second, "how long to wait for another render of the same --out")
-	fs.BoolVar(&showProgress, "progress", false, "show rendered/total environments on stderr even when it is not a terminal (by default only on a terminal, never in CI)")
+	fs.BoolVar(&showProgress, "progress", false, "show evaluated and rendered environments (done/total) on stderr even when it is not a terminal (by default only on a terminal, never in CI)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if err := separate(dir, out); err != nil {
 		return err
 	}
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC})
+	p := newProgress(stderr, showProgress, start)
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC, Checked: p.evaluated})
+	p.end()
 	if err != nil {
 		return err
 	}
 	if err := printFindings(stderr, res.Findings); err != nil {
 		return err
 	}
-	if p := newProgress(stderr, showProgress, start); p != nil {
+	if p != nil {
 		res.Rendered = p.rendered
 		defer p.end()
 	}

@@ -40,6 +40,9 @@ type Options struct {
 	Today string
 	// Sized is told how many environments will be evaluated.
 	Sized func(envs int)
+	// Checked, when set, is told after each environment is evaluated and
+	// checked how many are, of how many.
+	Checked func(done, total int)
 	// KeepInvalid keeps, in Envs, the environments that decoded even when
 	// the rule catalog refuses them (the upgrade planner reports those
 	// findings as blockers); schema errors still leave Envs empty.
@@ -82,8 +85,12 @@ func Check(opts Options) (*Result, error) {
 	if opts.Limits != nil {
 		f.Limits = opts.Limits
 	}
-	if opts.Sized != nil {
-		f.Sized = opts.Sized
+	var total, checked atomic.Int64
+	f.Sized = func(envs int) {
+		total.Store(int64(envs))
+		if opts.Sized != nil {
+			opts.Sized(envs)
+		}
 	}
 	type result struct {
 		loaded *load.Result
@@ -101,7 +108,11 @@ func Check(opts Options) (*Result, error) {
 			mu.Lock()
 			resolved[e.Name] = e
 			mu.Unlock()
-			return append(findings, lint.CheckOn(e, src, opts.Today)...)
+			findings = append(findings, lint.CheckOn(e, src, opts.Today)...)
+			if opts.Checked != nil {
+				opts.Checked(int(checked.Add(1)), int(total.Load()))
+			}
+			return findings
 		})
 		done <- result{loaded, err}
 	}()
