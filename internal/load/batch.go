@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/where"
 )
 
 // A large package is evaluated in batches. Evaluated whole, every
@@ -114,7 +115,8 @@ func loadInBatches(dir Folder, cueFiles []string, check Check) (*Result, error) 
 						fs = append(fs, check(env)...)
 					}
 					if env != nil {
-						env.raw = cue.Value{} // the batch's values are garbage from here
+						// The batch's values are garbage from here.
+						env.raw, env.Source = cue.Value{}, where.Source{}
 					}
 					envs[index[name]], findings[index[name]] = env, fs
 				}

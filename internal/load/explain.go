@@ -11,6 +11,7 @@ import (
 	"cuelang.org/go/cue"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/where"
 	"github.com/karpgen/karpgen/schema"
 )
 
@@ -350,7 +351,7 @@ func (e *Env) explainField(x *explainer, sels []cue.Selector, at diag.Pos) []dia
 	path := cue.MakePath(sels...).String()
 	user := e.raw.LookupPath(cue.MakePath(sels...))
 	finding := func(path string, pos diag.Pos, hint, format string, args ...any) diag.Finding {
-		if !pos.IsValid() || pos.File == schema.Filename || e.jsonnet != nil {
+		if !pos.IsValid() || pos.File == schema.Filename || e.IsJsonnet() {
 			pos = e.Pos(path)
 		}
 		return diag.Finding{Rule: "schema", Severity: diag.Error, Env: e.Name, Path: "environments." + e.Name + "." + path,
@@ -375,7 +376,7 @@ func (e *Env) explainField(x *explainer, sels []cue.Selector, at diag.Pos) []dia
 			v := iter.Value()
 			if got, ok := literal(v); ok && !slices.Contains(choices, got) {
 				p := fmt.Sprintf("%s[%d]", path, i)
-				out = append(out, finding(p, posOf(v), oneOfHint(got, choices), "%s: %s is not one of %s", p, got, strings.Join(choices, ", ")))
+				out = append(out, finding(p, where.Of(v), oneOfHint(got, choices), "%s: %s is not one of %s", p, got, strings.Join(choices, ", ")))
 			}
 		}
 		return out
@@ -430,7 +431,7 @@ func literalPos(v cue.Value, got string) diag.Pos {
 		return diag.Pos{}
 	}
 	if l, ok := literal(v); ok && l == got && op == cue.NoOp {
-		return posOf(v)
+		return where.Of(v)
 	}
 	return diag.Pos{}
 }

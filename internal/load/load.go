@@ -18,7 +18,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"cuelang.org/go/mod/modfile"
@@ -28,25 +27,23 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/load"
-	"cuelang.org/go/cue/token"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/where"
 	"github.com/karpgen/karpgen/schema"
 )
 
-// Env is one loaded environment.
+// Env is one loaded environment. Its Source says where its fields were
+// written; in a package loaded in batches, only while it is checked.
 type Env struct {
 	Name    string
 	Profile *profile.Profile
-	// raw is the user's value before unification: its positions are the
-	// user's own (for CUE).
+	where.Source
+	// raw is the user's value before unification.
 	raw cue.Value
-	// jsonnet is the file a Jsonnet environment came from; positions are
-	// found in its syntax tree.
-	jsonnet *jsonnetFile
 }
 
 // Result is what a profiles folder holds.
@@ -312,7 +309,7 @@ func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required
 		return []diag.Finding{{
 			Rule: "schema", Severity: diag.Error, Path: "environments",
 			Message: "the profiles define no `environments` map",
-			Pos:     posOf(v), Hint: "add `environments: <name>: {...}` with one profile per environment",
+			Pos:     where.Of(v), Hint: "add `environments: <name>: {...}` with one profile per environment",
 		}}
 	}
 	var out []diag.Finding
@@ -320,7 +317,7 @@ func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required
 		if _, dup := raws[name]; dup {
 			out = append(out, diag.Finding{
 				Rule: "schema", Severity: diag.Error, Env: name, Path: "environments." + name,
-				Message: fmt.Sprintf("environment %q is defined twice", name), Pos: posOf(v),
+				Message: fmt.Sprintf("environment %q is defined twice", name), Pos: where.Of(v),
 				Hint: "each environment lives in one file: the CUE package or one Jsonnet file",
 			})
 			return
@@ -353,7 +350,7 @@ func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required
 		out = append(out, diag.Finding{
 			Rule: "schema", Severity: diag.Error, Path: "environments",
 			Message: "`environments` is empty: there is nothing to render",
-			Pos:     posOf(envs), Hint: "add `environments: <name>: {...}` with one profile per environment",
+			Pos:     where.Of(envs), Hint: "add `environments: <name>: {...}` with one profile per environment",
 		})
 	}
 	return out
@@ -362,7 +359,10 @@ func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required
 func sortedNames(m map[string]cue.Value) []string { return slices.Sorted(maps.Keys(m)) }
 
 func (w *worker) unify(name string) (*Env, []diag.Finding) {
-	env := &Env{Name: name, raw: w.raws[name], jsonnet: w.sources[name]}
+	env := &Env{Name: name, raw: w.raws[name], Source: where.CUE(w.raws[name])}
+	if jf := w.sources[name]; jf != nil {
+		env.Source = where.JsonnetEnv(env.raw, jf.tree, name)
+	}
 	if fs := w.limits.tooManyObjects(env); len(fs) > 0 {
 		return nil, fs
 	}
@@ -415,7 +415,7 @@ func overflow(u cue.Value, env string) (diag.Finding, bool) {
 		if v.Kind() == cue.IntKind {
 			if _, err := v.Int64(); err != nil {
 				path := v.Path().String()
-				found = diag.Finding{Rule: "schema", Severity: diag.Error, Path: path, Pos: posOf(v),
+				found = diag.Finding{Rule: "schema", Severity: diag.Error, Path: path, Pos: where.Of(v),
 					Message: fmt.Sprintf("%s: %v does not fit a 64-bit integer", path, v)}
 			}
 		}
@@ -460,7 +460,7 @@ func (e *Env) placed(fs []diag.Finding) []diag.Finding {
 	prefix := "environments." + e.Name
 	for i := range fs {
 		fs[i].Env = e.Name
-		if e.jsonnet != nil {
+		if e.IsJsonnet() {
 			// CUE saw the evaluated JSON: its positions are not the file's.
 			fs[i].Pos = diag.Pos{}
 			var also []diag.Pos
@@ -478,54 +478,6 @@ func (e *Env) placed(fs []diag.Finding) []diag.Finding {
 		fs[i].Pos = e.Pos(rest)
 	}
 	return fs
-}
-
-// Pos is the position of a profile field, given as a CUE path below the
-// environment ("nodePools.app.zones[1]"). A field the profile leaves to a
-// default has no position of its own: the nearest enclosing field's is used.
-func (e *Env) Pos(path string) diag.Pos {
-	sels := parsePath(path).Selectors()
-	if e.jsonnet != nil {
-		return e.jsonnet.pos(append([]cue.Selector{cue.Str("environments"), cue.Str(e.Name)}, sels...))
-	}
-	for i := len(sels); i >= 0; i-- {
-		v := e.raw.LookupPath(cue.MakePath(sels[:i]...))
-		if v.Exists() {
-			if p := posOf(v); p.IsValid() {
-				return p
-			}
-		}
-	}
-	return diag.Pos{}
-}
-
-// Has reports whether the profile itself sets the field at path.
-func (e *Env) Has(path string) bool {
-	return e.raw.LookupPath(parsePath(path)).Exists()
-}
-
-// paths are the paths the rules ask about, parsed once: a fleet asks the
-// same few of every environment.
-var paths sync.Map
-
-func parsePath(path string) cue.Path {
-	if p, ok := paths.Load(path); ok {
-		return p.(cue.Path)
-	}
-	p := cue.ParsePath(path)
-	paths.Store(path, p)
-	return p
-}
-
-func posOf(v cue.Value) diag.Pos {
-	return fromToken(v.Pos())
-}
-
-func fromToken(p token.Pos) diag.Pos {
-	if !p.IsValid() {
-		return diag.Pos{}
-	}
-	return diag.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
 }
 
 // schemaFindings turns CUE errors into findings, each at the first
@@ -559,7 +511,7 @@ func schemaFindings(err error) []diag.Finding {
 		f := diag.Finding{Rule: rule, Severity: diag.Error, Path: path, Message: msg}
 		var schemaPos diag.Pos
 		for _, p := range errors.Positions(e) {
-			dp := fromToken(p)
+			dp := where.FromToken(p)
 			if !dp.IsValid() {
 				continue
 			}

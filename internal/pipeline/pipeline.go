@@ -15,9 +15,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/check"
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/guardrails"
-	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/model"
 )
@@ -77,43 +76,22 @@ func Check(opts Options) (*Result, error) {
 		defer closeFn()
 		folder = &f
 	}
-	var mu sync.Mutex
-	resolved := map[string]*model.Env{}
 	progress := &load.Progress{}
 	f := *folder
 	f.Progress = progress
 	if opts.Limits != nil {
 		f.Limits = opts.Limits
 	}
-	var total, checked atomic.Int64
-	f.Sized = func(envs int) {
-		total.Store(int64(envs))
-		if opts.Sized != nil {
-			opts.Sized(envs)
-		}
-	}
+	checker := check.New(f.FS, f.Path, opts.Today)
+	checker.Sized, checker.Checked = opts.Sized, opts.Checked
+	f.Sized = checker.Size
 	type result struct {
 		loaded *load.Result
 		err    error
 	}
 	done := make(chan result, 1)
 	go func() {
-		loaded, err := load.Load(f, opts.Envs, func(src *load.Env) []diag.Finding {
-			e := model.Resolve(src.Profile)
-			g, findings := guardrails.Load(f.FS, f.Path, src.Profile.Guardrails, src.Pos)
-			for i := range findings {
-				findings[i].Env = e.Name
-			}
-			e.Guardrails = g
-			mu.Lock()
-			resolved[e.Name] = e
-			mu.Unlock()
-			findings = append(findings, lint.CheckOn(e, src, opts.Today)...)
-			if opts.Checked != nil {
-				opts.Checked(int(checked.Add(1)), int(total.Load()))
-			}
-			return findings
-		})
+		loaded, err := load.Load(f, opts.Envs, checker.Check)
 		done <- result{loaded, err}
 	}()
 	var timeout <-chan time.Time
@@ -139,7 +117,7 @@ func Check(opts Options) (*Result, error) {
 		return res, nil
 	}
 	for _, src := range loaded.Envs {
-		res.Envs = append(res.Envs, resolved[src.Name])
+		res.Envs = append(res.Envs, checker.Resolved(src.Name))
 	}
 	return res, nil
 }

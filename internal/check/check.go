@@ -1,0 +1,76 @@
+// Package check is what karpgen knows of one loaded environment: its
+// resolved model, the guardrails it names, and what the rule catalog
+// says of it. The loader hands each environment over while its source
+// (where each field was written) is at hand, so that findings carry
+// positions and a large package's CUE values need not outlive its
+// batch.
+package check
+
+import (
+	"io/fs"
+	"sync"
+	"sync/atomic"
+
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/guardrails"
+	"github.com/karpgen/karpgen/internal/lint"
+	"github.com/karpgen/karpgen/internal/load"
+	"github.com/karpgen/karpgen/internal/model"
+)
+
+// Checker checks the environments of one profiles folder and keeps their
+// resolved models. It is safe for concurrent use.
+type Checker struct {
+	fsys  fs.FS
+	dir   string
+	today string
+	// Sized and Checked, when set, are told how many environments will
+	// be checked, and after each how many are, of how many.
+	Sized   func(envs int)
+	Checked func(done, total int)
+
+	total, done atomic.Int64
+	mu          sync.Mutex
+	resolved    map[string]*model.Env
+}
+
+// New checks the environments of the folder fsys, shown as dir; today
+// (YYYY-MM-DD) turns on the rules that depend on the day ("" leaves them
+// off).
+func New(fsys fs.FS, dir, today string) *Checker {
+	return &Checker{fsys: fsys, dir: dir, today: today, resolved: map[string]*model.Env{}}
+}
+
+// Size is told how many environments the loader will hand over.
+func (c *Checker) Size(envs int) {
+	c.total.Store(int64(envs))
+	if c.Sized != nil {
+		c.Sized(envs)
+	}
+}
+
+// Check resolves an environment, loads the guardrails it names and runs
+// the rule catalog on it.
+func (c *Checker) Check(src *load.Env) []diag.Finding {
+	e := model.Resolve(src.Profile)
+	g, findings := guardrails.Load(c.fsys, c.dir, src.Profile.Guardrails, src.Source.Pos)
+	for i := range findings {
+		findings[i].Env = e.Name
+	}
+	e.Guardrails = g
+	c.mu.Lock()
+	c.resolved[e.Name] = e
+	c.mu.Unlock()
+	findings = append(findings, lint.CheckOn(e, src.Source, c.today)...)
+	if c.Checked != nil {
+		c.Checked(int(c.done.Add(1)), int(c.total.Load()))
+	}
+	return findings
+}
+
+// Resolved is the model of a checked environment.
+func (c *Checker) Resolved(name string) *model.Env {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.resolved[name]
+}

@@ -1,0 +1,22 @@
+// Package rooms holds the test that keeps karpgen's packages in their
+// rooms. Each room may use the rooms below it and its own, never one
+// above, so that a reader who follows a command goes down through the
+// rooms and never back up. From the bottom:
+//
+//  1. facts and shapes: the schema, the profile's Go types, the table of
+//     per-minor facts, findings, and the small helpers every room uses
+//     (escaping, bounded YAML, the safe folder, IAM evaluation, positions
+//     of a profile's fields);
+//  2. the model: one environment resolved, with every name and ARN, its
+//     instance types and IAM policies;
+//  3. loading and generating: the profiles evaluated (load), the bundle
+//     made (generators), guardrails read;
+//  4. the rule catalog (lint);
+//  5. checking one environment (check), importing, writing out/, the
+//     doctor's checks;
+//  6. the pipeline that runs them over a fleet;
+//  7. the fleet diff;
+//  8. printing (text, markdown and JSON of every finding and report);
+//  9. the upgrade planner, which writes documents with the printer;
+//  10. commands and tools.
+package rooms

@@ -1,0 +1,124 @@
+package rooms
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/karpgen/karpgen/"
+
+// rooms are the packages by room, from the bottom (see the package
+// doc); a name ending in "/..." stands for the packages below it.
+var rooms = [][]string{
+	{"schema", "internal/profile", "internal/facts", "internal/diag", "internal/escape", "internal/safefs",
+		"internal/boundyaml", "internal/iameval", "internal/iamdoc", "internal/drift", "internal/gitrev",
+		"internal/templates", "internal/kubelet", "internal/where", "internal/fleet"},
+	{"internal/model", "internal/instancetypes", "internal/iampolicy", "internal/reference"},
+	{"internal/load", "generators", "internal/guardrails"},
+	{"internal/lint"},
+	{"internal/check", "internal/importer", "internal/output", "internal/doctor"},
+	{"internal/pipeline"},
+	{"internal/fleetdiff"},
+	{"internal/printer"},
+	{"internal/upgrade"},
+	{"cmd/...", "conformance", "hack/...", "internal/bench/...", "internal/doctor/gendocs", "internal/lint/gendocs", "internal/facts/gen", "internal/rooms"},
+}
+
+func roomOf(pkg string) int {
+	best, room := -1, -1
+	for i, r := range rooms {
+		for _, p := range r {
+			prefix, tree := strings.CutSuffix(p, "/...")
+			if (pkg == prefix || tree && strings.HasPrefix(pkg, prefix+"/")) && len(prefix) > best {
+				best, room = len(prefix), i
+			}
+		}
+	}
+	return room
+}
+
+// imports lists, for each package of the module (outside upstream's
+// reference source, the tools module and test data), the packages of
+// the module its non-test files import.
+func imports(t *testing.T) map[string][]string {
+	root := filepath.Join("..", "..")
+	out := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == "reference" || rel == "tools" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && rel != "." {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		pkg := filepath.ToSlash(filepath.Dir(rel))
+		if _, ok := out[pkg]; !ok {
+			out[pkg] = nil
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if dep, ok := strings.CutPrefix(p, module); ok && !slices.Contains(out[pkg], dep) {
+				out[pkg] = append(out[pkg], dep)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestNoUpwardImports: every package has a room, and imports only from
+// its own room and the rooms below.
+func TestNoUpwardImports(t *testing.T) {
+	pkgs := imports(t)
+	if len(pkgs) < 30 {
+		t.Fatalf("only %d packages found", len(pkgs))
+	}
+	edges := 0
+	for pkg, deps := range pkgs {
+		from := roomOf(pkg)
+		if from < 0 {
+			t.Errorf("%s has no room: add it to rooms", pkg)
+			continue
+		}
+		for _, dep := range deps {
+			edges++
+			if to := roomOf(dep); to > from {
+				t.Errorf("%s (room %d) imports %s (room %d), a room above it", pkg, from+1, dep, to+1)
+			}
+		}
+	}
+	t.Logf("%d packages, %d imports between them", len(pkgs), edges)
+}
+
+// TestRoomsNameRealPackages: the table names no package that is gone.
+func TestRoomsNameRealPackages(t *testing.T) {
+	for _, r := range rooms {
+		for _, p := range r {
+			dir, _ := strings.CutSuffix(p, "/...")
+			if _, err := os.Stat(filepath.Join("..", "..", dir)); err != nil {
+				t.Errorf("rooms names %s, which does not exist", p)
+			}
+		}
+	}
+}
