@@ -1,0 +1,40 @@
+package check_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/karpgen/karpgen/internal/check"
+	"github.com/karpgen/karpgen/internal/load"
+)
+
+// TestChecker: the loader hands over each environment; the checker
+// keeps its model, tells how many are checked of how many, and returns
+// the rule catalog's findings with the profile's own positions.
+func TestChecker(t *testing.T) {
+	dir := filepath.Join("..", "doctor", "testdata", "profiles")
+	c := check.New(os.DirFS(dir), dir, "")
+	var sized, done, total int
+	c.Sized = func(n int) { sized = n }
+	c.Checked = func(d, n int) { done, total = d, n }
+	res, err := load.Load(load.Folder{FS: os.DirFS(dir), Path: dir, Sized: c.Size}, nil, c.Check)
+	if err != nil || len(res.Envs) != 1 {
+		t.Fatalf("load: %v, %d environments", err, len(res.Envs))
+	}
+	if sized != 1 || done != 1 || total != 1 {
+		t.Errorf("told %d to check, then %d of %d checked; want 1, 1 of 1", sized, done, total)
+	}
+	e := c.Resolved("prod")
+	if e == nil || e.Name != "prod" || e.Names.NodeRole == "" {
+		t.Fatalf("resolved %+v", e)
+	}
+	if c.Resolved("other") != nil {
+		t.Error("a model for an environment never checked")
+	}
+	for _, f := range res.Findings {
+		if f.Pos.IsValid() && filepath.Base(f.Pos.File) != "env.cue" {
+			t.Errorf("finding %v is not at the profile", f)
+		}
+	}
+}
