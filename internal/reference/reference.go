@@ -11,10 +11,20 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"testing"
 
 	"go.yaml.in/yaml/v3"
 )
+
+// TB is what the helpers ask of a test (testing.TB has it): the package
+// serves tests without being one, so it does not import testing.
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Skipf(format string, args ...any)
+	Name() string
+	TempDir() string
+}
 
 // Root is the repository's top folder.
 func Root() string {
@@ -27,7 +37,7 @@ func Root() string {
 // hack/refresh-reference.sh writes one), to test against other artifacts. When it is missing
 // the test is skipped, or fails under CI=true: an oracle that is absent
 // proves nothing.
-func Dir(t testing.TB) string {
+func Dir(t TB) string {
 	t.Helper()
 	dir := os.Getenv("KARPGEN_REFERENCE")
 	if dir == "" {
@@ -42,7 +52,7 @@ func Dir(t testing.TB) string {
 // Simulator returns the folder of the IAM policy simulator with its
 // packages installed (`make iamsim`), with the same rule as Dir when it is
 // not ready.
-func Simulator(t testing.TB) string {
+func Simulator(t TB) string {
 	t.Helper()
 	dir := filepath.Join(Root(), "test", "iamsim")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@cloud-copilot", "iam-simulate")); err != nil {
@@ -52,7 +62,7 @@ func Simulator(t testing.TB) string {
 }
 
 // Missing skips the test for an absent oracle, or fails it under CI=true.
-func Missing(t testing.TB, format string, args ...any) {
+func Missing(t TB, format string, args ...any) {
 	t.Helper()
 	if os.Getenv("CI") == "true" {
 		t.Fatalf(format, args...)

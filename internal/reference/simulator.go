@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"testing"
 
 	"github.com/karpgen/karpgen/internal/model"
 )
@@ -18,7 +17,7 @@ import (
 // ("1.4") against them, for the environment's names; without a queue ARN
 // the interruption scenarios are left out. It returns the simulator's
 // output and whether every scenario passed.
-func Simulate(t testing.TB, files map[string][]byte, n model.Names, minor string) (string, bool) {
+func Simulate(t TB, files map[string][]byte, n model.Names, minor string) (string, bool) {
 	t.Helper()
 	return simulate(t, files, n, minor, "")
 }
@@ -28,12 +27,12 @@ func Simulate(t testing.TB, files map[string][]byte, n model.Names, minor string
 // in a request shaped like the controller's, must be allowed. It returns
 // the output, which names every operation refused, and whether all were
 // allowed.
-func SimulateOperations(t testing.TB, files map[string][]byte, n model.Names, minor, operations string) (string, bool) {
+func SimulateOperations(t TB, files map[string][]byte, n model.Names, minor, operations string) (string, bool) {
 	t.Helper()
 	return simulate(t, files, n, minor, operations)
 }
 
-func simulate(t testing.TB, files map[string][]byte, n model.Names, minor, operations string) (string, bool) {
+func simulate(t TB, files map[string][]byte, n model.Names, minor, operations string) (string, bool) {
 	t.Helper()
 	sim := Simulator(t)
 	node, err := exec.LookPath("node")
@@ -74,7 +73,7 @@ func simulate(t testing.TB, files map[string][]byte, n model.Names, minor, opera
 // Decide runs the simulator's evaluate.mjs on cases (a JSON list, each
 // {identity, boundary, scps, rcps, request}) and returns its decision on
 // each: Allowed, ExplicitlyDenied, ImplicitlyDenied, or ERROR and why.
-func Decide(t testing.TB, cases any) []string {
+func Decide(t TB, cases any) []string {
 	t.Helper()
 	dir := Simulator(t)
 	node, err := exec.LookPath("node")

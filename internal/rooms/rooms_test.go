@@ -122,3 +122,29 @@ func TestRoomsNameRealPackages(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceIsForTests: the upstream artifacts are the tests' oracle;
+// no package that ships imports the helpers that read them, and they do
+// not import testing themselves.
+func TestReferenceIsForTests(t *testing.T) {
+	for pkg, deps := range imports(t) {
+		if slices.Contains(deps, "internal/reference") && pkg != "hack/internal/gosrctest" {
+			t.Errorf("%s imports internal/reference outside its tests", pkg)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join("..", "reference", "*.go"))
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range parsed.Imports {
+			if imp.Path.Value == `"testing"` {
+				t.Errorf("%s imports testing", f)
+			}
+		}
+	}
+}
