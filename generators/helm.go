@@ -67,16 +67,8 @@ func featureGates(gates []facts.Gate, set map[string]bool, needed []string) obj 
 
 // tolerationList is the pod spec form of tolerations (nil when none).
 func tolerationList(ts []model.Toleration) []any {
-	var out []any
-	for _, t := range ts {
-		o := obj{"key": t.Key, "operator": t.Operator}
-		if t.Value != "" {
-			o["value"] = t.Value
-		}
-		if t.Effect != "" {
-			o["effect"] = t.Effect
-		}
-		out = append(out, o)
+	if len(ts) == 0 {
+		return nil
 	}
-	return out
+	return plain(ts).([]any)
 }

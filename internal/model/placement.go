@@ -29,7 +29,10 @@ type Placement struct {
 
 // Toleration is a pod toleration.
 type Toleration struct {
-	Key, Operator, Value, Effect string
+	Key      string `json:"key"`
+	Operator string `json:"operator"`
+	Value    string `json:"value,omitempty"`
+	Effect   string `json:"effect,omitempty"`
 }
 
 // Tolerate is the toleration of a taint: Equal to its value, or Exists.
