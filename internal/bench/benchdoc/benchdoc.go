@@ -133,7 +133,7 @@ func (r *Results) scaleTable(buildAlone Row) string {
 		c, _ := find(fmt.Sprintf("scale-cue-%d", n))
 		growth := "–"
 		if last.ID != "" {
-			growth = fmt.Sprintf("%.2f×", perDoubling(last.WallMS, x.WallMS, lastN, n))
+			growth = fmt.Sprintf("%.2f×", PerDoubling(last.WallMS, x.WallMS, lastN, n))
 		}
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %s | %.2f ms | %s |\n", n, Wall(x.WallMS), MiB(x.RSSKiB), Wall(c.WallMS), MiB(c.RSSKiB), ratio(x, c), x.WallMS/float64(n), growth)
 		last, largest, lastN = x, n, n
@@ -145,11 +145,11 @@ func (r *Results) scaleTable(buildAlone Row) string {
 	return b.String()
 }
 
-// perDoubling is how many times the time grows when the fleet doubles,
+// PerDoubling is how many times the time grows when the fleet doubles,
 // from a fleet of n1 taking t1 to one of n2 taking t2: (t2/t1) raised to
 // the number of doublings from n1 to n2 (from 4,000 to 10,000
 // environments, 1.32 of them).
-func perDoubling(t1, t2 float64, n1, n2 int) float64 {
+func PerDoubling(t1, t2 float64, n1, n2 int) float64 {
 	return math.Pow(t2/t1, math.Ln2/math.Log(float64(n2)/float64(n1)))
 }
 

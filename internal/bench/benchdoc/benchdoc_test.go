@@ -80,8 +80,8 @@ func TestPerDoubling(t *testing.T) {
 		{10480, 29420, 4000, 10000, "2.18"},
 		{100, 400, 1000, 4000, "2.00"},
 	} {
-		if got := fmt.Sprintf("%.2f", perDoubling(c.t1, c.t2, c.n1, c.n2)); got != c.want {
-			t.Errorf("perDoubling(%v, %v, %d, %d) = %s, want %s", c.t1, c.t2, c.n1, c.n2, got, c.want)
+		if got := fmt.Sprintf("%.2f", PerDoubling(c.t1, c.t2, c.n1, c.n2)); got != c.want {
+			t.Errorf("PerDoubling(%v, %v, %d, %d) = %s, want %s", c.t1, c.t2, c.n1, c.n2, got, c.want)
 		}
 	}
 }

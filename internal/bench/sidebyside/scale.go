@@ -16,7 +16,7 @@ import (
 // [string]: #Profile, as karpgen unifies each one), interleaved, rounds
 // times each, and `karpgen build` of one environment in the largest
 // package. The renders go to tmpfs when the machine has one.
-func scale(work, karpgen, cue string, sizes []int, rounds int) ([]benchdoc.Row, error) {
+func scale(work, karpgen, cue string, sizes []int, rounds int, buildAlone sample) ([]benchdoc.Row, error) {
 	src := strings.Replace(string(schema.Source()), "package schema\n", "package profiles\n", 1)
 	out := filepath.Join(work, "scale-out")
 	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
@@ -28,6 +28,8 @@ func scale(work, karpgen, cue string, sizes []int, rounds int) ([]benchdoc.Row, 
 		out = filepath.Join(shm, "out")
 	}
 	var rows []benchdoc.Row
+	var last sample
+	lastN := 0
 	for _, n := range sizes {
 		dir := filepath.Join(work, fmt.Sprintf("scale-%d", n))
 		withSchema := filepath.Join(work, fmt.Sprintf("scale-%d-cue", n))
@@ -54,8 +56,13 @@ func scale(work, karpgen, cue string, sizes []int, rounds int) ([]benchdoc.Row, 
 		}
 		os.RemoveAll(out)
 		k, c := median(ks), median(cs)
-		fmt.Printf("%6d environments: karpgen render %s (%d MiB), cue export with the schema %s (%d MiB): %.2fx\n",
+		fmt.Printf("%6d environments: karpgen render %s (%d MiB), cue export with the schema %s (%d MiB): %.2fx (target <= 1.50)",
 			n, ms(k.wall), k.maxRSS/1024, ms(c.wall), c.maxRSS/1024, float64(k.wall)/float64(c.wall))
+		if lastN > 0 {
+			fmt.Printf(", %.2fx per doubling (target <= 2.20)", benchdoc.PerDoubling(float64(last.wall), float64(k.wall), lastN, n))
+		}
+		fmt.Println()
+		last, lastN = k, n
 		rows = append(rows,
 			benchdoc.Row{ID: fmt.Sprintf("scale-karpgen-%d", n), Name: fmt.Sprintf("karpgen render, %d envs", n), WallMS: float64(k.wall.Microseconds()) / 1000, RSSKiB: k.maxRSS},
 			benchdoc.Row{ID: fmt.Sprintf("scale-cue-%d", n), Name: fmt.Sprintf("cue export with the schema, %d envs", n), WallMS: float64(c.wall.Microseconds()) / 1000, RSSKiB: c.maxRSS})
@@ -69,7 +76,9 @@ func scale(work, karpgen, cue string, sizes []int, rounds int) ([]benchdoc.Row, 
 				bs = append(bs, b)
 			}
 			b := median(bs)
-			fmt.Printf("karpgen build of one environment in the package of %d: %s\n", n, ms(b.wall))
+			fmt.Printf("karpgen build of one environment in the package of %d: %s, %.2fx its cost alone (target <= 1.50)\n",
+				n, ms(b.wall), float64(b.wall)/float64(buildAlone.wall))
+			fmt.Printf("peak memory of the render of %d environments: %d MiB (target <= 1024 MiB)\n", n, k.maxRSS/1024)
 			rows = append(rows, benchdoc.Row{ID: fmt.Sprintf("scale-build-%d", n), Name: fmt.Sprintf("karpgen build (1 of %d)", n), WallMS: float64(b.wall.Microseconds()) / 1000, RSSKiB: b.maxRSS})
 		}
 	}
