@@ -226,6 +226,10 @@ func (l *fastLexer) segment(q byte) (open, ok bool) {
 	src := l.src
 	for l.i < len(src) {
 		c := src[l.i]
+		if c >= ' ' && c < utf8.RuneSelf && c != q && c != '\\' {
+			l.i++ // the common case: printable ASCII
+			continue
+		}
 		switch {
 		case c == q:
 			l.i++

@@ -299,7 +299,9 @@ func scanTokens(src string, refs map[string]bool, read func(yield func(tok)) boo
 				d = envDecl{on: true}
 			}
 		}
-		if d.on {
+		// Deep inside one environment's value nothing changes but the
+		// depth.
+		if d.on && !(d.n > 5 && d.inStruct && !d.closed && depth > 1 && len(d.field) >= 3) {
 			d.next(cur, depth)
 		}
 		switch t {
@@ -309,7 +311,11 @@ func scanTokens(src string, refs map[string]bool, read func(yield func(tok)) boo
 			depth--
 		}
 		if (t == token.COMMA || t == token.EOF) && depth == 0 && d.on {
-			if d.ok && !slices.ContainsFunc(d.drops, func(s span) bool { return s.to < 0 }) {
+			switch {
+			case !d.ok || slices.ContainsFunc(d.drops, func(s span) bool { return s.to < 0 }):
+			case len(r.drops) == 0:
+				r.drops, r.dropped = d.drops, d.dropped // the one declaration of most files
+			default:
 				r.drops = append(r.drops, d.drops...)
 				r.dropped = append(r.dropped, d.dropped...)
 			}
