@@ -253,21 +253,30 @@ func newWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, onl
 // buildWorker is newWorker with the loader's configuration left to
 // configure.
 func buildWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, only []string, configure func(*load.Config)) (*worker, []diag.Finding, error) {
+	// The loader's configuration (pruning reads every file) is made while
+	// the schema compiles.
+	cfg := &load.Config{
+		FS: dir.FS, Dir: "/", FromFSPath: dir.show,
+		// No module registry, no environment: dependencies are never
+		// fetched.
+		Registry: noRegistry{},
+		Env:      []string{},
+	}
+	configured := make(chan struct{})
+	go func() {
+		defer close(configured)
+		if len(cueFiles) > 0 {
+			configure(cfg)
+		}
+	}()
 	ctx := cuecontext.New()
 	s := ctx.CompileBytes(schema.Source(), cue.Filename(schema.Filename))
+	<-configured
 	if err := s.Err(); err != nil {
 		return nil, nil, fmt.Errorf("compiling the embedded schema: %w", err)
 	}
 	w := &worker{limits: dir.Limits, explainer: newExplainer(s), profile: s.LookupPath(cue.ParsePath("#Profile")), ctx: ctx, schema: s, raws: map[string]cue.Value{}, sources: map[string]*jsonnetFile{}}
 	if len(cueFiles) > 0 {
-		cfg := &load.Config{
-			FS: dir.FS, Dir: "/", FromFSPath: dir.show,
-			// No module registry, no environment: dependencies are
-			// never fetched.
-			Registry: noRegistry{},
-			Env:      []string{},
-		}
-		configure(cfg)
 		dir.Progress.Set("the CUE package " + strings.Join(showAll(dir, cueFiles), ", "))
 		insts := load.Instances([]string{"."}, cfg)
 		if err := insts[0].Err; err != nil {
