@@ -139,8 +139,12 @@ func (r *Results) scaleTable(buildAlone Row) string {
 		last, largest, lastN = x, n, n
 	}
 	if bl, ok := find(fmt.Sprintf("scale-build-%d", largest)); ok {
-		fmt.Fprintf(&b, "\n`karpgen build` of one environment in the package of %d: %s, %s its cost in a package of one (%s).\n",
-			largest, Wall(bl.WallMS), ratio(bl, buildAlone), Wall(buildAlone.WallMS))
+		how := ""
+		if beside, ok := find("scale-build-1"); ok {
+			buildAlone, how = beside, ", timed beside it"
+		}
+		fmt.Fprintf(&b, "\n`karpgen build` of one environment in the package of %d: %s, %s its cost in a package of one (%s%s).\n",
+			largest, Wall(bl.WallMS), ratio(bl, buildAlone), Wall(buildAlone.WallMS), how)
 	}
 	return b.String()
 }
