@@ -238,7 +238,7 @@ func run(bin, ref string, rounds, fleetSize int, sizes []int, jsonOut string) er
 	var scaleRows []benchdoc.Row
 	if len(sizes) > 0 {
 		fmt.Println()
-		if scaleRows, err = scale(work, karpgen, cue, sizes, 3); err != nil {
+		if scaleRows, err = scale(work, karpgen, cue, sizes, 5); err != nil {
 			return err
 		}
 	}

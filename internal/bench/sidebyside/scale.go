@@ -74,7 +74,7 @@ func scale(work, karpgen, cue string, sizes []int, rounds int) ([]benchdoc.Row, 
 				return nil, err
 			}
 			var bs, as []sample
-			for r := 0; r < rounds*5; r++ {
+			for r := 0; r < rounds*4; r++ {
 				b, err := timeCmd(dir, karpgen, "build", "env-0000")
 				if err != nil {
 					return nil, err
