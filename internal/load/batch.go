@@ -130,12 +130,7 @@ func loadInBatches(dir Folder, cueFiles []string, check Check) (*Result, error) 
 	if failed.Load() {
 		return nil, nil
 	}
-	for i := range names {
-		res.Findings = append(res.Findings, findings[i]...)
-		if envs[i] != nil {
-			res.Envs = append(res.Envs, *envs[i])
-		}
-	}
+	res.gather(envs, findings)
 	return res, nil
 }
 

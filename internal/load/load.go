@@ -230,13 +230,19 @@ func loadPackage(dir Folder, only []string, check Check, batched bool) (*Result,
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	for i := range names {
+	res.gather(envs, findings)
+	return res, nil
+}
+
+// gather adds, in the order of the names, each environment's findings
+// and the environments that decoded.
+func (res *Result) gather(envs []*Env, findings [][]diag.Finding) {
+	for i := range envs {
 		res.Findings = append(res.Findings, findings[i]...)
 		if envs[i] != nil {
 			res.Envs = append(res.Envs, *envs[i])
 		}
 	}
-	return res, nil
 }
 
 // newWorker compiles the schema and the profiles in a new CUE context. It
