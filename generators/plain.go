@@ -3,9 +3,8 @@ package generators
 import (
 	"fmt"
 	"reflect"
-	"slices"
-	"strings"
-	"sync"
+
+	"github.com/karpgen/karpgen/internal/jsonfields"
 )
 
 // obj is a JSON object, the plain value every generator builds; encoding
@@ -43,16 +42,22 @@ func plainValue(v reflect.Value) any {
 		return plainValue(v.Elem())
 	case reflect.Struct:
 		o := obj{}
-		for _, f := range jsonFieldsOf(v.Type()) {
-			fv := v.Field(f.index)
-			if f.omitEmpty && isEmpty(fv) {
+		fields, err := jsonfields.Of(v.Type())
+		if err != nil {
+			// An object written without its JSON names would not be
+			// the CRD's.
+			panic("generators: " + err.Error())
+		}
+		for _, f := range fields {
+			fv := v.Field(f.Index)
+			if f.OmitEmpty && isEmpty(fv) {
 				continue
 			}
 			x := plainValue(fv)
-			if m, ok := x.(obj); ok && f.omitEmpty && fv.Kind() == reflect.Struct && len(m) == 0 {
+			if m, ok := x.(obj); ok && f.OmitEmpty && fv.Kind() == reflect.Struct && len(m) == 0 {
 				continue
 			}
-			o[f.name] = x
+			o[f.Name] = x
 		}
 		return o
 	case reflect.Slice:
@@ -96,36 +101,4 @@ func isEmpty(v reflect.Value) bool {
 		return v.Int() == 0
 	}
 	return false
-}
-
-// jsonField is a struct field with a JSON name.
-type jsonField struct {
-	index     int
-	name      string
-	omitEmpty bool
-}
-
-var jsonFields sync.Map // reflect.Type → []jsonField
-
-// jsonFieldsOf lists the fields of t that encoding/json writes, which
-// must all be named: an object written without its JSON names would not
-// be the CRD's.
-func jsonFieldsOf(t reflect.Type) []jsonField {
-	if fs, ok := jsonFields.Load(t); ok {
-		return fs.([]jsonField)
-	}
-	var fs []jsonField
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case !f.IsExported() || name == "-":
-			continue
-		case name == "" || f.Anonymous:
-			panic(fmt.Sprintf("generators: %s.%s has no JSON name", t, f.Name))
-		}
-		fs = append(fs, jsonField{i, name, slices.Contains(strings.Split(opts, ","), "omitempty")})
-	}
-	jsonFields.Store(t, fs)
-	return fs
 }

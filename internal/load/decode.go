@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strings"
 	"sync"
 
 	"cuelang.org/go/cue"
+
+	"github.com/karpgen/karpgen/internal/jsonfields"
 )
 
 // decode sets the Go value x points to from v, as cue.Value.Decode does
@@ -148,24 +149,21 @@ type goField struct {
 
 var goFields sync.Map // reflect.Type → []goField
 
-// fieldsOf lists the exported fields of t that have a JSON name. The
-// profile's structs name every field; a field without a tag would need
-// CUE's case-insensitive match, so the decoder refuses such a type.
+// fieldsOf lists the fields of t that have a JSON name, with their
+// paths. The profile's structs name every field; a field without a tag
+// would need CUE's case-insensitive match, so the decoder refuses such a
+// type.
 func fieldsOf(t reflect.Type) []goField {
 	if fs, ok := goFields.Load(t); ok {
 		return fs.([]goField)
 	}
-	var fs []goField
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch {
-		case !f.IsExported() || name == "-":
-			continue
-		case name == "" || f.Anonymous:
-			panic(fmt.Sprintf("load: %s.%s has no JSON name", t, f.Name))
-		}
-		fs = append(fs, goField{i, cue.MakePath(cue.Str(name))})
+	named, err := jsonfields.Of(t)
+	if err != nil {
+		panic("load: " + err.Error())
+	}
+	fs := make([]goField, len(named))
+	for i, f := range named {
+		fs[i] = goField{f.Index, cue.MakePath(cue.Str(f.Name))}
 	}
 	goFields.Store(t, fs)
 	return fs

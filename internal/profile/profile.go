@@ -7,7 +7,8 @@ import (
 	"encoding/json"
 	"maps"
 	"reflect"
-	"strings"
+
+	"github.com/karpgen/karpgen/internal/jsonfields"
 )
 
 // Profile is one environment, after unification with the schema.
@@ -223,12 +224,14 @@ func (k *Kubelet) UnmarshalJSON(data []byte) error {
 		delete(raw, "maxPods")
 	}
 	known := map[string]json.RawMessage{}
-	t := reflect.TypeOf(*k)
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if v, ok := raw[name]; ok && name != "-" {
-			known[name] = v
-			delete(raw, name)
+	fields, err := jsonfields.Of(reflect.TypeFor[Kubelet]())
+	if err != nil {
+		return err
+	}
+	for _, f := range fields {
+		if v, ok := raw[f.Name]; ok {
+			known[f.Name] = v
+			delete(raw, f.Name)
 		}
 	}
 	b, err := json.Marshal(known)
