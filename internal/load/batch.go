@@ -116,7 +116,7 @@ func loadInBatches(dir Folder, cueFiles []string, check Check) (*Result, error) 
 					}
 					if env != nil {
 						// The batch's values are garbage from here.
-						env.raw, env.Source = cue.Value{}, where.Source{}
+						env.Source = where.Source{}
 					}
 					envs[index[name]], findings[index[name]] = env, fs
 				}

@@ -296,7 +296,7 @@ func (e *Env) missing() []string {
 		}
 	}
 	for _, shape := range slices.Sorted(maps.Keys(requiredExamples)) {
-		walk(e.raw, strings.Split(shape, "."), nil)
+		walk(e.Value(), strings.Split(shape, "."), nil)
 	}
 	return out
 }
@@ -349,7 +349,7 @@ func (e *Env) explainField(x *explainer, sels []cue.Selector, at diag.Pos) []dia
 		return nil
 	}
 	path := cue.MakePath(sels...).String()
-	user := e.raw.LookupPath(cue.MakePath(sels...))
+	user := e.Value().LookupPath(cue.MakePath(sels...))
 	finding := func(path string, pos diag.Pos, hint, format string, args ...any) diag.Finding {
 		if !pos.IsValid() || pos.File == schema.Filename || e.IsJsonnet() {
 			pos = e.Pos(path)

@@ -68,7 +68,7 @@ func (l *Limits) tooManyEnvironments(n int, at cue.Value) []diag.Finding {
 func (l *Limits) tooManyObjects(e *Env) []diag.Finding {
 	n := 0
 	for _, m := range objectMaps {
-		iter, err := e.raw.LookupPath(cue.MakePath(cue.Str(m))).Fields()
+		iter, err := e.Value().LookupPath(cue.MakePath(cue.Str(m))).Fields()
 		if err != nil {
 			continue
 		}

@@ -36,14 +36,13 @@ import (
 	"github.com/karpgen/karpgen/schema"
 )
 
-// Env is one loaded environment. Its Source says where its fields were
-// written; in a package loaded in batches, only while it is checked.
+// Env is one loaded environment. Its Source is its value as the profiles
+// wrote it and where each field was written; in a package loaded in
+// batches, only while it is checked.
 type Env struct {
 	Name    string
 	Profile *profile.Profile
 	where.Source
-	// raw is the user's value before unification.
-	raw cue.Value
 }
 
 // Result is what a profiles folder holds.
@@ -374,14 +373,15 @@ func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required
 func sortedNames(m map[string]cue.Value) []string { return slices.Sorted(maps.Keys(m)) }
 
 func (w *worker) unify(name string) (*Env, []diag.Finding) {
-	env := &Env{Name: name, raw: w.raws[name], Source: where.CUE(w.raws[name])}
+	raw := w.raws[name]
+	env := &Env{Name: name, Source: where.CUE(raw)}
 	if jf := w.sources[name]; jf != nil {
-		env.Source = where.JsonnetEnv(env.raw, jf.tree, name)
+		env.Source = where.JsonnetEnv(raw, jf.tree, name)
 	}
 	if fs := w.limits.tooManyObjects(env); len(fs) > 0 {
 		return nil, fs
 	}
-	u := w.profile.Unify(env.raw)
+	u := w.profile.Unify(raw)
 	if err := u.Validate(cue.Concrete(true)); err != nil {
 		return nil, env.explain(w.explainer, env.suggest(u, env.placed(env.rooted(schemaFindings(err)))))
 	}

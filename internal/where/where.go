@@ -33,6 +33,10 @@ func JsonnetEnv(v cue.Value, file *Jsonnet, name string) Source {
 	return Source{value: v, jsonnet: file, env: []cue.Selector{cue.Str("environments"), cue.Str(name)}}
 }
 
+// Value is the environment's value as the profiles wrote it, before
+// unification with the schema.
+func (s Source) Value() cue.Value { return s.value }
+
 // IsJsonnet reports an environment of a Jsonnet file.
 func (s Source) IsJsonnet() bool { return s.jsonnet != nil }
 
