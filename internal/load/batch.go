@@ -60,13 +60,14 @@ func loadInBatches(dir Folder, cueFiles []string, check Check) (*Result, error) 
 	for _, n := range ps.envs {
 		plain[n] = true
 	}
-	firstNames := slices.Clone(batches[0])
+	var extras []string
 	for _, n := range sortedNames(first.raws) {
 		if !plain[n] {
-			firstNames = append(firstNames, n)
+			extras = append(extras, n)
 		}
 	}
-	names := slices.Sorted(slices.Values(append(slices.Clone(ps.envs), firstNames[len(batches[0]):]...)))
+	firstNames := slices.Concat(batches[0], extras)
+	names := slices.Sorted(slices.Values(slices.Concat(ps.envs, extras)))
 	res := &Result{Names: names}
 	if fs := dir.Limits.tooManyEnvironments(len(names), first.envs); len(fs) > 0 {
 		res.Findings = fs
