@@ -6,12 +6,11 @@
 package boundyaml
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/karpgen/karpgen/internal/kobj"
 )
 
 // Defaults: far above any real overlay, manifest or values file, far
@@ -36,14 +35,8 @@ func Check(name string, data []byte) error {
 	if len(data) > MaxBytes {
 		return &Error{name, fmt.Sprintf("%d bytes, more than %d: refused", len(data), MaxBytes)}
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
 	total := 0
-	for {
-		var doc yaml.Node
-		err := dec.Decode(&doc)
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
+	for doc, err := range kobj.Documents[yaml.Node](data) {
 		if err != nil {
 			return nil
 		}
@@ -53,6 +46,7 @@ func Check(name string, data []byte) error {
 			return &Error{name, fmt.Sprintf("its aliases expand to more than %d nodes: refused (nested anchors)", MaxNodes)}
 		}
 	}
+	return nil
 }
 
 // counter sizes a node tree with aliases expanded, each anchor once.

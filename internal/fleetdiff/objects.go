@@ -1,14 +1,10 @@
 package fleetdiff
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/karpgen/karpgen/internal/drift"
+	"github.com/karpgen/karpgen/internal/kobj"
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -118,13 +114,7 @@ func lazy(text []byte) func() (map[string]map[string]any, error) {
 // decode reads the objects of a YAML stream, by name.
 func decode(text []byte) (map[string]map[string]any, error) {
 	out := map[string]map[string]any{}
-	dec := yaml.NewDecoder(bytes.NewReader(text))
-	for {
-		var doc map[string]any
-		err := dec.Decode(&doc)
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
+	for doc, err := range kobj.Documents[map[string]any](text) {
 		if err != nil {
 			return nil, fmt.Errorf("reading rendered objects: %w", err)
 		}
@@ -134,4 +124,5 @@ func decode(text []byte) (map[string]map[string]any, error) {
 		name, _ := drift.Dig(doc, "metadata", "name").(string)
 		out[name] = doc
 	}
+	return out, nil
 }

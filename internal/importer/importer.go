@@ -8,10 +8,8 @@
 package importer
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -20,6 +18,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/boundyaml"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/kobj"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
 )
@@ -135,13 +134,7 @@ func Import(manifests []Input, values *Input, opts Options) (*Result, error) {
 }
 
 func (im *importer) readManifests(in Input) error {
-	dec := yaml.NewDecoder(bytes.NewReader(in.Data))
-	for {
-		var doc yaml.Node
-		err := dec.Decode(&doc)
-		if err == io.EOF {
-			return nil
-		}
+	for doc, err := range kobj.Documents[yaml.Node](in.Data) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", in.Name, err)
 		}
@@ -151,6 +144,7 @@ func (im *importer) readManifests(in Input) error {
 		resolveAliases(doc.Content[0], map[*yaml.Node]bool{})
 		im.object(node{in.Name, doc.Content[0]})
 	}
+	return nil
 }
 
 func valuesList(v *Input) []Input {
@@ -174,16 +168,15 @@ const scriptPlaceholders = `<<[A-Za-z_][A-Za-z0-9_-]*>>|\b(?:REPLACE_?ME|CHANGE_
 // not exist. userData is a script: ${VAR} is shell there, and only the
 // <<NAME>> and REPLACE_ME kinds count.
 func placeholders(in Input) error {
-	dec := yaml.NewDecoder(bytes.NewReader(in.Data))
-	for {
-		var doc yaml.Node
-		if err := dec.Decode(&doc); err != nil {
+	for doc, err := range kobj.Documents[yaml.Node](in.Data) {
+		if err != nil {
 			return nil // the reader reports what does not parse
 		}
 		if err := placeholderIn(in.Name, &doc, false); err != nil {
 			return err
 		}
 	}
+	return nil
 }
 
 // shellRE is what counts as a placeholder inside a script.

@@ -1,16 +1,12 @@
 package lint
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/karpgen/karpgen/internal/kobj"
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -24,18 +20,9 @@ var clusterScoped = []string{"NodePool", "EC2NodeClass", "NodeOverlay", "NodeCla
 // and NodePool labels, requirements and taints pass the rules the
 // profile's were held to. The error lists every problem.
 func CheckBuilt(e *model.Env, stream []byte) error {
-	var objs []builtObject
-	dec := yaml.NewDecoder(bytes.NewReader(stream))
-	for {
-		var o builtObject
-		err := dec.Decode(&o)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("reading the built objects: %w", err)
-		}
-		objs = append(objs, o)
+	objs, err := kobj.All[builtObject](stream)
+	if err != nil {
+		return fmt.Errorf("reading the built objects: %w", err)
 	}
 	var problems []string
 	report := func(o builtObject, format string, args ...any) {
@@ -101,13 +88,8 @@ func CheckBuilt(e *model.Env, stream []byte) error {
 
 // builtObject is what CheckBuilt reads of an object.
 type builtObject struct {
-	APIVersion string `yaml:"apiVersion"`
-	Kind       string `yaml:"kind"`
-	Metadata   struct {
-		Name      string `yaml:"name"`
-		Namespace string `yaml:"namespace"`
-	} `yaml:"metadata"`
-	Spec struct {
+	kobj.Header `yaml:",inline"`
+	Spec        struct {
 		Role            string `yaml:"role"`
 		InstanceProfile string `yaml:"instanceProfile"`
 		Template        struct {

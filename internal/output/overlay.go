@@ -1,14 +1,11 @@
 package output
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/karpgen/karpgen/internal/kobj"
 )
 
 // objectID is what names a Kubernetes object: its group and kind, its
@@ -36,30 +33,15 @@ func (id objectID) allowed(allow []string) bool {
 
 // objectIDs reads the names of the objects of a YAML stream.
 func objectIDs(stream []byte) ([]objectID, error) {
-	var out []objectID
-	dec := yaml.NewDecoder(bytes.NewReader(stream))
-	for {
-		var o struct {
-			APIVersion string `yaml:"apiVersion"`
-			Kind       string `yaml:"kind"`
-			Metadata   struct {
-				Name      string `yaml:"name"`
-				Namespace string `yaml:"namespace"`
-			} `yaml:"metadata"`
-		}
-		err := dec.Decode(&o)
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the built objects: %w", err)
-		}
-		group, _, ok := strings.Cut(o.APIVersion, "/")
-		if !ok {
-			group = ""
-		}
-		out = append(out, objectID{Group: group, Kind: o.Kind, Namespace: o.Metadata.Namespace, Name: o.Metadata.Name})
+	objs, err := kobj.All[kobj.Header](stream)
+	if err != nil {
+		return nil, fmt.Errorf("reading the built objects: %w", err)
 	}
+	out := make([]objectID, len(objs))
+	for i, o := range objs {
+		out[i] = objectID{Group: o.Group(), Kind: o.Kind, Namespace: o.Metadata.Namespace, Name: o.Metadata.Name}
+	}
+	return out, nil
 }
 
 // OverlayError lists what an overlay did beyond patching, labelling and

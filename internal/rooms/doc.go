@@ -5,7 +5,7 @@
 //
 //  1. facts and shapes: the schema, the profile's Go types, the table of
 //     per-minor facts, findings, and the small helpers every room uses
-//     (escaping, bounded YAML, the safe folder, IAM evaluation, positions
+//     (escaping, bounded YAML, the objects of a YAML stream, the safe folder, IAM evaluation, positions
 //     of a profile's fields);
 //  2. the model: one environment resolved, with every name and ARN, its
 //     instance types and IAM policies;
