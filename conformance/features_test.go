@@ -175,28 +175,28 @@ func TestEnumValuesOnTheirFirstMinor(t *testing.T) {
 		first string
 		apply func(p *profile.Profile)
 	}{
-		{"Balanced", facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.ConsolidationPolicies, "Balanced") }), func(p *profile.Profile) {
+		{"Balanced", facts.Arrival.ConsolidationPolicies["Balanced"], func(p *profile.Profile) {
 			np := p.NodePools["app"]
 			np.Disruption.ConsolidationPolicy = "Balanced"
 			p.NodePools["app"] = np
 		}},
-		{"reserved", facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.CapacityTypes, facts.ReservedCapacity) }), func(p *profile.Profile) {
+		{"reserved", facts.Arrival.CapacityTypes[facts.ReservedCapacity], func(p *profile.Profile) {
 			np := p.NodePools["app"]
 			np.CapacityTypes = []string{facts.ReservedCapacity, "on-demand"}
 			p.NodePools["app"] = np
 		}},
-		{"Gte", facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.RequirementOperators, "Gte") }), func(p *profile.Profile) {
+		{"Gte", facts.Arrival.RequirementOperators["Gte"], func(p *profile.Profile) {
 			np := p.NodePools["app"]
 			np.Requirements = append(np.Requirements, profile.Requirement{Key: "karpenter.k8s.aws/instance-cpu", Operator: "Gte", Values: []string{"4"}},
 				profile.Requirement{Key: "karpenter.k8s.aws/instance-memory", Operator: "Lte", Values: []string{"65536"}})
 			p.NodePools["app"] = np
 		}},
-		{"windows2025", facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.AMIFamilies, "windows2025") }), func(p *profile.Profile) {
+		{"windows2025", facts.Arrival.AMIFamilies["windows2025"], func(p *profile.Profile) {
 			nc := p.NodeClasses["default"]
 			nc.AMI = profile.AMI{Alias: "windows2025@latest"}
 			p.NodeClasses["default"] = nc
 		}},
-		{"Unhealthy", facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.BudgetReasons, "Unhealthy") }), func(p *profile.Profile) {
+		{"Unhealthy", facts.Arrival.BudgetReasons["Unhealthy"], func(p *profile.Profile) {
 			np := p.NodePools["app"]
 			np.Disruption.Budgets = append(np.Disruption.Budgets, profile.Budget{Nodes: "1", Reasons: []string{"Unhealthy"}})
 			p.NodePools["app"] = np

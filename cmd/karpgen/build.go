@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/lint"
+	"github.com/karpgen/karpgen/internal/gcpolicy"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/pipeline"
 )
@@ -40,18 +40,17 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return usageErr("build: name exactly one environment")
 	}
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, GC: gcpolicy.Fleet})
 	if err != nil {
 		return err
 	}
 	if diag.HasErrors(res.Findings) {
 		return printFindings(stderr, res.Findings)
 	}
-	env := res.Envs[0]
 	return res.Render(&output.Build{
 		Overlays:   filepath.Join(dir, "overlays"),
 		AllowKinds: allow,
 		Stdout:     stdout,
-		Verify:     func(stream []byte) error { return lint.CheckBuilt(env, stream) },
+		Env:        res.Envs[0],
 	})
 }

@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/fleetdiff"
+	"github.com/karpgen/karpgen/internal/gcpolicy"
 	"github.com/karpgen/karpgen/internal/gitrev"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/pipeline"
@@ -62,7 +62,7 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 			return usageErr("diff: no environment %q on either side", n)
 		}
 	}
-	report, err := fleetdiff.Compare(baseName, baseRes, headRes, names)
+	report, err := pipeline.Compare(baseName, baseRes, headRes, names)
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func openBase(base, dir string) (load.Folder, string, func() error, error) {
 // checkSide evaluates one side. An invalid side is reported with its
 // name, and exits 3.
 func checkSide(side string, folder *load.Folder, dir string, ev evalFlags, stderr io.Writer) (*pipeline.Result, error) {
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Folder: folder, Timeout: ev.timeout, Limits: &ev.limits, Sized: diffGC})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Folder: folder, Timeout: ev.timeout, Limits: &ev.limits, GC: gcpolicy.Diff})
 	if err != nil {
 		return nil, fmt.Errorf("diff: the %s: %w", side, err)
 	}

@@ -2,9 +2,13 @@
 // EC2NodeClasses and IAM) from CUE cluster profiles.
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/karpgen/karpgen/internal/gcpolicy"
+)
 
 func main() {
-	tuneGC()
+	gcpolicy.Start()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -8,19 +8,27 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"github.com/karpgen/karpgen/internal/meter"
 )
 
-// progress prints "evaluating N/M environments", then "rendering N/M
+// progress draws "evaluating N/M environments", then "rendering N/M
 // environments", on one line of stderr for a render that takes longer
 // than a second: only when stderr is a terminal and CI is not set, unless
 // asked (--progress). It says nothing of itself otherwise, so CI logs
-// stay as they are. A nil progress prints nothing.
+// stay as they are. It reads a meter the work counts on, a few times a
+// second, from its own goroutine. A nil progress draws nothing.
 type progress struct {
 	w     io.Writer
 	start time.Time
+	every time.Duration
 
 	mu    sync.Mutex
-	width int // of the line on the terminal, 0 when none
+	m     *meter.Meter
+	shown string        // the last line drawn
+	width int           // of the line on the terminal, 0 when none
+	stop  chan struct{} // closed by end
+	done  chan struct{} // closed when the drawing goroutine is gone
 }
 
 // newProgress returns a progress line for w, or nil when none is wanted;
@@ -32,38 +40,69 @@ func newProgress(w io.Writer, asked bool, start time.Time) *progress {
 			return nil
 		}
 	}
-	return &progress{w: w, start: start}
+	return &progress{w: w, start: start, every: 100 * time.Millisecond}
 }
 
-// evaluated is told after each environment is evaluated and checked.
-func (p *progress) evaluated(done, total int) { p.step("evaluating", done, total) }
-
-// rendered is told after each environment is rendered.
-func (p *progress) rendered(done, total int) { p.step("rendering", done, total) }
-
-func (p *progress) step(what string, done, total int) {
+// watch draws m until end.
+func (p *progress) watch(m *meter.Meter) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
+	p.m = m
+	p.stop, p.done = make(chan struct{}), make(chan struct{})
+	stop, done := p.stop, p.done
+	p.mu.Unlock()
+	go func() {
+		defer close(done)
+		t := time.NewTicker(p.every)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				p.draw()
+			}
+		}
+	}()
+}
+
+// draw shows the meter, when a second has passed and it moved.
+func (p *progress) draw() {
+	p.mu.Lock()
 	defer p.mu.Unlock()
-	if time.Since(p.start) < time.Second || (done < total && done%10 != 0) {
+	phase, done, total := p.m.Read()
+	if phase == meter.Idle || time.Since(p.start) < time.Second {
 		return
 	}
-	line := fmt.Sprintf("%s %d/%d environments", what, done, total)
+	line := fmt.Sprintf("%s %d/%d environments", phase, done, total)
+	if line == p.shown {
+		return
+	}
+	p.shown = line
 	p.width = max(p.width, len(line))
 	fmt.Fprintf(p.w, "\r%-*s", p.width, line)
 }
 
-// end clears the line, so that what follows starts on an empty one.
+// end stops drawing and clears the line, so that what follows starts on
+// an empty one.
 func (p *progress) end() {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
+	stop, done := p.stop, p.done
+	p.stop, p.done = nil, nil
+	p.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		<-done
+	}
+	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.width > 0 {
 		fmt.Fprintf(p.w, "\r%*s\r", p.width, "")
-		p.width = 0
+		p.width, p.shown = 0, ""
 	}
 }

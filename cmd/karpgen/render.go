@@ -1,14 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/karpgen/karpgen/generators"
-	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/gcpolicy"
+	"github.com/karpgen/karpgen/internal/meter"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/upgrade"
@@ -34,8 +33,10 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err := separate(dir, out); err != nil {
 		return err
 	}
+	m := new(meter.Meter)
 	p := newProgress(stderr, showProgress, start)
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC, Checked: p.evaluated})
+	p.watch(m)
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, GC: gcpolicy.Fleet, Meter: m})
 	p.end()
 	if err != nil {
 		return err
@@ -43,17 +44,15 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err := printFindings(stderr, res.Findings); err != nil {
 		return err
 	}
-	if p != nil {
-		res.Rendered = p.rendered
-		defer p.end()
-	}
+	p.watch(m)
+	defer p.end()
 	if check {
-		return res.Render(&output.Check{Dir: out, Stdout: stdout, Names: res.Names, Replan: replanner(res.Envs)})
+		return res.Render(&output.Check{Dir: out, Stdout: stdout, Names: res.Names, Replan: upgrade.Replanner(res.Envs)})
 	}
 	// Every profile is valid here. The sink stages every bundle before it
 	// changes anything in out/, and puts back what it replaced when a
 	// later step fails.
-	opts := output.DiskOptions{DeleteForeign: deleteForeign, LockWait: lockWait, Stdout: stdout, Stderr: stderr, Replan: replanner(res.Envs)}
+	opts := output.DiskOptions{DeleteForeign: deleteForeign, LockWait: lockWait, Stdout: stdout, Stderr: stderr, Replan: upgrade.Replanner(res.Envs)}
 	if res.All {
 		opts.Names = res.Names
 	}
@@ -63,19 +62,6 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	}
 	defer disk.Close()
 	return res.Render(disk)
-}
-
-// replanner makes the upgrade plans written under out/<env>/upgrade/
-// again from the environments' profiles.
-func replanner(envs []*model.Env) output.Replanner {
-	return func(env string, files map[string][]byte) (*generators.Bundle, error) {
-		for _, e := range envs {
-			if e.Name == env {
-				return upgrade.Replan(e, files)
-			}
-		}
-		return nil, fmt.Errorf("environment %s was not rendered", env)
-	}
 }
 
 // separate refuses an out folder that is, holds or lies inside the

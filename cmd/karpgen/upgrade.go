@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/karpgen/karpgen/internal/gcpolicy"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/upgrade"
@@ -40,7 +41,7 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	}
 	// The profile may already be refused at the version it names: the
 	// plan reports what the target refuses as blockers.
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC, KeepInvalid: true})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, GC: gcpolicy.Fleet, KeepInvalid: true})
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/escape"
+	"github.com/karpgen/karpgen/internal/gcpolicy"
 	"github.com/karpgen/karpgen/internal/guardrails"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
@@ -61,7 +62,7 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 		if explainIAM && fs.NArg() == 0 {
 			return usageErr("vet: --explain-iam needs the environments named")
 		}
-		res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, Sized: fleetGC, Today: today, KeepInvalid: explainIAM})
+		res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, GC: gcpolicy.Fleet, Today: today, KeepInvalid: explainIAM})
 		if err != nil {
 			return err
 		}

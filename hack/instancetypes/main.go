@@ -18,4 +18,9 @@ import (
 	"github.com/karpgen/karpgen/hack/internal/gosrc"
 )
 
-func main() { gosrc.Main("instancetypes", filepath.Join("internal", "instancetypes", "data"), Tables) }
+func main() {
+	src, label, closeSrc := gosrc.Args("instancetypes")
+	defer closeSrc()
+	files, err := Tables(src, label)
+	gosrc.Write("instancetypes", filepath.Join("internal", "instancetypes", "data"), files, err)
+}

@@ -17,4 +17,9 @@ import (
 	"github.com/karpgen/karpgen/hack/internal/gosrc"
 )
 
-func main() { gosrc.Main("kubeletfields", filepath.Join("internal", "kubelet", "data"), Fields) }
+func main() {
+	src, label, closeSrc := gosrc.Args("kubeletfields")
+	defer closeSrc()
+	files, err := Fields(src, label)
+	gosrc.Write("kubeletfields", filepath.Join("internal", "kubelet", "data"), files, err)
+}

@@ -32,25 +32,14 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./hack/operations SOURCE LABEL")
-		os.Exit(2)
-	}
-	src, closeSrc, err := gosrc.Open(os.Args[1])
-	if err != nil {
-		fail(err)
-	}
+	src, label, closeSrc := gosrc.Args("operations")
 	defer closeSrc()
 	ops, unreached, err := Extract(src)
 	if err != nil {
-		fail(err)
+		fmt.Fprintln(os.Stderr, "operations:", err)
+		os.Exit(1)
 	}
-	os.Stdout.Write(Format(ops, unreached, os.Args[2]))
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "operations:", err)
-	os.Exit(1)
+	os.Stdout.Write(Format(ops, unreached, label))
 }
 
 // Operation is one AWS API operation and the first file that calls it.

@@ -9,12 +9,13 @@ package check
 import (
 	"io/fs"
 	"sync"
-	"sync/atomic"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/gcpolicy"
 	"github.com/karpgen/karpgen/internal/guardrails"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/load"
+	"github.com/karpgen/karpgen/internal/meter"
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -24,14 +25,13 @@ type Checker struct {
 	fsys  fs.FS
 	dir   string
 	today string
-	// Sized and Checked, when set, are told how many environments will
-	// be checked, and after each how many are, of how many.
-	Sized   func(envs int)
-	Checked func(done, total int)
+	// Meter, when set, counts the environments checked.
+	Meter *meter.Meter
+	// GC is the collector's policy, sized to the environments.
+	GC gcpolicy.Policy
 
-	total, done atomic.Int64
-	mu          sync.Mutex
-	resolved    map[string]*model.Env
+	mu       sync.Mutex
+	resolved map[string]*model.Env
 }
 
 // New checks the environments of the folder fsys, shown as dir; today
@@ -41,12 +41,11 @@ func New(fsys fs.FS, dir, today string) *Checker {
 	return &Checker{fsys: fsys, dir: dir, today: today, resolved: map[string]*model.Env{}}
 }
 
-// Size is told how many environments the loader will hand over.
+// Size is told how many environments the loader will hand over: the
+// meter starts counting them and the collector is sized to them.
 func (c *Checker) Size(envs int) {
-	c.total.Store(int64(envs))
-	if c.Sized != nil {
-		c.Sized(envs)
-	}
+	c.Meter.Begin(meter.Evaluating, envs)
+	c.GC.Size(envs)
 }
 
 // Check resolves an environment, loads the guardrails it names and runs
@@ -62,9 +61,7 @@ func (c *Checker) Check(src *load.Env) []diag.Finding {
 	c.resolved[e.Name] = e
 	c.mu.Unlock()
 	findings = append(findings, lint.CheckOn(e, src.Source, c.today)...)
-	if c.Checked != nil {
-		c.Checked(int(c.done.Add(1)), int(c.total.Load()))
-	}
+	c.Meter.Step()
 	return findings
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/check"
 	"github.com/karpgen/karpgen/internal/load"
+	"github.com/karpgen/karpgen/internal/meter"
 )
 
 // TestChecker: the loader hands over each environment; the checker
@@ -15,15 +16,13 @@ import (
 func TestChecker(t *testing.T) {
 	dir := filepath.Join("..", "doctor", "testdata", "profiles")
 	c := check.New(os.DirFS(dir), dir, "")
-	var sized, done, total int
-	c.Sized = func(n int) { sized = n }
-	c.Checked = func(d, n int) { done, total = d, n }
+	c.Meter = new(meter.Meter)
 	res, err := load.Load(load.Folder{FS: os.DirFS(dir), Path: dir, Sized: c.Size}, nil, c.Check)
 	if err != nil || len(res.Envs) != 1 {
 		t.Fatalf("load: %v, %d environments", err, len(res.Envs))
 	}
-	if sized != 1 || done != 1 || total != 1 {
-		t.Errorf("told %d to check, then %d of %d checked; want 1, 1 of 1", sized, done, total)
+	if phase, done, total := c.Meter.Read(); phase != meter.Evaluating || done != 1 || total != 1 {
+		t.Errorf("the meter reads %v %d of %d; want evaluating 1 of 1", phase, done, total)
 	}
 	e := c.Resolved("prod")
 	if e == nil || e.Name != "prod" || e.Names.NodeRole == "" {

@@ -55,7 +55,7 @@ var clusterChecks = []*Check{
 			if !c.load("k8s-webhooks.json", &l, "webhook configurations", "the webhook configurations", "") {
 				return
 			}
-			if c.e.Version.Major == 1 && c.e.Version.Minor == 0 {
+			if c.e.Facts != nil && c.e.Facts.ConversionWebhook {
 				return // 1.0 still serves them
 			}
 			for _, w := range l.Items {

@@ -50,6 +50,10 @@ type Minor struct {
 	CapacityTypes []string
 	// BudgetReasons are the disruption reasons a NodePool budget may name.
 	BudgetReasons []string
+	// ConversionWebhook: the controller still serves the v1beta1 APIs
+	// through the CRDs' conversion webhook (1.0 only), which the CRD
+	// chart points at the controller's namespace.
+	ConversionWebhook bool
 	// OpenKubelet: the EC2NodeClass takes kubelet as an open map, any
 	// field of the upstream KubeletConfiguration, which the controller
 	// decodes strictly (1.15+); before, a fixed subset the CRD checks.
@@ -407,6 +411,12 @@ func (v Version) Less(w Version) bool {
 	return v.Patch < w.Patch
 }
 
+// MinorBefore reports whether v's minor is older than w's, whatever
+// their patches.
+func (v Version) MinorBefore(w Version) bool {
+	return v.Major < w.Major || v.Major == w.Major && v.Minor < w.Minor
+}
+
 // BetaMinor is the last minor of the v1beta1 APIs. Clusters on 0.33 to
 // 0.37 move to v1 through its latest patch and then 1.0.
 type BetaMinor struct {
@@ -418,6 +428,13 @@ type BetaMinor struct {
 
 // Beta is the v1beta1 minor the v1 migration starts from.
 var Beta = BetaMinor{Minor: "0.37", Reference: "v0.37.8", Oldest: 33, Kubernetes: [2]string{"1.23", "1.30"}}
+
+// Holds reports whether v is a release of the v1beta1 APIs, 0.Oldest to
+// the beta minor.
+func (b BetaMinor) Holds(v Version) bool {
+	last, err := ParseVersion(b.Minor + ".0")
+	return err == nil && v.Major == 0 && v.Minor >= b.Oldest && !last.MinorBefore(v)
+}
 
 // CRD is a CustomResourceDefinition a minor installs: its name and the
 // version it serves and stores. TestCRDNamesMatchUpstream holds the table

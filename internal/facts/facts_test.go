@@ -392,7 +392,7 @@ func specPaths(t *testing.T, file string) map[string]bool {
 
 // TestCRDNamesMatchUpstream: for every minor, each CRD the row names has
 // the name and the storage version of that minor's upstream CRD file, and
-// serves it.
+// serves it; a minor converts through a webhook exactly when its CRDs do.
 func TestCRDNamesMatchUpstream(t *testing.T) {
 	dir := reference.Dir(t)
 	for _, m := range facts.Minors {
@@ -401,6 +401,7 @@ func TestCRDNamesMatchUpstream(t *testing.T) {
 			t.Fatal(err)
 		}
 		upstream := map[string]facts.CRD{}
+		webhook := false
 		for _, e := range entries {
 			data, err := os.ReadFile(filepath.Join(dir, m.Reference, "crds", e.Name()))
 			if err != nil {
@@ -414,11 +415,13 @@ func TestCRDNamesMatchUpstream(t *testing.T) {
 						Name            string
 						Served, Storage bool
 					}
+					Conversion struct{ Strategy string }
 				}
 			}
 			if err := yaml.Unmarshal(data, &crd); err != nil {
 				t.Fatalf("%s: %v", e.Name(), err)
 			}
+			webhook = webhook || crd.Spec.Conversion.Strategy == "Webhook"
 			for _, v := range crd.Spec.Versions {
 				if v.Storage && v.Served {
 					upstream[crd.Spec.Names.Kind] = facts.CRD{Kind: crd.Spec.Names.Kind, Name: crd.Metadata.Name, Version: v.Name}
@@ -429,6 +432,9 @@ func TestCRDNamesMatchUpstream(t *testing.T) {
 			if upstream[c.Kind] != c {
 				t.Errorf("%s: %+v, upstream %+v", m.Minor, c, upstream[c.Kind])
 			}
+		}
+		if m.ConversionWebhook != webhook {
+			t.Errorf("%s: ConversionWebhook is %v, but upstream's CRDs convert through a webhook: %v", m.Minor, m.ConversionWebhook, webhook)
 		}
 	}
 }

@@ -48,13 +48,43 @@ func (m *Minor) Has(f Feature) bool {
 // (capacity reservations), which needs the reservedCapacity gate.
 const ReservedCapacity = "reserved"
 
-// FirstMinor is the oldest minor for which has holds, "" for none: where a
-// value of an enum arrives.
-func FirstMinor(has func(*Minor) bool) string {
-	for i := range Minors {
-		if has(&Minors[i]) {
-			return Minors[i].Minor
+// Arrivals are the oldest minors that have each value of an enum, and
+// each setting: where it arrives. A value no minor has is absent, and a
+// setting no minor has is "".
+type Arrivals struct {
+	BudgetReasons, ConsolidationPolicies, CapacityTypes, AMIFamilies, RequirementOperators map[string]string
+	// AWSFeatureGates is the first minor with AWS feature gates, and
+	// OpenKubelet the first whose kubelet map is open.
+	AWSFeatureGates, OpenKubelet string
+}
+
+// Arrival is where each value and setting of the table arrives.
+var Arrival = arrivals()
+
+func arrivals() Arrivals {
+	a := Arrivals{
+		BudgetReasons: map[string]string{}, ConsolidationPolicies: map[string]string{}, CapacityTypes: map[string]string{},
+		AMIFamilies: map[string]string{}, RequirementOperators: map[string]string{},
+	}
+	first := func(into map[string]string, values []string, minor string) {
+		for _, v := range values {
+			if _, ok := into[v]; !ok {
+				into[v] = minor
+			}
 		}
 	}
-	return ""
+	for _, m := range Minors {
+		first(a.BudgetReasons, m.BudgetReasons, m.Minor)
+		first(a.ConsolidationPolicies, m.ConsolidationPolicies, m.Minor)
+		first(a.CapacityTypes, m.CapacityTypes, m.Minor)
+		first(a.AMIFamilies, m.AMIFamilies, m.Minor)
+		first(a.RequirementOperators, m.RequirementOperators, m.Minor)
+		if a.AWSFeatureGates == "" && len(m.AWSFeatureGates) > 0 {
+			a.AWSFeatureGates = m.Minor
+		}
+		if a.OpenKubelet == "" && m.OpenKubelet {
+			a.OpenKubelet = m.Minor
+		}
+	}
+	return a
 }

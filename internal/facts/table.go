@@ -37,8 +37,8 @@ var Minors = []Minor{
 		NodeRolePolicies: ecrReadOnly, InterruptionRules: rulesBase,
 		Labels:      Labels{AWSKeys: awsKeys10, RestrictKubernetesDomains: true},
 		AMIFamilies: amiFamilies10, ConsolidationPolicies: policies10, RequirementOperators: operators10, CapacityTypes: capacity10,
-		BudgetReasons: reasons10,
-		Errata:        []Erratum{errPassRoleChina},
+		BudgetReasons: reasons10, ConversionWebhook: true,
+		Errata: []Erratum{errPassRoleChina},
 	},
 	{
 		Minor: "1.1", Reference: "v1.1.10",

@@ -123,7 +123,7 @@ var valueRules = []*Rule{
 						if c.Minor == nil || slices.Contains(c.Minor.BudgetReasons, r) {
 							continue
 						}
-						since := facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.BudgetReasons, r) })
+						since := facts.Arrival.BudgetReasons[r]
 						c.Report(at(base, "reasons", j), "move to Karpenter "+since+" or later, or use one of "+quoteList(c.Minor.BudgetReasons),
 							"budget reason %q arrives in Karpenter %s; the profile runs %s", r, since, c.Version)
 					}
@@ -149,7 +149,7 @@ var valueRules = []*Rule{
 						"consolidationPolicy \"WhenUnderutilized\" is the v1beta1 name; Karpenter v1 calls it \"WhenEmptyOrUnderutilized\"")
 					continue
 				}
-				if since := facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.ConsolidationPolicies, pol) }); since != "" {
+				if since := facts.Arrival.ConsolidationPolicies[pol]; since != "" {
 					c.Report(path, "move to Karpenter "+since+" or later, or use one of "+quoteList(c.Minor.ConsolidationPolicies),
 						"consolidationPolicy %q arrives in Karpenter %s; the profile runs %s", pol, since, c.Version)
 					continue
@@ -171,7 +171,7 @@ var valueRules = []*Rule{
 				}
 				for i, ct := range np.CapacityTypes {
 					if !slices.Contains(c.Minor.CapacityTypes, ct) {
-						since := facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.CapacityTypes, ct) })
+						since := facts.Arrival.CapacityTypes[ct]
 						c.Report(at("nodePools", field(p), "capacityTypes", i), "move to Karpenter "+since+" or later",
 							"capacity type %q arrives in Karpenter %s; the profile runs %s", ct, since, c.Version)
 					}
@@ -233,7 +233,7 @@ var valueRules = []*Rule{
 					continue
 				}
 				base := at("nodeClasses", field(n), "kubelet")
-				open := facts.FirstMinor(func(m *facts.Minor) bool { return m.OpenKubelet })
+				open := facts.Arrival.OpenKubelet
 				if !c.Minor.OpenKubelet {
 					for _, name := range names(k.Extra) {
 						c.Report(at(base, field(name)), "remove it, or move to Karpenter "+open+" or later",
@@ -299,7 +299,7 @@ func (c *Context) checkAlias(base, alias, family string) {
 		if fam == "ubuntu" {
 			hint = "Ubuntu was removed in v1: use al2023, or ami.family \"Custom\" with AMI ids"
 		}
-		if since := facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.AMIFamilies, fam) }); since != "" {
+		if since := facts.Arrival.AMIFamilies[fam]; since != "" {
 			c.Report(path, hint, "AMI alias family %q arrives in Karpenter %s; the profile runs %s", fam, since, c.Version)
 			return
 		}
@@ -380,7 +380,7 @@ func validCron(s string) bool {
 // to the operators of the profile's version and the values each needs.
 func checkRequirement(c *Context, base string, r profile.Requirement) {
 	if !slices.Contains(c.Minor.RequirementOperators, r.Operator) {
-		since := facts.FirstMinor(func(m *facts.Minor) bool { return slices.Contains(m.RequirementOperators, r.Operator) })
+		since := facts.Arrival.RequirementOperators[r.Operator]
 		c.Report(at(base, "operator"), "use one of "+quoteList(c.Minor.RequirementOperators),
 			"operator %q arrives in Karpenter %s; the profile runs %s", r.Operator, since, c.Version)
 		return

@@ -140,7 +140,7 @@ func checkAWSGates(c *Context) {
 		switch {
 		case slices.Contains(list, g):
 		case len(list) == 0:
-			since := facts.FirstMinor(func(m *facts.Minor) bool { return len(m.AWSFeatureGates) > 0 })
+			since := facts.Arrival.AWSFeatureGates
 			c.Report(path, "remove it or use Karpenter "+since+" or later",
 				"AWS feature gates arrive in Karpenter %s; the profile runs %s", since, c.Version)
 		default:

@@ -43,7 +43,7 @@ func applicationOf(p *profile.Profile, m *facts.Minor, n Names) *Application {
 		Name: "karpenter-" + p.Env, Namespace: a.Namespace, Project: a.Project,
 		DestinationNamespace: n.Namespace,
 		ChartVersion:         strings.TrimPrefix(p.Karpenter.Version, "v"),
-		CRDWebhook:           m.Minor == "1.0",
+		CRDWebhook:           m.ConversionWebhook,
 		RepoURL:              a.RepoURL, TargetRevision: a.TargetRevision, Path: a.Path,
 		ValuesFile: path.Join(a.Path, "out", p.Env, "helm", "karpenter-values.yaml"),
 		Env:        p.Env,

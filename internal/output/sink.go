@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/lint"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/safefs"
 )
 
@@ -271,16 +273,18 @@ func (c *Check) Finish(fleet map[string][]byte) error {
 
 // Build is the sink of `karpgen build`: it runs kustomize over the one
 // bundle it takes, with the environment's overlay from Overlays/<env>/ on
-// top when there is one, checks the result with Verify, and writes the
-// objects to Stdout only when all went well. An empty result is an error.
+// top when there is one, checks the result against Env (lint.CheckBuilt),
+// and writes the objects to Stdout only when all went well. An empty
+// result is an error.
 type Build struct {
 	Overlays string
 	// AllowKinds are kinds an overlay may add, remove or rename objects
 	// of ("Kind" or "group/Kind").
 	AllowKinds []string
 	Stdout     io.Writer
-	// Verify checks the objects before they are printed.
-	Verify func(stream []byte) error
+	// Env, when set, is the environment the objects are checked against
+	// before they are printed.
+	Env *model.Env
 
 	stream []byte
 	env    string
@@ -294,8 +298,8 @@ func (s *Build) Put(b *generators.Bundle) error {
 	if err != nil {
 		return err
 	}
-	if s.Verify != nil {
-		if err := s.Verify(stream); err != nil {
+	if s.Env != nil {
+		if err := lint.CheckBuilt(s.Env, stream); err != nil {
 			return err
 		}
 	}

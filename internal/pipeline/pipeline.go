@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -17,7 +16,9 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/check"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/gcpolicy"
 	"github.com/karpgen/karpgen/internal/load"
+	"github.com/karpgen/karpgen/internal/meter"
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -37,11 +38,12 @@ type Options struct {
 	// vet sets it, render and build leave it "" so their output is the
 	// same every day.
 	Today string
-	// Sized is told how many environments will be evaluated.
-	Sized func(envs int)
-	// Checked, when set, is told after each environment is evaluated and
-	// checked how many are, of how many.
-	Checked func(done, total int)
+	// GC is the collector's policy, applied once the environments are
+	// counted.
+	GC gcpolicy.Policy
+	// Meter, when set, counts the environments evaluated, then (by
+	// Result.Render) the bundles rendered.
+	Meter *meter.Meter
 	// KeepInvalid keeps, in Envs, the environments that decoded even when
 	// the rule catalog refuses them (the upgrade planner reports those
 	// findings as blockers); schema errors still leave Envs empty.
@@ -59,9 +61,8 @@ type Result struct {
 	Envs []*model.Env
 	// All says every environment was asked for.
 	All bool
-	// Rendered, when set, is told after each bundle the sink took how
-	// many of how many environments are done.
-	Rendered func(done, total int)
+	// Meter, when set, counts the bundles the sink took.
+	Meter *meter.Meter
 }
 
 // Check loads the profiles, resolves every environment asked for and
@@ -83,7 +84,7 @@ func Check(opts Options) (*Result, error) {
 		f.Limits = opts.Limits
 	}
 	checker := check.New(f.FS, f.Path, opts.Today)
-	checker.Sized, checker.Checked = opts.Sized, opts.Checked
+	checker.Meter, checker.GC = opts.Meter, opts.GC
 	f.Sized = checker.Size
 	type result struct {
 		loaded *load.Result
@@ -112,7 +113,7 @@ func Check(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Names: loaded.Names, Findings: diag.Sort(loaded.Findings), All: len(opts.Envs) == 0}
+	res := &Result{Names: loaded.Names, Findings: diag.Sort(loaded.Findings), All: len(opts.Envs) == 0, Meter: opts.Meter}
 	if diag.HasErrors(res.Findings) && (!opts.KeepInvalid || len(loaded.Envs) < len(opts.Envs) || len(opts.Envs) == 0) {
 		return res, nil
 	}
@@ -135,7 +136,7 @@ type Sink interface {
 // first error stops it; Finish is called only when every bundle is in.
 func (r *Result) Render(sink Sink) error {
 	rd := generators.NewRenderer()
-	var done atomic.Int64
+	r.Meter.Begin(meter.Rendering, len(r.Envs))
 	g, ctx := errgroup.WithContext(context.Background())
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, e := range r.Envs {
@@ -150,9 +151,7 @@ func (r *Result) Render(sink Sink) error {
 			if err := sink.Put(b); err != nil {
 				return err
 			}
-			if r.Rendered != nil {
-				r.Rendered(int(done.Add(1)), len(r.Envs))
-			}
+			r.Meter.Step()
 			return nil
 		})
 	}

@@ -5,18 +5,18 @@
 //
 //  1. facts and shapes: the schema, the profile's Go types, the table of
 //     per-minor facts, findings, and the small helpers every room uses
-//     (escaping, bounded YAML, the objects of a YAML stream, the safe folder, IAM evaluation, positions
-//     of a profile's fields);
+//     (escaping, bounded YAML, the objects of a YAML stream, the safe
+//     folder, IAM evaluation, positions of a profile's fields, the
+//     collector's policy, the meter a progress line reads);
 //  2. the model: one environment resolved, with every name and ARN, its
 //     instance types and IAM policies;
 //  3. loading and generating: the profiles evaluated (load), the bundle
 //     made (generators), guardrails read;
 //  4. the rule catalog (lint);
-//  5. checking one environment (check), importing, writing out/, the
-//     doctor's checks;
-//  6. the pipeline that runs them over a fleet;
-//  7. the fleet diff;
-//  8. printing (text, markdown and JSON of every finding and report);
-//  9. the upgrade planner, which writes documents with the printer;
-//  10. commands and tools.
+//  5. checking one environment (check), importing, writing out/,
+//     comparing two renders (fleetdiff), the doctor's checks;
+//  6. the pipeline that runs them over a fleet: check, render, compare;
+//  7. printing (text, markdown and JSON of every finding and report);
+//  8. the upgrade planner, which writes documents with the printer;
+//  9. commands and tools.
 package rooms

@@ -204,6 +204,20 @@ func (p *Plan) Bundle() (*generators.Bundle, error) {
 // makes the plan again from its versions (Replan).
 const RecordFile = "plan.json"
 
+// Replanner makes the plans written under out/<env>/upgrade/ again from
+// the environments' profiles (an output.Replanner): render passes it to
+// its sink.
+func Replanner(envs []*model.Env) func(env string, files map[string][]byte) (*generators.Bundle, error) {
+	return func(env string, files map[string][]byte) (*generators.Bundle, error) {
+		for _, e := range envs {
+			if e.Name == env {
+				return Replan(e, files)
+			}
+		}
+		return nil, fmt.Errorf("environment %s was not rendered", env)
+	}
+}
+
 // Replan makes a written plan again from its record (files are those of
 // its folder), for the environment
 // as the profile now is: render writes it again and render --check

@@ -17,6 +17,7 @@ import (
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/where"
 )
 
 // Plan is the move of one environment. Its JSON form is documented in
@@ -162,8 +163,8 @@ func NewWith(e *model.Env, from, to, kubeTo string) (*Plan, error) {
 	}
 	beta := fv.Major == 0
 	switch {
-	case beta && (fv.Minor < facts.Beta.Oldest || fv.Minor > 37):
-		return nil, fmt.Errorf("--from %s: upgrades start from a v1 minor or from 0.%d to 0.37 (the v1beta1 APIs)", fv, facts.Beta.Oldest)
+	case beta && !facts.Beta.Holds(fv):
+		return nil, fmt.Errorf("--from %s: upgrades start from a v1 minor or from 0.%d to %s (the v1beta1 APIs)", fv, facts.Beta.Oldest, facts.Beta.Minor)
 	case !beta && fm == nil:
 		return nil, fmt.Errorf("--from %s: karpgen knows Karpenter %s to %s", fv, facts.Oldest().Minor, facts.Newest().Minor)
 	}
@@ -189,7 +190,7 @@ func NewWith(e *model.Env, from, to, kubeTo string) (*Plan, error) {
 	}
 	for _, m := range facts.Minors {
 		v, _, _ := model.Release(strings.TrimPrefix(m.Reference, "v"))
-		if minorBefore(fv, v) && minorBefore(v, tv) {
+		if fv.MinorBefore(v) && v.MinorBefore(tv) {
 			p.versions = append(p.versions, v)
 		}
 	}
@@ -269,7 +270,7 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 	// the target version (the version rules aside: the target is the
 	// point).
 	target := p.envs[len(p.envs)-1]
-	for _, f := range lint.Check(target, noSource{}) {
+	for _, f := range lint.Check(target, where.Source{}) {
 		if f.Severity != diag.Error || strings.HasPrefix(f.Rule, "version/") {
 			continue
 		}
@@ -343,12 +344,6 @@ func lastSupporting(k string) string {
 	}
 	return fmt.Sprintf(": the newest Karpenter minor for it is %s", last)
 }
-
-// noSource places no finding: the plan quotes messages only.
-type noSource struct{}
-
-func (noSource) Pos(string) diag.Pos { return diag.Pos{} }
-func (noSource) Has(string) bool     { return false }
 
 func (p *Plan) hop(i int) Hop {
 	from, to := p.versions[i-1], p.versions[i]
@@ -432,9 +427,4 @@ func normalize(h *Hop) {
 	if h.Values.DefaultsChanged == nil {
 		h.Values.DefaultsChanged = []DefaultChange{}
 	}
-}
-
-// minorBefore reports whether v's minor is older than w's.
-func minorBefore(v, w facts.Version) bool {
-	return v.Major < w.Major || v.Major == w.Major && v.Minor < w.Minor
 }

@@ -13,7 +13,9 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 )
 
-// Source is one environment as the profiles wrote it.
+// Source is one environment as the profiles wrote it. The zero Source
+// places no field and has none: the upgrade planner checks a target
+// profile with it.
 type Source struct {
 	// value is the environment's value before unification with the
 	// schema: its positions are the user's own.

@@ -46,32 +46,38 @@ func Open(name string) (fs.FS, func(), error) {
 	return sub, func() { z.Close() }, nil
 }
 
-// Main is the command of a tool that derives data files from a release's
-// source: `go run ./hack/NAME SOURCE LABEL` writes what derive returns
-// into outDir.
-func Main(name, outDir string, derive func(src fs.FS, label string) (map[string][]byte, error)) {
-	fail := func(err error) {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-		os.Exit(1)
-	}
+// Args opens the release source of a tool that derives data files from
+// it, `go run ./hack/NAME SOURCE LABEL`, and returns it with its label
+// and what closes it. A wrong command line or a source that cannot be
+// opened ends the tool.
+func Args(name string) (src fs.FS, label string, closeSrc func()) {
 	if len(os.Args) != 3 {
 		fmt.Fprintf(os.Stderr, "usage: go run ./hack/%s SOURCE LABEL\n", name)
 		os.Exit(2)
 	}
 	src, closeSrc, err := Open(os.Args[1])
 	if err != nil {
-		fail(err)
+		fail(name, err)
 	}
-	defer closeSrc()
-	files, err := derive(src, os.Args[2])
+	return src, os.Args[2], closeSrc
+}
+
+// Write writes the files a tool derived into outDir; an error in deriving
+// them or in writing them ends the tool.
+func Write(name, outDir string, files map[string][]byte, err error) {
 	if err != nil {
-		fail(err)
+		fail(name, err)
 	}
 	for file, data := range files {
 		if err := os.WriteFile(filepath.Join(outDir, file), data, 0o644); err != nil {
-			fail(err)
+			fail(name, err)
 		}
 	}
+}
+
+func fail(name string, err error) {
+	fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+	os.Exit(1)
 }
 
 // ModuleZip is where `go mod download` keeps a module version's zip.

@@ -1,21 +1,21 @@
-package fleetdiff
+package pipeline
 
 import (
 	"fmt"
 	"slices"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/model"
-	"github.com/karpgen/karpgen/internal/pipeline"
 )
 
-// Compare compares two checked sides of the profiles, for the
+// Compare is karpgen diff: it compares two checked sides of the profiles, for the
 // environments named (every environment of either side when none is). It
 // renders only the environments whose resolved inputs differ between the
 // sides (a bundle is a pure function of them), the base's into memory and
 // the head's straight into the comparison, and compares the files of
 // out/ itself.
-func Compare(baseName string, baseRes, headRes *pipeline.Result, names []string) (*Report, error) {
+func Compare(baseName string, baseRes, headRes *Result, names []string) (*fleetdiff.Report, error) {
 	baseEnvs, headEnvs := envsByName(baseRes.Envs), envsByName(headRes.Envs)
 	asked := slices.Clone(names)
 	if len(asked) == 0 {
@@ -41,14 +41,14 @@ func Compare(baseName string, baseRes, headRes *pipeline.Result, names []string)
 		}
 		return out
 	}
-	rendered := &pipeline.Result{Envs: only(baseRes.Envs)}
-	var c pipeline.Collect
+	rendered := &Result{Envs: only(baseRes.Envs)}
+	var c Collect
 	if err := rendered.Render(&c); err != nil {
 		return nil, fmt.Errorf("rendering the base: %w", err)
 	}
-	d := NewDiffer(baseName, NewSide(baseRes.Envs, c.Bundles), headEnvs, names)
+	d := fleetdiff.NewDiffer(baseName, fleetdiff.NewSide(baseRes.Envs, c.Bundles), headEnvs, names)
 	d.Unchanged(same...)
-	if err := (&pipeline.Result{Envs: only(headRes.Envs)}).Render(d); err != nil {
+	if err := (&Result{Envs: only(headRes.Envs)}).Render(d); err != nil {
 		return nil, err
 	}
 	if baseRes.All && headRes.All {

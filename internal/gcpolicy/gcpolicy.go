@@ -1,10 +1,7 @@
-package main
-
-import (
-	"os"
-	"runtime/debug"
-)
-
+// Package gcpolicy sizes Go's garbage collector to the fleet a command
+// evaluates. GOGC or GOMEMLIMIT in the environment take precedence over
+// every policy here.
+//
 // The collector's work is what it scans per cycle (the live heap: for a
 // package evaluated whole, mostly its evaluated CUE; a large package
 // evaluated in batches keeps two batches live) times the number
@@ -13,8 +10,7 @@ import (
 // cycles, and bounds that with a soft memory limit sized to the fleet:
 // small enough that 1,000 environments stay under 200 MiB and 10,000
 // under 1 GiB, large enough that the limit never sits near what is live
-// (which makes the collector run without pause). GOGC or GOMEMLIMIT in
-// the environment take precedence.
+// (which makes the collector run without pause).
 //
 // Measured on a render into tmpfs (2 cores, one run each, packages
 // evaluated whole, before batches):
@@ -24,6 +20,13 @@ import (
 //	2,000         4.74 s, 317 MiB           4.68 s, 327 MiB (293 MiB)
 //	4,000         10.96 s, 569 MiB          8.48 s, 591 MiB (567 MiB)
 //	10,000        33.42 s, 906 MiB          25.65 s, 944 MiB (900 MiB)
+package gcpolicy
+
+import (
+	"os"
+	"runtime/debug"
+)
+
 const (
 	gcPercent = 400
 	// limitFloor is the limit of a small render: one environment
@@ -45,9 +48,9 @@ const (
 // userTuned reports GOGC or GOMEMLIMIT set in the environment.
 func userTuned() bool { return os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" }
 
-// tuneGC sets the policy for a render of one environment, before the
+// Start sets the policy for a command of one environment, before the
 // profiles are counted.
-func tuneGC() {
+func Start() {
 	if userTuned() {
 		return
 	}
@@ -63,25 +66,39 @@ func fleetLimit(envs int) int64 {
 	return min(limit, max(limitCap, n*liveMargin))
 }
 
-// fleetGC is told how many environments a command evaluates.
-func fleetGC(envs int) {
-	if userTuned() {
+// Policy is how the collector is sized once a command knows how many
+// environments it evaluates.
+type Policy int
+
+const (
+	// None leaves the collector as it is.
+	None Policy = iota
+	// Fleet is the policy of render, build, vet, doctor and upgrade.
+	Fleet
+	// Diff is the policy of diff.
+	Diff
+)
+
+// Size sizes the collector for envs environments.
+func (p Policy) Size(envs int) {
+	if p == None || userTuned() {
+		return
+	}
+	if p == Diff {
+		sizeDiff(envs)
 		return
 	}
 	debug.SetMemoryLimit(fleetLimit(envs))
 }
 
-// diffGC is fleetGC for diff, which writes nothing and keeps one side's
+// sizeDiff is Fleet for diff, which writes nothing and keeps one side's
 // bundles while it renders the other, so what is live is about twice a
 // render's: its limit grows by 90 KiB per environment from 768 MiB, and
 // the heap may grow three times what is live between collections (a
 // diff of 1,000 environments, one run each on a noisy machine: 5.2 s
 // and 210 MiB at GOGC=100, 4.4 s and 310 MiB at 200, 3.6 s and 450 MiB
 // at 400; at 300, 3.3 to 4.5 s and 380 MiB).
-func diffGC(envs int) {
-	if userTuned() {
-		return
-	}
+func sizeDiff(envs int) {
 	const perEnvironment, floor = 90 << 10, 768 << 20
 	if envs >= 300 {
 		debug.SetGCPercent(300)

@@ -1,4 +1,4 @@
-package main
+package gcpolicy
 
 import "testing"
 
