@@ -19,4 +19,9 @@
 //  7. printing (text, markdown and JSON of every finding and report);
 //  8. the upgrade planner, which writes documents with the printer;
 //  9. commands and tools.
+//
+// Imports going down is not all a reader needs: a function value or an
+// interface can still carry a call back up. A second test builds the
+// module's call graph and holds that no two packages call each other
+// round, so that a command's walk enters each package once.
 package rooms
