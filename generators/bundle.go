@@ -4,6 +4,8 @@
 package generators
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,12 +26,7 @@ type Bundle struct {
 
 // Paths returns the file paths in sorted order.
 func (b *Bundle) Paths() []string {
-	paths := make([]string, 0, len(b.Files))
-	for p := range b.Files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	return paths
+	return slices.Sorted(maps.Keys(b.Files))
 }
 
 // Renderer renders bundles with one encoder; it is safe for concurrent

@@ -2,8 +2,8 @@ package generators
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -195,12 +195,7 @@ func manualSteps(e *model.Env) []string {
 		}
 	}
 	if len(tags) > 0 {
-		keys := make([]string, 0, len(tags))
-		for t := range tags {
-			keys = append(keys, t)
-		}
-		sort.Strings(keys)
-		steps = append(steps, "Tag the node subnets and security groups the node classes select: "+strings.Join(keys, ", ")+".")
+		steps = append(steps, "Tag the node subnets and security groups the node classes select: "+strings.Join(slices.Sorted(maps.Keys(tags)), ", ")+".")
 	}
 	for _, np := range p.NodePools {
 		if slices.Contains(np.CapacityTypes, "spot") {

@@ -3,6 +3,8 @@ package generators
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -312,10 +314,7 @@ func marshal(v any) []byte {
 // one, except that runs of digits compare by their value and letters sort
 // before other characters.
 func yamlKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
+	keys := slices.Collect(maps.Keys(m))
 	sort.Slice(keys, func(i, j int) bool { return keyLess(keys[i], keys[j]) })
 	return keys
 }

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/diag"
@@ -103,11 +102,7 @@ func (im *importer) environment() (map[string]any, error) {
 		karpenter["queueName"] = queue
 	}
 	if len(im.nodeRoles) > 0 {
-		roles := make([]string, 0, len(im.nodeRoles))
-		for r := range im.nodeRoles {
-			roles = append(roles, r)
-		}
-		sort.Strings(roles)
+		roles := slices.Sorted(maps.Keys(im.nodeRoles))
 		if roles[0] != model.DefaultNodeRole(cluster) {
 			karpenter["nodeRole"] = roles[0]
 		}

@@ -56,12 +56,7 @@ var textRules = []*Rule{
 func walkText(v any, path []any, bad func(path, s string, key bool)) {
 	switch v := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		for _, k := range names(v) {
 			p := append(slices.Clip(path), k)
 			if !oneLine(k) {
 				bad(textPath(p), k, true)

@@ -5,7 +5,7 @@ import (
 	"io"
 	"maps"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/pmezard/go-difflib/difflib"
@@ -63,13 +63,8 @@ func diffFiles(w io.Writer, dir string, have, want map[string][]byte) (bool, err
 	for p := range want {
 		names[p] = true
 	}
-	sorted := make([]string, 0, len(names))
-	for p := range names {
-		sorted = append(sorted, p)
-	}
-	sort.Strings(sorted)
 	differs := false
-	for _, p := range sorted {
+	for _, p := range slices.Sorted(maps.Keys(names)) {
 		old, inOld := have[p]
 		cur, inNew := want[p]
 		if inOld && inNew && string(old) == string(cur) {

@@ -339,11 +339,7 @@ func Strays(outDir string, envs []string) (owned, other []string) {
 // Each file is written to a temporary file and renamed into place. It
 // returns the paths written, in order.
 func WriteNew(dir string, files map[string][]byte) ([]string, error) {
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
+	paths := slices.Sorted(maps.Keys(files))
 	for _, p := range paths {
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		if _, err := os.Lstat(full); err == nil {

@@ -9,12 +9,13 @@ import (
 	"github.com/karpgen/karpgen/internal/model"
 )
 
-// Compare is karpgen diff: it compares two checked sides of the profiles, for the
-// environments named (every environment of either side when none is). It
-// renders only the environments whose resolved inputs differ between the
-// sides (a bundle is a pure function of them), the base's into memory and
-// the head's straight into the comparison, and compares the files of
-// out/ itself.
+// Compare is karpgen diff: it compares two checked sides of the
+// profiles, for the environments named (every environment of either side
+// when none is). It renders only the environments whose resolved inputs
+// differ between the sides (a bundle is a pure function of them), the
+// base's into memory and the head's straight into the comparison
+// (fleetdiff's Differ is its sink), and compares the files of out/
+// itself.
 func Compare(baseName string, baseRes, headRes *Result, names []string) (*fleetdiff.Report, error) {
 	baseEnvs, headEnvs := envsByName(baseRes.Envs), envsByName(headRes.Envs)
 	asked := slices.Clone(names)

@@ -1,7 +1,9 @@
 // Package pipeline runs karpgen's main job in memory: load the profiles,
 // resolve each environment once, apply the lint rules, and render a bundle
-// per environment into a sink. It writes nothing itself; the sink decides
-// what a bundle becomes (files on disk, a diff, a kustomize build).
+// per environment into a sink, or compare two sides of the profiles
+// (karpgen diff). It writes nothing itself; the sink decides what a
+// bundle becomes (files on disk, a diff, a kustomize build, a fleet
+// comparison).
 package pipeline
 
 import (

@@ -10,8 +10,10 @@ package main
 import (
 	"fmt"
 	"go/format"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -45,12 +47,7 @@ func main() {
 		}
 		minor := strings.Join(strings.Split(strings.TrimPrefix(tag, "v"), ".")[:2], ".")
 		fmt.Fprintf(&b, "\t%q: {\n", minor)
-		keys := make([]string, 0, len(leaves))
-		for k := range leaves {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(leaves)) {
 			fmt.Fprintf(&b, "\t\t%q: %q,\n", k, leaves[k])
 		}
 		b.WriteString("\t},\n")
