@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/model"
@@ -59,6 +58,7 @@ var policyParts = []policyPart{
 // then say "split"). Gates add what the settings that are on need.
 func ControllerPolicies(m *facts.Minor, n model.Names, g model.IAMGates) []ControllerPolicy {
 	var split []ControllerPolicy
+	var slugs []string
 	var all []any
 	for _, part := range policyParts {
 		st := part.statements(m, n, g)
@@ -69,21 +69,22 @@ func ControllerPolicies(m *facts.Minor, n model.Names, g model.IAMGates) []Contr
 			all = append(all, s)
 		}
 		split = append(split, ControllerPolicy{
-			Part: part.name, File: "controller-policy-" + part.file + ".json",
+			Part: part.name, File: model.ControllerPolicyFile(part.file),
 			Name: n.ControllerPolicyName(part.name), LogicalID: part.name + "Policy", Document: Document(st),
 		})
+		slugs = append(slugs, part.file)
 	}
 	if m.IAM.Split {
 		return split
 	}
-	single := ControllerPolicy{File: "controller-policy-all.json", Name: n.ControllerPolicyName(""), LogicalID: "KarpenterControllerPolicy",
+	single := ControllerPolicy{File: model.ControllerPolicyFile("all"), Name: n.ControllerPolicyName(""), LogicalID: "KarpenterControllerPolicy",
 		Document: obj{"Version": Version, "Statement": all}}
 	if CompactSize(single.Document) <= MaxPolicySize {
 		return []ControllerPolicy{single}
 	}
 	// Upstream has no such policies: they get IDs of their own.
 	for i := range split {
-		split[i].File = strings.Replace(split[i].File, "controller-policy-", "controller-policy-split-", 1)
+		split[i].File = model.ControllerPolicyFile("split-" + slugs[i])
 		split[i].LogicalID = "KarpenterController" + split[i].Part + "Policy"
 	}
 	return split

@@ -29,6 +29,13 @@ const (
 	FileInterruptionRules = DirIAM + "interruption-rules.json"
 )
 
+// ControllerPolicyFile is the name, in the bundle's iam/ folder, of a
+// controller policy: what is "all" for the single policy, the part's
+// name ("node-lifecycle"), "split-" and the part's name where karpgen
+// splits a policy upstream keeps whole, or "transition-N" for a plan's
+// transition policy.
+func ControllerPolicyFile(what string) string { return "controller-policy-" + what + ".json" }
+
 // IAMFile is the path of a file of the bundle's iam/ folder.
 func IAMFile(name string) string { return DirIAM + name }
 

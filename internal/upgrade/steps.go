@@ -140,9 +140,9 @@ func pack(sts []any, n model.Names) []iampolicy.ControllerPolicy {
 			return
 		}
 		i := len(out) + 1
-		name := model.FitName(fmt.Sprintf("KarpenterControllerTransition%dPolicy-%s", i, n.Cluster), 128)
+		part := fmt.Sprintf("Transition%d", i)
 		out = append(out, iampolicy.ControllerPolicy{
-			Part: fmt.Sprintf("Transition%d", i), File: fmt.Sprintf("controller-policy-transition-%d.json", i), Name: name,
+			Part: part, File: model.ControllerPolicyFile(fmt.Sprintf("transition-%d", i)), Name: n.ControllerPolicyName(part),
 			LogicalID: fmt.Sprintf("KarpenterControllerTransition%dPolicy", i),
 			Document:  map[string]any{"Version": "2012-10-17", "Statement": slices.Clone(cur)},
 		})
