@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/gcpolicy"
 	"github.com/karpgen/karpgen/internal/gitrev"
 	"github.com/karpgen/karpgen/internal/load"
@@ -18,30 +20,33 @@ import (
 
 // errChanged ends a diff that found changes: exit 1, with nothing more to
 // say than the report.
-var errChanged = &exitError{exitFailure, errors.New("")}
+var errChanged = &exitError{exitFound, errors.New("")}
 
 // runDiff renders the profiles and their base in memory and reports what
 // the change does, environment by environment.
 func runDiff(args []string, stdout, stderr io.Writer) error {
-	var dir, base, format string
+	var dir, format string
+	var base baseFlags
 	var ev evalFlags
 	fs := newFlags("diff", stdout, stderr)
-	fs.StringVar(&base, "base", "", "the base: its profiles folder, a checkout holding it at --profiles' path, or a git revision (required)")
+	fs.StringVar(&base.any, "base", "", "the base: a git revision, or its profiles folder or a checkout holding it at --profiles' path; a name that is both is refused")
+	fs.StringVar(&base.rev, "base-rev", "", "the base is this git revision of the repository around --profiles")
+	fs.StringVar(&base.dir, "base-dir", "", "the base is this folder: its profiles, or a checkout holding them at --profiles' path")
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if base == "" {
-		return usageErr("diff: --base DIR|REV is required")
+	if n := base.count(); n != 1 {
+		return usageErr("diff: name the base once, with --base, --base-rev or --base-dir")
 	}
 	if format != "text" && format != "markdown" && format != "json" {
 		return usageErr("diff: -o must be text, markdown or json, not %q", format)
 	}
-	baseFolder, baseName, closeBase, err := openBase(base, dir)
+	baseFolder, baseName, closeBase, err := base.open(dir)
 	if err != nil {
-		return usageErr("diff: --base: %v", err)
+		return err
 	}
 	defer closeBase()
 	// A revision from before the profiles folder existed has no
@@ -83,30 +88,74 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// openBase opens the base: a folder (the profiles, or a checkout with
-// them at the path of --profiles) when one exists by that name, else a
-// git revision of the repository around the profiles. A revision without
-// the profiles folder gives a folder without a file system.
-func openBase(base, dir string) (load.Folder, string, func() error, error) {
-	if info, err := os.Stat(base); err == nil && info.IsDir() {
-		folder := base
+// baseFlags name the base of a diff: --base is a folder or a revision,
+// whichever exists, and refused when it is both (as git refuses such a
+// name); --base-rev and --base-dir say which.
+type baseFlags struct{ any, rev, dir string }
+
+func (b baseFlags) count() int {
+	n := 0
+	for _, s := range []string{b.any, b.rev, b.dir} {
+		if s != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// open opens the base. A revision is read from the object store of the
+// repository around the profiles, never from a path the change under
+// review controls; a revision without the profiles folder gives a folder
+// without a file system (every environment is added).
+func (b baseFlags) open(dir string) (load.Folder, string, func() error, error) {
+	flag, name := "--base", b.any
+	isDir, isRev := false, false
+	switch {
+	case b.dir != "":
+		flag, name, isDir = "--base-dir", b.dir, true
+	case b.rev != "":
+		flag, name, isRev = "--base-rev", b.rev, true
+	default:
+		_, statErr := os.Lstat(name)
+		isDir = statErr == nil
+		if repo, err := gitrev.Find(dir); err == nil {
+			_, err := repo.Resolve(name)
+			isRev = err == nil
+		}
+		switch {
+		case isDir && isRev:
+			return load.Folder{}, "", nil, usageErr("diff: --base %s names both a path and a git revision: say which with --base-rev or --base-dir", escape.Terminal(strconv.Quote(name)))
+		case !isDir && !isRev:
+			isRev = true // the revision's own error says why it is none
+		}
+	}
+	if isDir {
+		info, err := os.Stat(name)
+		if err != nil || !info.IsDir() {
+			return load.Folder{}, "", nil, usageErr("diff: %s: there is no folder %s", flag, escape.Terminal(name))
+		}
+		folder := name
 		if !filepath.IsAbs(dir) {
-			if info, err := os.Stat(filepath.Join(base, dir)); err == nil && info.IsDir() {
-				folder = filepath.Join(base, dir)
+			if info, err := os.Stat(filepath.Join(name, dir)); err == nil && info.IsDir() {
+				folder = filepath.Join(name, dir)
 			}
 		}
 		f, closeFn, err := load.Open(folder)
 		return f, folder, closeFn, err
 	}
-	rev, err := gitrev.Open(dir, base)
+	rev, err := gitrev.Open(dir, name)
 	if err != nil {
-		return load.Folder{}, "", nil, err
+		var bad *gitrev.NameError
+		if errors.As(err, &bad) {
+			return load.Folder{}, "", nil, usageErr("diff: %s: %v", flag, err)
+		}
+		return load.Folder{}, "", nil, fmt.Errorf("diff: %s: %w", flag, err)
 	}
-	name := base + ":" + rev.Path
+	label := name + ":" + rev.Path
 	if rev.Empty {
-		return load.Folder{}, name, func() error { return nil }, nil
+		return load.Folder{}, label, func() error { return nil }, nil
 	}
-	return load.Folder{FS: rev.FS, Path: name}, name, func() error { return nil }, nil
+	return load.Folder{FS: rev.FS, Path: label}, label, func() error { return nil }, nil
 }
 
 // checkSide evaluates one side. An invalid side is reported with its

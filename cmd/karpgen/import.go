@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -71,6 +72,10 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		values = &importer.Input{Name: valuesFile, Data: data}
 	}
 	res, err := importer.Import(inputs, values, opts)
+	var missing *importer.MissingError
+	if errors.As(err, &missing) {
+		return usageErr("import: %v", err)
+	}
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
@@ -97,7 +102,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		printer.Findings(stderr, relative(findings))
 	}
 	if refused {
-		return fmt.Errorf("import: the imported profile would not vet (above); nothing was written: give the flags or fix the input the findings name")
+		return &exitError{exitInvalid, errors.New("import: the imported profile would not vet (above); nothing was written: give the flags or fix the input the findings name")}
 	}
 	if out == "" {
 		_, err := stdout.Write(res.CUE)

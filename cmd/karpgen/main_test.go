@@ -2,13 +2,16 @@ package main
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/rhysd/actionlint"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/karpgen/karpgen/internal/lint"
@@ -37,9 +40,10 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join("testdata", "script"),
 		UpdateScripts:       os.Getenv("KARPGEN_UPDATE") == "1",
 		RequireExplicitExec: true,
-		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": cmdExits},
+		Cmds:                map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": cmdExits, "workflow-step": cmdWorkflowStep},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("HOOK", hook)
+			env.Setenv("REPO", filepath.Dir(filepath.Dir(hook)))
 			// vet checks support windows on a fixed day, 2025-02-01, on
 			// which the base profile's Karpenter 1.2 was supported;
 			// rule_version_support.txtar names its days with --on.
@@ -74,6 +78,30 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
 	}
+}
+
+// cmdWorkflowStep writes the script of a GitHub Actions workflow's step
+// to a file, to be run as the runner runs it (bash -eo pipefail):
+// `workflow-step WORKFLOW "STEP NAME" FILE`.
+func cmdWorkflowStep(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: workflow-step WORKFLOW STEP FILE")
+	}
+	src, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	wf, errs := actionlint.Parse(src)
+	if len(errs) > 0 {
+		ts.Fatalf("%s: %v", args[0], errs[0])
+	}
+	for _, id := range slices.Sorted(maps.Keys(wf.Jobs)) {
+		for _, step := range wf.Jobs[id].Steps {
+			if run, ok := step.Exec.(*actionlint.ExecRun); ok && step.Name != nil && step.Name.Value == args[1] {
+				ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(run.Run.Value), 0o644))
+				return
+			}
+		}
+	}
+	ts.Fatalf("%s has no step %q that runs a script", args[0], args[1])
 }
 
 // TestEveryRuleHasAScenario: each rule of the catalog has its scenario,

@@ -14,15 +14,19 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/load"
+	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/printer"
 )
 
-// Exit codes of the CLI contract.
+// Exit codes of the CLI contract. A difference found (render --check,
+// diff) is never told by the code a failure gets: a workflow that treats
+// 1 as "something changes" must not go green when the command failed.
 const (
 	exitOK      = 0
-	exitFailure = 1
+	exitFound   = 1
 	exitUsage   = 2
 	exitInvalid = 3
+	exitFailure = 4
 )
 
 // exitError carries an exit code up to run.
@@ -48,7 +52,7 @@ func usage() string {
 	for _, line := range strings.SplitAfter(strings.TrimSuffix(synopsis(), "\n"), "\n") {
 		b.WriteString("  " + line)
 	}
-	b.WriteString("\n\nEvery command explains itself with --help.\nExit codes: 0 ok, 1 failure or a difference found by --check, 2 usage error, 3 invalid profile.\n")
+	b.WriteString("\n\nEvery command explains itself with --help.\nExit codes: 0 ok, 1 a difference found (render --check, diff), 2 usage error, 3 invalid profile (doctor: a fault found), 4 failure (I/O, git, timeout, an incomplete capture).\n")
 	return b.String()
 }
 
@@ -134,6 +138,10 @@ func exitCode(err error, stderr io.Writer) int {
 	var unknown *load.UnknownEnvError
 	if errors.As(err, &unknown) {
 		return exitUsage
+	}
+	var differs *output.DiffersError
+	if errors.As(err, &differs) {
+		return exitFound
 	}
 	return exitFailure
 }

@@ -18,7 +18,7 @@ var placeholders = map[string]string{
 	"to": "VERSION", "from": "VERSION", "kubernetes-to": "VERSION", "karpenter-version": "VERSION", "kubernetes-version": "VERSION",
 	"eval-timeout": "DURATION", "lock-wait": "DURATION", "template": "NAME", "name": "PREFIX", "region": "REGION",
 	"account": "ID", "env": "NAME", "cluster": "NAME", "namespace": "NAMESPACE", "oidc-issuer": "URL", "node-group": "NAME",
-	"max-environments": "N", "max-objects": "N", "allow-kinds": "KINDS", "version": "VERSION",
+	"max-environments": "N", "max-objects": "N", "allow-kinds": "KINDS", "version": "VERSION", "base-rev": "REV", "base-dir": "DIR",
 }
 
 var (

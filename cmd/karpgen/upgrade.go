@@ -67,7 +67,7 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if plan.Blocked() {
-		return &exitError{exitFailure, fmt.Errorf("upgrade: %d blocker(s): nothing can start until they are resolved; nothing was written", len(plan.Blockers))}
+		return &exitError{exitFound, fmt.Errorf("upgrade: %d blocker(s): nothing can start until they are resolved; nothing was written", len(plan.Blockers))}
 	}
 	if !write {
 		return nil

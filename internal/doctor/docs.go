@@ -14,7 +14,7 @@ func Docs() []byte {
 		"`{\"error\": {\"code\": ..., \"message\": ...}}`); `karpgen doctor ENV --state STATE [-o text|json]` then checks offline.\n" +
 		"A check whose files were not captured is listed as skipped; one whose file holds a capture failure (expired or missing\n" +
 		"credentials, access denied, a missing tool) as not checked, never as a difference. Exit codes: 0 healthy (warnings\n" +
-		"allowed), 3 when a check finds an error, 1 when the folder cannot be read (the file and the JSON path are named) or\n" +
+		"allowed), 3 when a check finds an error, 4 when the folder cannot be read (the file and the JSON path are named) or\n" +
 		"the capture is incomplete (a check not checked, or no check run at all), 2 for usage.\n\n" +
 		"A finding is printed like every karpgen finding: `error: RESOURCE [CHECK]`, then what was expected, what was\n" +
 		"found and the fix (`hint`). With `-o json`, each result has its `check`, `status` and `findings`, and each finding\n" +

@@ -1,16 +1,25 @@
 // Package gitrev reads a folder of a git repository as it is at a
 // revision, into memory, through git's plumbing (rev-parse, ls-tree,
 // cat-file): nothing of the work tree, the index or HEAD changes.
+//
+// Everything below the work tree may come from the change under review,
+// so nothing there decides where the repository is: the repository is
+// the nearest folder at or above the profiles holding a `.git` (which no
+// commit can contain), handed to git explicitly, and a bare repository
+// committed into the tree is never taken for it. The revision's size is
+// known from its tree before any of its blobs is read, and the blobs are
+// streamed, so no revision holds more than the limits in memory.
 package gitrev
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing/fstest"
@@ -29,114 +38,325 @@ type Folder struct {
 	Empty bool
 }
 
-// MaxBytes bounds what a revision's folder may hold in memory.
-const MaxBytes = 256 << 20
+// MaxBytes bounds what a revision's folder may hold in memory, counting
+// a blob once for every name it has; MaxFiles bounds its number of
+// files.
+const (
+	MaxBytes = 256 << 20
+	MaxFiles = 20000
+)
 
-// Open reads dir (a folder inside a git work tree) as it is at rev.
-// Links and submodules in it are refused: a revision's files are
-// untrusted, and a link could lead anywhere once followed.
-func Open(dir, rev string) (*Folder, error) {
-	if rev == "" || strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\x00\n") {
-		return nil, fmt.Errorf("%q is not a git revision", rev)
+// Limits bound a revision's folder; the zero value means MaxBytes and
+// MaxFiles.
+type Limits struct{ Bytes, Files int64 }
+
+func (l Limits) orDefault() Limits {
+	if l.Bytes <= 0 {
+		l.Bytes = MaxBytes
 	}
-	top, err := git(dir, nil, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return nil, fmt.Errorf("%s is not inside a git work tree: %w", dir, err)
+	if l.Files <= 0 {
+		l.Files = MaxFiles
 	}
-	prefix, err := git(dir, nil, "rev-parse", "--show-prefix")
+	return l
+}
+
+// NameError says a name given for a folder or a revision names none: a
+// mistake of whoever gave it, where every other error of this package
+// is a failure to read what it names.
+type NameError struct{ msg string }
+
+func (e *NameError) Error() string { return e.msg }
+
+func nameErr(format string, args ...any) error {
+	return &NameError{fmt.Sprintf(format, args...)}
+}
+
+// Repo is the git repository around a folder.
+type Repo struct {
+	// Top is its work tree; GitDir the `.git` entry found there (a
+	// folder, or a file naming one, as for a linked work tree).
+	Top, GitDir string
+	// Prefix is the folder's path inside the work tree ("" at the top).
+	Prefix string
+}
+
+// Find returns the repository of the work tree around dir: the nearest
+// folder at or above dir that holds an entry named `.git`. A bare
+// repository (a HEAD, objects/ and refs/ with no `.git`) is never taken
+// for one, wherever it lies, since a commit can hold those files but no
+// commit can hold a `.git`.
+func Find(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	commit, err := git(dir, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
-	if err != nil {
-		return nil, fmt.Errorf("git revision %q: no such commit in %s", rev, strings.TrimSpace(string(top)))
+	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+		return nil, nameErr("there is no folder %s", dir)
 	}
-	f := &Folder{Commit: strings.TrimSpace(string(commit)), Path: strings.TrimSuffix(strings.TrimSpace(string(prefix)), "/")}
-	args := []string{"ls-tree", "-r", "-z", "--full-tree", f.Commit}
-	if f.Path != "" {
-		args = append(args, "--", f.Path+"/")
-	}
-	list, err := git(strings.TrimSpace(string(top)), nil, args...)
-	if err != nil {
-		return nil, err
-	}
-	type entry struct{ name, hash string }
-	var blobs []entry
-	for _, rec := range strings.Split(strings.TrimSuffix(string(list), "\x00"), "\x00") {
-		if rec == "" {
-			continue
-		}
-		meta, name, ok := strings.Cut(rec, "\t")
-		fields := strings.Fields(meta)
-		if !ok || len(fields) != 3 {
-			return nil, fmt.Errorf("git ls-tree: unexpected line %q", rec)
-		}
-		rel := strings.TrimPrefix(name, f.Path+"/")
-		if f.Path == "" {
-			rel = name
-		}
-		switch fields[0] {
-		case "100644", "100755":
-			blobs = append(blobs, entry{rel, fields[2]})
-		case "120000":
-			return nil, fmt.Errorf("%s at %s is a symbolic link: karpgen follows no links of a revision", path.Join(f.Path, rel), rev)
-		default:
-			return nil, fmt.Errorf("%s at %s is a %s (mode %s), not a file", path.Join(f.Path, rel), rev, fields[1], fields[0])
-		}
-	}
-	files := fstest.MapFS{}
-	if len(blobs) > 0 {
-		var in bytes.Buffer
-		for _, b := range blobs {
-			in.WriteString(b.hash + "\n")
-		}
-		out, err := git(dir, &in, "cat-file", "--batch")
-		if err != nil {
-			return nil, err
-		}
-		r := bufio.NewReader(bytes.NewReader(out))
-		total := 0
-		for _, b := range blobs {
-			header, err := r.ReadString('\n')
-			if err != nil {
-				return nil, fmt.Errorf("git cat-file: %w", err)
-			}
-			h := strings.Fields(header)
-			if len(h) != 3 || h[0] != b.hash || h[1] != "blob" {
-				return nil, fmt.Errorf("git cat-file: unexpected header %q for %s", header, b.name)
-			}
-			size, err := strconv.Atoi(h[2])
+	for d := abs; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			rel, err := filepath.Rel(d, abs)
 			if err != nil {
 				return nil, err
 			}
-			if total += size; total > MaxBytes {
-				return nil, fmt.Errorf("%s at %s holds more than %d MiB", f.Path, rev, MaxBytes>>20)
+			prefix := filepath.ToSlash(rel)
+			if prefix == "." {
+				prefix = ""
 			}
-			data := make([]byte, size+1)
-			if _, err := io.ReadFull(r, data); err != nil {
-				return nil, fmt.Errorf("git cat-file: %w", err)
+			return &Repo{Top: d, GitDir: filepath.Join(d, ".git"), Prefix: prefix}, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return nil, nameErr("%s is not inside a git work tree", dir)
+		}
+		d = parent
+	}
+}
+
+// Resolve returns the full hash of the commit rev names, or an error
+// when it names none.
+func (r *Repo) Resolve(rev string) (string, error) {
+	if err := checkRev(rev); err != nil {
+		return "", err
+	}
+	commit, err := r.git(nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return "", nameErr("git revision %q: no such commit in %s", rev, r.Top)
+	}
+	return strings.TrimSpace(string(commit)), nil
+}
+
+func checkRev(rev string) error {
+	if rev == "" || strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\x00\n") {
+		return nameErr("%q is not a git revision", rev)
+	}
+	return nil
+}
+
+// Open reads dir (a folder inside a git work tree) as it is at rev,
+// within the default limits.
+func Open(dir, rev string) (*Folder, error) {
+	return OpenLimited(dir, rev, Limits{})
+}
+
+// OpenLimited reads dir as it is at rev. Links and submodules in it are
+// refused: a revision's files are untrusted, and a link could lead
+// anywhere once followed. A folder over the limits is refused before any
+// of its files is read.
+func OpenLimited(dir, rev string, lim Limits) (*Folder, error) {
+	if err := checkRev(rev); err != nil {
+		return nil, err
+	}
+	r, err := Find(dir)
+	if err != nil {
+		return nil, err
+	}
+	commit, err := r.Resolve(rev)
+	if err != nil {
+		return nil, err
+	}
+	return r.read(commit, rev, lim.orDefault())
+}
+
+type blob struct {
+	name, hash string
+	size       int64
+}
+
+func (r *Repo) read(commit, rev string, lim Limits) (*Folder, error) {
+	f := &Folder{Commit: commit, Path: r.Prefix}
+	args := []string{"ls-tree", "-r", "-l", "-z", "--full-tree", commit}
+	if f.Path != "" {
+		args = append(args, "--", f.Path+"/")
+	}
+	var blobs []blob
+	var total int64
+	err := r.stream(nil, func(out *bufio.Reader) error {
+		for {
+			rec, err := out.ReadString(0)
+			if err == io.EOF && rec == "" {
+				return nil
 			}
-			files[b.name] = &fstest.MapFile{Data: data[:size], Mode: 0o444}
+			if err != nil && err != io.EOF {
+				return err
+			}
+			b, err := f.entry(strings.TrimSuffix(rec, "\x00"), rev)
+			if err != nil {
+				return err
+			}
+			if int64(len(blobs)) >= lim.Files {
+				return fmt.Errorf("%s at %s holds more than %d files", f.where(), rev, lim.Files)
+			}
+			if total += b.size; total > lim.Bytes {
+				return fmt.Errorf("%s at %s holds more than %d MiB", f.where(), rev, lim.Bytes>>20)
+			}
+			blobs = append(blobs, b)
+		}
+	}, args...)
+	if err != nil {
+		return nil, err
+	}
+	files := fstest.MapFS{}
+	if len(blobs) > 0 {
+		if err := r.cat(blobs, total, files); err != nil {
+			return nil, err
 		}
 	}
 	f.FS, f.Empty = files, len(files) == 0
 	return f, nil
 }
 
-// git runs git in dir with its own configuration only (no pager, no
-// prompts) and returns what it prints.
-func git(dir string, stdin io.Reader, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", append([]string{"-C", dir, "--no-pager", "-c", "core.quotePath=false"}, args...)...)
-	cmd.Stdin = stdin
-	cmd.Env = append(cmd.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return nil, fmt.Errorf("git %s: %s", args[0], msg)
-		}
-		return nil, fmt.Errorf("git %s: %w", args[0], err)
+func (f *Folder) where() string {
+	if f.Path == "" {
+		return "the repository"
 	}
-	return out, nil
+	return f.Path
+}
+
+// entry reads one record of `ls-tree -r -l -z`: "MODE TYPE HASH SIZE\tNAME".
+func (f *Folder) entry(rec, rev string) (blob, error) {
+	meta, name, ok := strings.Cut(rec, "\t")
+	fields := strings.Fields(meta)
+	if !ok || len(fields) != 4 {
+		return blob{}, fmt.Errorf("git ls-tree: unexpected line %q", rec)
+	}
+	rel := name
+	if f.Path != "" {
+		rel = strings.TrimPrefix(name, f.Path+"/")
+	}
+	switch fields[0] {
+	case "100644", "100755":
+	case "120000":
+		return blob{}, fmt.Errorf("%s at %s is a symbolic link: karpgen follows no links of a revision", path.Join(f.Path, rel), rev)
+	default:
+		return blob{}, fmt.Errorf("%s at %s is a %s (mode %s), not a file", path.Join(f.Path, rel), rev, fields[1], fields[0])
+	}
+	size, err := strconv.ParseInt(fields[3], 10, 64)
+	if err != nil || size < 0 {
+		return blob{}, fmt.Errorf("git ls-tree: unexpected size in %q", rec)
+	}
+	return blob{rel, fields[2], size}, nil
+}
+
+// cat reads the blobs, each hash once, streaming `cat-file --batch` and
+// holding no more than the sizes the tree gave.
+func (r *Repo) cat(blobs []blob, total int64, files fstest.MapFS) error {
+	seen := map[string][]byte{}
+	var in strings.Builder
+	var order []blob
+	for _, b := range blobs {
+		if _, ok := seen[b.hash]; !ok {
+			seen[b.hash] = nil
+			order = append(order, b)
+			in.WriteString(b.hash + "\n")
+		}
+	}
+	err := r.stream(strings.NewReader(in.String()), func(out *bufio.Reader) error {
+		for _, b := range order {
+			header, err := out.ReadString('\n')
+			if err != nil {
+				return fmt.Errorf("git cat-file: %w", err)
+			}
+			h := strings.Fields(header)
+			if len(h) != 3 || h[0] != b.hash || h[1] != "blob" || h[2] != strconv.FormatInt(b.size, 10) {
+				return fmt.Errorf("git cat-file: unexpected header %q for %s", header, b.name)
+			}
+			data := make([]byte, b.size+1)
+			if _, err := io.ReadFull(out, data); err != nil {
+				return fmt.Errorf("git cat-file: %w", err)
+			}
+			seen[b.hash] = data[:b.size]
+		}
+		return nil
+	}, "cat-file", "--batch")
+	if err != nil {
+		return err
+	}
+	for _, b := range blobs {
+		files[b.name] = &fstest.MapFile{Data: seen[b.hash], Mode: 0o444}
+	}
+	return nil
+}
+
+// git runs git on the repository and returns what it prints (small
+// answers only).
+func (r *Repo) git(stdin io.Reader, args ...string) ([]byte, error) {
+	var out []byte
+	err := r.stream(stdin, func(o *bufio.Reader) error {
+		b, err := io.ReadAll(io.LimitReader(o, 1<<16))
+		out = b
+		return err
+	}, args...)
+	return out, err
+}
+
+// stream runs git on the repository, named explicitly so that git
+// discovers nothing, with its own configuration only (no pager, no
+// prompts, no bare repository found on its own), and hands what it
+// prints to read as it comes. When read fails, git is stopped.
+func (r *Repo) stream(stdin io.Reader, read func(*bufio.Reader) error, args ...string) error {
+	base := []string{"--git-dir=" + r.GitDir, "--work-tree=" + r.Top, "--no-pager",
+		"-c", "core.quotePath=false", "-c", "safe.bareRepository=explicit", "-c", "core.fsmonitor=false"}
+	cmd := exec.Command("git", append(base, args...)...)
+	cmd.Dir = r.Top
+	cmd.Stdin = stdin
+	cmd.Env = append(cleanEnv(cmd.Environ()), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+	var stderr strings.Builder
+	cmd.Stderr = &limitedWriter{w: &stderr, n: 4096}
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("git %s: %w", args[0], err)
+	}
+	readErr := read(bufio.NewReaderSize(pipe, 1<<16))
+	if readErr != nil {
+		_ = cmd.Process.Kill()
+	}
+	_, _ = io.Copy(io.Discard, pipe)
+	waitErr := cmd.Wait()
+	if readErr != nil {
+		return readErr
+	}
+	if waitErr != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return fmt.Errorf("git %s: %s", args[0], msg)
+		}
+		return fmt.Errorf("git %s: %w", args[0], waitErr)
+	}
+	return nil
+}
+
+// cleanEnv drops the variables that would point git at another
+// repository or work tree than the one found.
+func cleanEnv(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+type limitedWriter struct {
+	w io.Writer
+	n int
+}
+
+func (l *limitedWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	if l.n > 0 {
+		q := p
+		if len(q) > l.n {
+			q = q[:l.n]
+		}
+		l.n -= len(q)
+		_, _ = l.w.Write(q)
+	}
+	return n, nil
 }
