@@ -50,6 +50,9 @@ type Change struct {
 	Reason string `json:"reason,omitempty"`
 	// Why says how the rules decide it.
 	Why string `json:"why"`
+	// Requirements is, for a change of a NodePool's requirements, what
+	// changes key by key.
+	Requirements []RequirementDelta `json:"requirements,omitempty"`
 }
 
 // dynamic are the drift checks that read a field tagged hash:"ignore":
@@ -199,6 +202,7 @@ func (c *comparison) classify(path []string, a, b any) Change {
 		ch.Effect, ch.Reason = Drift, staticReason
 		ch.Why = fmt.Sprintf("enters the %s hash (%s): every node made from it is replaced", c.kind, c.k.HashVersion)
 	case f == "spec.template.spec.requirements" || strings.HasPrefix(f, "spec.template.spec.requirements."):
+		ch.Requirements = RequirementDeltas(c.requirements(c.old), c.requirements(c.new))
 		narrowed := Narrowed(c.requirements(c.old), c.requirements(c.new))
 		if len(narrowed) == 0 {
 			ch.Effect = InPlace
@@ -294,6 +298,14 @@ func (c *comparison) requirements(obj map[string]any) []Requirement {
 		vals, _ := m["values"].([]any)
 		for _, v := range vals {
 			r.Values = append(r.Values, fmt.Sprint(v))
+		}
+		switch n := m["minValues"].(type) {
+		case int:
+			r.MinValues = n
+		case int64:
+			r.MinValues = int(n)
+		case float64:
+			r.MinValues = int(n)
 		}
 		out = append(out, r)
 	}

@@ -2,6 +2,7 @@ package drift
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -165,7 +166,7 @@ func TestCompareNodeClass(t *testing.T) {
 }
 
 func TestNarrowed(t *testing.T) {
-	in := func(k string, v ...string) Requirement { return Requirement{k, "In", v} }
+	in := func(k string, v ...string) Requirement { return Requirement{Key: k, Operator: "In", Values: v} }
 	for _, tc := range []struct {
 		old, new []Requirement
 		want     string
@@ -174,9 +175,9 @@ func TestNarrowed(t *testing.T) {
 		{[]Requirement{in("k", "a", "b")}, []Requirement{in("k", "b")}, "nodes with k a"},
 		{nil, []Requirement{in("k", "a")}, "nodes whose k is not one of a"},
 		{[]Requirement{in("k", "a")}, nil, ""},
-		{[]Requirement{{"k", "NotIn", []string{"a"}}}, []Requirement{{"k", "NotIn", []string{"a", "b"}}}, "nodes whose k is not none of a, b"},
-		{[]Requirement{{"g", "Gt", []string{"4"}}}, []Requirement{{"g", "Gt", []string{"3"}}}, ""},
-		{[]Requirement{{"g", "Exists", nil}}, []Requirement{{"g", "Gt", []string{"3"}}}, "nodes whose g is not greater than 3"},
+		{[]Requirement{{Key: "k", Operator: "NotIn", Values: []string{"a"}}}, []Requirement{{Key: "k", Operator: "NotIn", Values: []string{"a", "b"}}}, "nodes whose k is not none of a, b"},
+		{[]Requirement{{Key: "g", Operator: "Gt", Values: []string{"4"}}}, []Requirement{{Key: "g", Operator: "Gt", Values: []string{"3"}}}, ""},
+		{[]Requirement{{Key: "g", Operator: "Exists"}}, []Requirement{{Key: "g", Operator: "Gt", Values: []string{"3"}}}, "nodes whose g is not greater than 3"},
 	} {
 		if got := strings.Join(Narrowed(tc.old, tc.new), "; "); got != tc.want {
 			t.Errorf("%v -> %v: %q, want %q", tc.old, tc.new, got, tc.want)
@@ -231,5 +232,43 @@ func TestHashVersionChangeDriftsNothing(t *testing.T) {
 	changes, _ := to.Compare(to, EC2NodeClass, obj(t, class), obj(t, strings.Replace(class, "team: a", "team: b", 1)))
 	if len(changes) != 1 || changes[0].Effect != Drift {
 		t.Errorf("within 1.12: %+v", changes)
+	}
+}
+
+// TestRequirementDeltas: key by key, the operator on each side and the
+// values gained and lost; a key that stays the same is left out, one
+// given twice shows both operators.
+func TestRequirementDeltas(t *testing.T) {
+	r := func(k, op string, min int, v ...string) Requirement {
+		return Requirement{Key: k, Operator: op, Values: v, MinValues: min}
+	}
+	old := []Requirement{
+		r("family", "In", 0, "c7g", "m7g", "r7g"),
+		r("zone", "In", 0, "a", "b"),
+		r("arch", "In", 0, "arm64"),
+		r("gen", "Gt", 0, "5"),
+		r("gone", "Exists", 0),
+	}
+	new := []Requirement{
+		r("family", "In", 2, "c7g", "m7i", "r7g", "c7g"),
+		r("zone", "In", 0, "b", "a"),
+		r("arch", "NotIn", 0, "amd64"),
+		r("gen", "Gt", 0, "5"),
+		r("gen", "Lt", 0, "9"),
+		r("new", "DoesNotExist", 0),
+	}
+	var got []string
+	for _, d := range RequirementDeltas(old, new) {
+		got = append(got, fmt.Sprintf("%s %q->%q +%v -%v", d.Key, d.From, d.To, d.ValuesAdded, d.ValuesRemoved))
+	}
+	want := []string{
+		`arch "In"->"NotIn" +[amd64] -[arm64]`,
+		`family "In"->"In (minValues 2)" +[m7i] -[m7g]`,
+		`gen "Gt"->"Gt+Lt" +[9] -[]`,
+		`gone "Exists"->"" +[] -[]`,
+		`new ""->"DoesNotExist" +[] -[]`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

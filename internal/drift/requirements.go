@@ -12,6 +12,7 @@ import (
 type Requirement struct {
 	Key, Operator string
 	Values        []string
+	MinValues     int
 }
 
 // absent stands for a node without the label; other for a value no
@@ -154,4 +155,70 @@ func allowsOne(r Requirement, v string) bool {
 		return n < bound
 	}
 	return true
+}
+
+// RequirementDelta is what changes of one requirement key: the operator
+// on each side ("" where the key is absent; several joined by "+" where
+// the key is given more than once) and the values each side names that
+// the other does not.
+type RequirementDelta struct {
+	Key           string   `json:"key"`
+	From          string   `json:"from"`
+	To            string   `json:"to"`
+	ValuesAdded   []string `json:"valuesAdded"`
+	ValuesRemoved []string `json:"valuesRemoved"`
+}
+
+// RequirementDeltas lists, key by key in name order, what changes from
+// old to new requirements; keys that stay as they are are left out.
+func RequirementDeltas(old, new []Requirement) []RequirementDelta {
+	keys := map[string]bool{}
+	for _, r := range slices.Concat(old, new) {
+		keys[r.Key] = true
+	}
+	var out []RequirementDelta
+	for _, key := range slices.Sorted(maps.Keys(keys)) {
+		o, n := on(old, key), on(new, key)
+		d := RequirementDelta{Key: key, From: operators(o), To: operators(n),
+			ValuesAdded: missing(values(n), values(o)), ValuesRemoved: missing(values(o), values(n))}
+		if d.From == d.To && len(d.ValuesAdded) == 0 && len(d.ValuesRemoved) == 0 {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// operators names the operators of a key's requirements, with their
+// minValues.
+func operators(rs []Requirement) string {
+	var ops []string
+	for _, r := range rs {
+		op := r.Operator
+		if r.MinValues > 0 {
+			op += fmt.Sprintf(" (minValues %d)", r.MinValues)
+		}
+		ops = append(ops, op)
+	}
+	return strings.Join(ops, "+")
+}
+
+func values(rs []Requirement) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Values...)
+	}
+	return out
+}
+
+// missing are the values of a that b does not hold, sorted, once each.
+func missing(a, b []string) []string {
+	out := []string{}
+	for _, v := range a {
+		if !slices.Contains(b, v) && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

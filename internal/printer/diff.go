@@ -55,19 +55,79 @@ func counted(n int, one, many string, names []string, sep string) string {
 	return s + " (" + strings.Join(names, sep) + ")"
 }
 
-// value shows a value compactly: JSON, cut at 120 characters; "(absent)"
-// for none.
+// maxValue is how many characters a value shows.
+const maxValue = 120
+
+// value shows a value compactly: JSON, cut at maxValue characters;
+// "(absent)" for none.
 func value(v any) string {
 	if v == nil {
 		return "(absent)"
 	}
+	s := jsonText(v)
+	if utf8.RuneCountInString(s) > maxValue {
+		s = string([]rune(s)[:maxValue-1]) + "…"
+	}
+	return s
+}
+
+func jsonText(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	s := string(b)
-	if utf8.RuneCountInString(s) > 120 {
-		s = string([]rune(s)[:119]) + "…"
+	return string(b)
+}
+
+// values shows the two sides of a change. Where a side is too long to
+// show whole, both are shown from shortly before the first character
+// they differ in, so that two cut values never read the same.
+func values(from, to any) (string, string) {
+	if from == nil || to == nil {
+		return value(from), value(to)
+	}
+	a, b := []rune(jsonText(from)), []rune(jsonText(to))
+	if len(a) <= maxValue && len(b) <= maxValue {
+		return string(a), string(b)
+	}
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	start := max(0, i-maxValue/4)
+	return window(a, start), window(b, start)
+}
+
+// window shows s from start, cut at maxValue characters, with "…" where
+// it is cut.
+func window(s []rune, start int) string {
+	prefix := ""
+	if start > 0 {
+		s, prefix = s[start:], "…"
+	}
+	if len(s) > maxValue {
+		return prefix + string(s[:maxValue-1]) + "…"
+	}
+	return prefix + string(s)
+}
+
+// requirement shows what changes of one requirement key.
+func requirement(d drift.RequirementDelta) string {
+	op := func(s string) string {
+		if s == "" {
+			return "(absent)"
+		}
+		return s
+	}
+	s := d.Key + ": " + op(d.To)
+	if d.From != d.To {
+		s = d.Key + ": " + op(d.From) + " -> " + op(d.To)
+	}
+	if len(d.ValuesAdded) > 0 {
+		s += "; values added: " + strings.Join(d.ValuesAdded, ", ")
+	}
+	if len(d.ValuesRemoved) > 0 {
+		s += "; values removed: " + strings.Join(d.ValuesRemoved, ", ")
 	}
 	return s
 }
@@ -83,10 +143,17 @@ func Diff(w io.Writer, r *fleetdiff.Report) error {
 		for _, o := range e.Objects {
 			line("%s %s: %s", o.Kind, o.Name, o.Effect)
 			for _, c := range o.Changes {
-				if c.From == nil && c.To == nil {
+				switch {
+				case len(c.Requirements) > 0:
+					line("  %s:", c.Path)
+					for _, d := range c.Requirements {
+						line("    %s", requirement(d))
+					}
+				case c.From == nil && c.To == nil:
 					line("  %s", c.Path)
-				} else {
-					line("  %s: %s -> %s", c.Path, value(c.From), value(c.To))
+				default:
+					from, to := values(c.From, c.To)
+					line("  %s: %s -> %s", c.Path, from, to)
 				}
 				line("    %s", why(c))
 			}
@@ -121,7 +188,8 @@ func Diff(w io.Writer, r *fleetdiff.Report) error {
 		if len(e.Helm) > 0 {
 			line("Helm values (the controller restarts):")
 			for _, v := range e.Helm {
-				line("  %s: %s -> %s", v.Key, value(v.From), value(v.To))
+				from, to := values(v.From, v.To)
+				line("  %s: %s -> %s", v.Key, from, to)
 			}
 		}
 		if e.VersionFrom != "" {
@@ -239,7 +307,14 @@ func markdownEnv(e fleetdiff.Env) string {
 				fmt.Fprintf(&b, "| %s | | | | %s |\n", obj, o.Effect)
 			}
 			for _, c := range o.Changes {
-				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", obj, escape.Code(c.Path), escape.Code(value(c.From)), escape.Code(value(c.To)), escape.Markdown(why(c)))
+				if len(c.Requirements) > 0 {
+					for _, d := range c.Requirements {
+						fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", obj, escape.Code(c.Path+" "+d.Key), markdownOp(d.From), markdownReq(d), escape.Markdown(why(c)))
+					}
+					continue
+				}
+				from, to := values(c.From, c.To)
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", obj, escape.Code(c.Path), escape.Code(from), escape.Code(to), escape.Markdown(why(c)))
 			}
 		}
 		for _, o := range e.Objects {
@@ -282,7 +357,8 @@ func markdownEnv(e fleetdiff.Env) string {
 	if len(e.Helm) > 0 {
 		b.WriteString("\n**Helm values** (the controller restarts):\n\n| Key | From | To |\n|---|---|---|\n")
 		for _, v := range e.Helm {
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", escape.Code(v.Key), escape.Code(value(v.From)), escape.Code(value(v.To)))
+			from, to := values(v.From, v.To)
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", escape.Code(v.Key), escape.Code(from), escape.Code(to))
 		}
 	}
 	if e.VersionFrom != "" {
@@ -295,6 +371,27 @@ func markdownEnv(e fleetdiff.Env) string {
 	}
 	b.WriteString("\n</details>\n")
 	return b.String()
+}
+
+// markdownOp is a requirement's operator in a table cell.
+func markdownOp(op string) string {
+	if op == "" {
+		return "(absent)"
+	}
+	return escape.Code(op)
+}
+
+// markdownReq is the new side of a requirement key: its operator and the
+// values it gains and loses.
+func markdownReq(d drift.RequirementDelta) string {
+	s := markdownOp(d.To)
+	if len(d.ValuesAdded) > 0 {
+		s += " + " + escape.Code(strings.Join(d.ValuesAdded, ", "))
+	}
+	if len(d.ValuesRemoved) > 0 {
+		s += " − " + escape.Code(strings.Join(d.ValuesRemoved, ", "))
+	}
+	return s
 }
 
 func markdownFiles(b *strings.Builder, files []fleetdiff.File) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/karpgen/karpgen/internal/drift"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
@@ -165,5 +166,34 @@ func TestDocsNameTheCommentLimit(t *testing.T) {
 	doc := strings.Join(strings.Fields(string(data)), " ")
 	if want := fmt.Sprintf("limit of %d,%03d characters", MaxMarkdown/1000, MaxMarkdown%1000); !strings.Contains(doc, want) {
 		t.Errorf("docs/diff.md does not say %q", want)
+	}
+}
+
+// TestLongValuesShowWhereTheyDiffer: two values too long to show whole
+// are shown from shortly before their first difference, so that the two
+// sides never read the same; short ones are shown whole.
+func TestLongValuesShowWhereTheyDiffer(t *testing.T) {
+	long := func(last string) []any {
+		var out []any
+		for i := range 12 {
+			out = append(out, map[string]any{"key": fmt.Sprintf("example.com/key-%02d", i), "operator": "In"})
+		}
+		return append(out, last)
+	}
+	from, to := values(long("old"), long("new"))
+	if from == to {
+		t.Fatalf("both sides read %q", from)
+	}
+	if !strings.HasPrefix(from, "…") || !strings.HasSuffix(from, `"old"]`) || !strings.HasSuffix(to, `"new"]`) {
+		t.Errorf("from %q\nto   %q", from, to)
+	}
+	if n := utf8.RuneCountInString(to); n > maxValue+1 {
+		t.Errorf("%d characters shown", n)
+	}
+	if from, to := values("a", nil); from != `"a"` || to != "(absent)" {
+		t.Errorf("%s -> %s", from, to)
+	}
+	if from, to := values([]any{1, 2}, []any{1, 3}); from != "[1,2]" || to != "[1,3]" {
+		t.Errorf("%s -> %s", from, to)
 	}
 }
