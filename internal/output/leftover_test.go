@@ -34,7 +34,7 @@ func TestLeftoverIsAnError(t *testing.T) {
 	removeAll = func(string) error { return errors.New("permission denied") }
 	err := render("two\n")
 	removeAll = os.RemoveAll
-	if err == nil || !strings.Contains(err.Error(), "could not be removed: "+filepath.ToSlash(out)+"/.karpgen-dev-old-") {
+	if err == nil || !strings.Contains(err.Error(), "could not be removed: "+filepath.ToSlash(out)+"/.karpgen-dev-") {
 		t.Fatalf("render with a leftover: %v", err)
 	}
 	if data, _ := os.ReadFile(filepath.Join(out, "dev", "a.yaml")); string(data) != "two\n" {

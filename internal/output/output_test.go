@@ -239,7 +239,7 @@ func TestDiskRollsBack(t *testing.T) {
 	// failure of the second move.
 	entries, _ := os.ReadDir(out)
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".karpgen-b-new-") {
+		if strings.HasPrefix(e.Name(), ".karpgen-b-") {
 			os.RemoveAll(filepath.Join(out, e.Name()))
 		}
 	}

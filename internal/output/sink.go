@@ -31,6 +31,7 @@ type Disk struct {
 
 	mu     sync.Mutex
 	staged map[string]string // env -> staged folder; "" when current
+	extra  []string          // staged files of out/ itself
 	counts map[string]int
 }
 
@@ -66,6 +67,19 @@ func NewDisk(dir string, opts DiskOptions) (*Disk, error) {
 	if err != nil {
 		return nil, err
 	}
+	restored, err := recoverJournal(dir)
+	if err != nil {
+		l.release()
+		return nil, fmt.Errorf("putting back an interrupted render of %s: %w", filepath.ToSlash(dir), err)
+	}
+	if len(restored) > 0 && opts.Stderr != nil {
+		shown := make([]string, len(restored))
+		for i, r := range restored {
+			shown[i] = filepath.ToSlash(filepath.Join(dir, r))
+		}
+		fmt.Fprintf(opts.Stderr, "karpgen: a render of %s was interrupted while it replaced folders; put back as they were before it: %s\n",
+			filepath.ToSlash(dir), strings.Join(shown, ", "))
+	}
 	removeLeftovers(dir)
 	probe, err := os.CreateTemp(dir, tmpPrefix+"probe-")
 	if err != nil {
@@ -90,14 +104,18 @@ func (d *Disk) Put(b *generators.Bundle) error {
 
 func (d *Disk) Finish(fleet map[string][]byte) error {
 	envs := slices.Sorted(maps.Keys(d.staged))
-	var moves [][2]string
+	var moves []move
 	for _, env := range envs {
 		if tmp := d.staged[env]; tmp != "" {
-			moves = append(moves, [2]string{filepath.Join(d.dir, env), tmp})
+			m, err := d.moveTo(env, filepath.Base(tmp))
+			if err != nil {
+				return err
+			}
+			moves = append(moves, m)
 		}
 	}
-	// The files of out/ itself: staged as folders of one file would be
-	// overkill; they are written beside their target and swapped in too.
+	// The files of out/ itself are staged beside their targets and
+	// swapped in with the folders.
 	var fleetChanged []string
 	haveFleet, err := readFleet(d.dir)
 	if err != nil {
@@ -110,35 +128,49 @@ func (d *Disk) Finish(fleet map[string][]byte) error {
 		case fleet == nil:
 		case !want && found:
 			fleetChanged = append(fleetChanged, name)
+			staged, err := d.reserve("gone-")
+			if err != nil {
+				return err
+			}
+			ino, _ := inode(filepath.Join(d.dir, name))
+			moves = append(moves, move{kind: moveGone, target: name, staged: staged, ino: ino})
 		case want && (!found || !bytes.Equal(have, data)):
 			fleetChanged = append(fleetChanged, name)
+			staged, err := d.stageFile(data)
+			if err != nil {
+				return err
+			}
+			m, err := d.moveTo(name, staged)
+			if err != nil {
+				return err
+			}
+			moves = append(moves, m)
+		}
+	}
+	// What the moves replace must be removable once replaced; checked
+	// before anything changes.
+	for _, m := range moves {
+		if m.kind != moveNew {
+			if err := removable(filepath.Join(d.dir, m.target)); err != nil {
+				return fmt.Errorf("%w; nothing was changed", err)
+			}
 		}
 	}
 	done, err := commit(d.dir, moves)
 	if err != nil {
 		return fmt.Errorf("%w; nothing was changed", err)
 	}
-	for _, name := range fleetChanged {
-		target := filepath.Join(d.dir, name)
-		var err error
-		if data, ok := fleet[name]; ok {
-			err = writeFileAtomic(d.dir, target, data)
-		} else {
-			err = os.Remove(target)
-		}
-		if err != nil {
-			undo(done)
-			return fmt.Errorf("writing %s: %w; the environments' folders were put back", filepath.ToSlash(target), err)
-		}
+	if err := finishCommit(d.dir); err != nil {
+		undo(d.dir, done)
+		return fmt.Errorf("committing %s: %w; nothing was changed", d.show(journalFile), err)
 	}
 	// What the new folders replaced goes; a folder that cannot be removed
-	// (read-only contents, say) is an error naming it, never a silent
-	// leftover in out/.
+	// after all is an error naming it, never a silent leftover in out/.
 	var left []string
-	for _, s := range done {
-		if s.old != "" {
-			if err := removeAll(s.old); err != nil {
-				left = append(left, d.show(filepath.Base(s.old)))
+	for _, m := range done {
+		if m.kind != moveNew {
+			if err := removeAll(filepath.Join(d.dir, m.staged)); err != nil {
+				left = append(left, d.show(m.staged))
 			}
 		}
 	}
@@ -146,12 +178,12 @@ func (d *Disk) Finish(fleet map[string][]byte) error {
 		d.staged[env] = ""
 	}
 	written := make(map[string]bool, len(done))
-	for _, s := range done {
-		written[s.target] = true
+	for _, m := range done {
+		written[m.target] = true
 	}
 	for _, env := range envs {
 		state := "unchanged"
-		if written[filepath.Join(d.dir, env)] {
+		if written[env] {
 			state = fmt.Sprintf("written (%d files)", d.counts[env])
 		}
 		fmt.Fprintf(d.opts.Stdout, "%s: %s\n", d.show(env), state)
@@ -187,9 +219,54 @@ func (d *Disk) Close() {
 			os.RemoveAll(tmp)
 		}
 	}
-	d.staged = map[string]string{}
+	for _, tmp := range d.extra {
+		os.Remove(tmp)
+	}
+	d.staged, d.extra = map[string]string{}, nil
 	d.lock.release()
 	d.lock = nil
+}
+
+// moveTo is the move that puts the staged entry (a name in out/) at
+// target: an exchange when target exists, a rename when not.
+func (d *Disk) moveTo(target, staged string) (move, error) {
+	ino, ok := inode(filepath.Join(d.dir, staged))
+	if !ok {
+		return move{}, fmt.Errorf("replacing %s: %s is gone; nothing was changed", d.show(target), d.show(staged))
+	}
+	kind := moveNew
+	if _, err := os.Lstat(filepath.Join(d.dir, filepath.FromSlash(target))); err == nil {
+		kind = moveSwap
+	}
+	return move{kind: kind, target: filepath.ToSlash(target), staged: staged, ino: ino}, nil
+}
+
+// stageFile writes data to a new temporary file in out/ and returns its
+// name; Close removes it if it is not swapped in.
+func (d *Disk) stageFile(data []byte) (string, error) {
+	f, err := os.CreateTemp(d.dir, tmpPrefix+"file-")
+	if err != nil {
+		return "", err
+	}
+	d.extra = append(d.extra, f.Name())
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return filepath.Base(f.Name()), err
+}
+
+// reserve returns a free temporary name in out/.
+func (d *Disk) reserve(kind string) (string, error) {
+	f, err := os.CreateTemp(d.dir, tmpPrefix+kind)
+	if err != nil {
+		return "", err
+	}
+	f.Close()
+	return filepath.Base(f.Name()), os.Remove(f.Name())
 }
 
 // removeAll removes what a swap replaced (a test makes it fail, as

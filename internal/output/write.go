@@ -6,9 +6,11 @@
 //
 // Writing is checked first and done last: every bundle is staged in a
 // temporary folder beside its target while nothing in out/ changes; only
-// when every environment is staged are the folders swapped in, and if a
-// swap fails the folders already swapped are put back. A lock keeps two
-// renders out of one out/ at a time.
+// when every environment is staged, and what they replace is known to be
+// removable, are the folders swapped in, under a journal (swap.go): if a
+// swap fails the folders already swapped are put back, and if the render
+// is killed the next one puts them back. A lock keeps two renders out of
+// one out/ at a time.
 package output
 
 import (
@@ -125,7 +127,7 @@ func stage(outDir string, b *generators.Bundle, deleteForeign bool, replan Repla
 	if sameFiles(have, want) {
 		return "", nil
 	}
-	tmp, err := os.MkdirTemp(outDir, tmpPrefix+strings.ReplaceAll(b.Env, "/", "_")+"-new-")
+	tmp, err := os.MkdirTemp(outDir, tmpPrefix+strings.ReplaceAll(b.Env, "/", "_")+"-")
 	if err != nil {
 		return "", fmt.Errorf("writing %s: %w", filepath.ToSlash(target), err)
 	}
@@ -149,65 +151,6 @@ func writeTree(dir string, files map[string][]byte) error {
 	return os.Chmod(dir, 0o755)
 }
 
-// swap is one replacement done in out/: target now holds what was staged,
-// and old (if any) what target held before.
-type swap struct {
-	target, old string
-}
-
-// commit moves staged folders into place, in order. When a move fails,
-// the moves already made are undone, so out/ is as it was, and the error
-// names the folder that could not be replaced.
-func commit(outDir string, staged [][2]string) ([]swap, error) {
-	var done []swap
-	for _, st := range staged {
-		target, tmp := st[0], st[1]
-		s := swap{target: target}
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			undo(done)
-			return nil, fmt.Errorf("replacing %s: %w", filepath.ToSlash(target), err)
-		}
-		if _, err := os.Lstat(target); err == nil {
-			old, err := os.MkdirTemp(outDir, tmpPrefix+filepath.Base(target)+"-old-")
-			if err == nil {
-				err = os.Remove(old) // the name is reserved; rename needs it free
-			}
-			if err == nil {
-				err = os.Rename(target, old)
-			}
-			if err != nil {
-				undo(done)
-				return nil, fmt.Errorf("replacing %s: %w", filepath.ToSlash(target), err)
-			}
-			s.old = old
-		}
-		if err := os.Rename(tmp, target); err != nil {
-			if s.old != "" {
-				os.Rename(s.old, target)
-			}
-			undo(done)
-			return nil, fmt.Errorf("replacing %s: %w", filepath.ToSlash(target), err)
-		}
-		done = append(done, s)
-	}
-	return done, nil
-}
-
-// undo puts back what swaps replaced, last first.
-func undo(done []swap) {
-	for i := len(done) - 1; i >= 0; i-- {
-		s := done[i]
-		trash := s.target + ".karpgen-undo"
-		if err := os.Rename(s.target, trash); err != nil {
-			continue
-		}
-		if s.old != "" {
-			os.Rename(s.old, s.target)
-		}
-		os.RemoveAll(trash)
-	}
-}
-
 // writeFileAtomic writes data to a temporary file in dir and renames it
 // to target.
 func writeFileAtomic(dir, target string, data []byte) error {
@@ -228,16 +171,6 @@ func writeFileAtomic(dir, target string, data []byte) error {
 		return err
 	}
 	return os.Rename(f.Name(), target)
-}
-
-// removeLeftovers drops temporary folders an interrupted render left.
-func removeLeftovers(outDir string) {
-	entries, _ := os.ReadDir(outDir)
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), tmpPrefix) {
-			os.RemoveAll(filepath.Join(outDir, e.Name()))
-		}
-	}
 }
 
 // ReadDir returns the files under dir by slash path; a missing dir is
