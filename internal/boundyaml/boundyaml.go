@@ -81,3 +81,69 @@ func (c *counter) count(n *yaml.Node, depth int) int {
 	c.memo[n] = size
 	return size
 }
+
+// StrictError names a place where a YAML file says something a decoder
+// would pass over in silence.
+type StrictError struct {
+	File      string
+	Line, Col int
+	Message   string
+}
+
+func (e *StrictError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Message)
+}
+
+// coreTags are the explicit tags whose value is read as it is written.
+var coreTags = map[string]bool{"!!str": true, "!!int": true, "!!float": true, "!!bool": true, "!!null": true, "!!map": true, "!!seq": true, "!!merge": true}
+
+// Strict refuses what decoders read without a word: a mapping key given
+// twice (YAML requires unique keys; most decoders keep the last, so a
+// second `limits:` would drop the first), and an explicit tag other than
+// YAML's core types (`!!binary` would be read as its base64 text, a
+// local tag such as `!Ref` as the text after it). The first offence is
+// returned, at its position. YAML that does not parse is left to the
+// caller's decoder, which says why.
+func Strict(name string, data []byte) error {
+	for doc, err := range kobj.Documents[yaml.Node](data) {
+		if err != nil {
+			return nil
+		}
+		if err := strict(name, &doc, map[*yaml.Node]bool{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func strict(file string, n *yaml.Node, seen map[*yaml.Node]bool) error {
+	if n == nil || seen[n] {
+		return nil
+	}
+	seen[n] = true
+	if n.Style&yaml.TaggedStyle != 0 && !coreTags[n.Tag] {
+		return &StrictError{file, n.Line, n.Column, fmt.Sprintf("the tag %s is not one karpgen reads: a value means what it says as plain YAML; remove the tag", n.Tag)}
+	}
+	if n.Kind == yaml.MappingNode {
+		first := map[string]*yaml.Node{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode {
+				continue
+			}
+			if prev, ok := first[k.Value]; ok {
+				return &StrictError{file, k.Line, k.Column, fmt.Sprintf("the key %q is given twice (first at line %d): YAML keys are unique, and a decoder would keep only the last; merge the two", k.Value, prev.Line)}
+			}
+			first[k.Value] = k
+		}
+	}
+	for _, c := range n.Content {
+		if err := strict(file, c, seen); err != nil {
+			return err
+		}
+	}
+	if n.Kind == yaml.AliasNode {
+		return strict(file, n.Alias, seen)
+	}
+	return nil
+}

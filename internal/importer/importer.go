@@ -97,6 +97,10 @@ func Import(manifests []Input, values *Input, opts Options) (*Result, error) {
 		if err := boundyaml.Check(in.Name, in.Data); err != nil {
 			return nil, err
 		}
+		// A key given twice or a tag would be read as less than it says.
+		if err := boundyaml.Strict(in.Name, in.Data); err != nil {
+			return nil, err
+		}
 		if err := placeholders(in); err != nil {
 			return nil, err
 		}

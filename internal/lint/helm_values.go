@@ -2,12 +2,14 @@ package lint
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/karpgen/karpgen/internal/boundyaml"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
 )
@@ -51,6 +53,11 @@ func CheckValues(file string, data []byte, minor string) []diag.Finding {
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return []diag.Finding{{Rule: "values/syntax", Severity: diag.Error, Pos: diag.Pos{File: file, Line: 1, Col: 1},
 			Message: "the values are not YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
+	}
+	var strict *boundyaml.StrictError
+	if err := boundyaml.Strict(file, data); errors.As(err, &strict) {
+		return []diag.Finding{{Rule: "values/syntax", Severity: diag.Error, Pos: diag.Pos{File: file, Line: strict.Line, Col: strict.Col},
+			Message: strict.Message, Hint: "give each key once, as plain YAML"}}
 	}
 	if len(root.Content) == 0 {
 		return nil
