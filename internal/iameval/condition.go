@@ -67,7 +67,7 @@ func (r Request) holds(c Condition) (bool, error) {
 	// Policy variables in the condition's values (String and Arn
 	// operators): a variable the request lacks matches nothing.
 	condValues := c.Values
-	if strings.HasPrefix(op.base, "String") || strings.HasPrefix(op.base, "Arn") {
+	if !c.Literal && (strings.HasPrefix(op.base, "String") || strings.HasPrefix(op.base, "Arn")) {
 		condValues = nil
 		for _, v := range c.Values {
 			s, ok := r.substitute(v)

@@ -264,7 +264,10 @@ func (st Statement) targets(r Request) bool {
 	resourceIn := func(patterns []string) (in, resolved bool) {
 		resolved = true
 		for _, p := range patterns {
-			s, ok := r.substitute(p)
+			s, ok := p, true
+			if !st.Literal {
+				s, ok = r.substitute(p)
+			}
 			switch {
 			case ok:
 				in = in || glob(s, r.Resource, false)

@@ -80,3 +80,63 @@ func TestPositions(t *testing.T) {
 		t.Errorf("syntax error: %#v", err)
 	}
 }
+
+// TestVariablesNeedTheirVersion: ${...} is a policy variable only in a
+// document of Version 2012-10-17; in one of 2008-10-17 or of no Version,
+// AWS reads it as literal text. A boundary's deny of iam:PassRole outside
+// the caller's team's roles then denies every role, the team's too.
+func TestVariablesNeedTheirVersion(t *testing.T) {
+	identity, _ := Parse("controller", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"iam:PassRole","Resource":"*"}]}`), false)
+	req := Request{Action: "iam:PassRole", Resource: "arn:aws:iam::111122223333:role/platform-node",
+		Context: map[string][]string{"aws:PrincipalTag/team": {"platform"}}}
+	for _, tc := range []struct {
+		version string
+		want    Decision
+	}{
+		{`"Version":"2012-10-17",`, Allowed},
+		{`"Version":"2008-10-17",`, ExplicitlyDenied},
+		{``, ExplicitlyDenied},
+	} {
+		doc := `{` + tc.version + `"Statement":[
+			{"Effect":"Allow","Action":"*","Resource":"*"},
+			{"Sid":"OwnTeamOnly","Effect":"Deny","Action":"iam:PassRole","NotResource":"arn:aws:iam::*:role/${aws:PrincipalTag/team}-*"},
+			{"Sid":"TaggedOnly","Effect":"Deny","Action":"iam:PassRole","Resource":"*","Condition":{"StringNotLike":{"aws:PrincipalTag/team":"${aws:PrincipalTag/team}"}}}]}`
+		boundary, err := Parse("boundary", []byte(doc), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Evaluate(Policies{Identity: []*Policy{identity}, Boundary: boundary}, req)
+		if err != nil || res.Decision != tc.want {
+			t.Errorf("%s: %+v %v, want %s", tc.version, res, err, tc.want)
+		}
+		if tc.want == ExplicitlyDenied && (len(res.By) != 2 || res.By[0].Sid != "OwnTeamOnly" || res.By[1].Sid != "TaggedOnly") {
+			t.Errorf("%s: denied by %v, want both statements (the literal text matches neither the role nor the tag)", tc.version, res.By)
+		}
+	}
+}
+
+// TestRCPFullAWSAccess: the AWS-managed RCPFullAWSAccess, which every
+// root, OU and account holds, is read and lets requests through; an
+// Allow of any other shape in an RCP, and an RCP without the 2012-10-17
+// Version, are refused as AWS refuses them.
+func TestRCPFullAWSAccess(t *testing.T) {
+	full, err := Parse("RCPFullAWSAccess", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"*","Resource":"*"}]}`), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	identity, _ := Parse("controller", []byte(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"sqs:*","Resource":"*"}]}`), false)
+	res, err := Evaluate(Policies{Identity: []*Policy{identity}, RCPs: []Level{{Name: "root", Policies: []*Policy{full}}}},
+		Request{Action: "sqs:ReceiveMessage", Resource: "arn:aws:sqs:us-east-1:1:q"})
+	if err != nil || res.Decision != Allowed {
+		t.Errorf("under RCPFullAWSAccess: %+v %v", res, err)
+	}
+	for doc, want := range map[string]string{
+		`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"sqs:*","Resource":"*"}]}`: "allows only as RCPFullAWSAccess does",
+		`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"*","Resource":"*","Condition":{"Bool":{"aws:SecureTransport":"true"}}}]}`: "allows only as RCPFullAWSAccess does",
+		`{"Statement":[{"Effect":"Allow","Principal":"*","Action":"*","Resource":"*"}]}`: `must have "Version": "2012-10-17"`,
+	} {
+		if _, err := Parse("rcp", []byte(doc), true); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", doc, err, want)
+		}
+	}
+}

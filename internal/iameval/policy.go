@@ -26,7 +26,15 @@ type Policy struct {
 	// Name says where it comes from, for the decision's explanation.
 	Name       string
 	Statements []Statement
+	// Version is the policy language version as written ("" when the
+	// document has none).
+	Version string
 }
+
+// VariablesVersion is the policy language version that has policy
+// variables: in a document of another version, or of none, AWS takes
+// ${...} as the literal text it is.
+const VariablesVersion = "2012-10-17"
 
 // Statement is one statement of a policy.
 type Statement struct {
@@ -42,6 +50,9 @@ type Statement struct {
 	// Principal is "*" for a resource control policy's statement.
 	Principal  string
 	Conditions []Condition
+	// Literal says ${...} in the statement is text, not a policy
+	// variable (its document is not of VariablesVersion).
+	Literal bool
 }
 
 // Condition is one operator and key of a Condition block.
@@ -50,6 +61,8 @@ type Condition struct {
 	Operator string
 	Key      string
 	Values   []string
+	// Literal: as the statement's Literal.
+	Literal bool
 }
 
 // Parse reads a policy document. allowPrincipal accepts a Principal "*"
@@ -78,10 +91,13 @@ func Parse(name string, data []byte, allowPrincipal bool) (*Policy, error) {
 	} else if err := json.Unmarshal(doc.Statement, &raws); err != nil {
 		return nil, &Error{Policy: name, Err: fmt.Errorf("the Statement is neither an object nor a list of them")}
 	}
-	if doc.Version != "" && doc.Version != "2012-10-17" && doc.Version != "2008-10-17" {
+	if doc.Version != "" && doc.Version != VariablesVersion && doc.Version != "2008-10-17" {
 		return nil, &Error{Policy: name, Err: fmt.Errorf("the Version %q is not a policy language version", doc.Version)}
 	}
-	p := &Policy{Name: name}
+	if allowPrincipal && doc.Version != VariablesVersion {
+		return nil, &Error{Policy: name, Err: fmt.Errorf("a resource control policy must have \"Version\": %q, as AWS requires", VariablesVersion)}
+	}
+	p := &Policy{Name: name, Version: doc.Version}
 	starts := statementStarts(data)
 	for i, raw := range raws {
 		st, err := parseStatement(raw, allowPrincipal)
@@ -92,6 +108,10 @@ func Parse(name string, data []byte, allowPrincipal bool) (*Policy, error) {
 			return nil, &Error{Policy: name, Line: st.Line, Col: st.Col, Err: fmt.Errorf("statement %d: %w", i, err)}
 		}
 		st.Index = i
+		st.Literal = doc.Version != VariablesVersion
+		for j := range st.Conditions {
+			st.Conditions[j].Literal = st.Literal
+		}
 		p.Statements = append(p.Statements, st)
 	}
 	return p, nil
@@ -210,6 +230,15 @@ func parseStatement(raw map[string]json.RawMessage, allowPrincipal bool) (Statem
 		return st, fmt.Errorf("a statement has Resource or NotResource, not both")
 	case st.Resources == nil && st.NotResources == nil:
 		st.Resources = []string{"*"} // SCPs may leave Resource out
+	}
+	if allowPrincipal && st.Effect == "Allow" {
+		// AWS takes an Allow in a resource control policy only as
+		// RCPFullAWSAccess has it, which every root, OU and account
+		// holds: it lets every request through to the other policies.
+		if st.Principal != "*" || !slices.Equal(st.Actions, []string{"*"}) || !slices.Equal(st.Resources, []string{"*"}) || len(st.Conditions) > 0 {
+			return st, fmt.Errorf("a resource control policy allows only as RCPFullAWSAccess does (Principal, Action and Resource \"*\", no Condition)")
+		}
+		return st, nil
 	}
 	if allowPrincipal {
 		// A resource control policy denies actions of the services it
