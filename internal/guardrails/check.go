@@ -25,6 +25,10 @@ type Denial struct {
 	What []string
 	// Hint says how to change the profile (or the guardrails).
 	Hint string
+	// Boundary names the boundary document, and Level the documents of
+	// the organization level, that allowed nothing for an implicit deny.
+	Boundary string
+	Level    []string
 }
 
 // Statement is a deciding statement and where it is.
@@ -133,6 +137,18 @@ func Check(e *model.Env) ([]Denial, error) {
 			continue
 		}
 		d := Denial{Request: r, Result: res, What: []string{what}}
+		switch {
+		case res.Missing == "boundary" && g.Boundary != nil:
+			d.Boundary = g.Boundary.Name
+		case strings.HasPrefix(res.Missing, "scp:"):
+			for _, l := range g.SCPs {
+				if "scp:"+l.Name == res.Missing {
+					for _, p := range l.Policies {
+						d.Level = append(d.Level, p.Name)
+					}
+				}
+			}
+		}
 		for _, ref := range res.By {
 			d.Statements = append(d.Statements, locate(g, ref))
 		}
@@ -263,7 +279,7 @@ func (d Denial) Message() string {
 	who := "the controller"
 	switch {
 	case d.Service != "":
-		who = d.Service + " (interruption events)"
+		who = d.Service + " (" + d.Purpose + ")"
 	case d.Pool == "" && d.Class != "":
 		who = "node class " + d.Class
 	case d.Device >= 0:
@@ -285,13 +301,17 @@ func (d Denial) Message() string {
 		verb = "are"
 	}
 	var by string
-	switch d.Result.Decision {
-	case iameval.ExplicitlyDenied:
+	switch {
+	case d.Result.Decision == iameval.ExplicitlyDenied:
 		var refs []string
 		for _, s := range d.Statements {
 			refs = append(refs, s.Ref.String())
 		}
 		by = "explicitly denied by " + strings.Join(refs, " and ")
+	case d.Result.Missing == "boundary" && d.Boundary != "":
+		by = "not allowed by the permissions boundary " + d.Boundary + ", which allows nothing for it"
+	case strings.HasPrefix(d.Result.Missing, "scp:") && len(d.Level) > 0:
+		by = fmt.Sprintf("not allowed by the organization level %q, whose policies (%s) allow nothing for it", strings.TrimPrefix(d.Result.Missing, "scp:"), strings.Join(d.Level, ", "))
 	default:
 		by = "not allowed by the " + strings.Replace(d.Result.Missing, "scp:", "organization level ", 1)
 	}

@@ -3,8 +3,10 @@ package guardrails_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,7 +22,7 @@ import (
 
 // env is a profile of the minor, in a region the corpus's region guardrail
 // allows, with the corpus's levels and boundary.
-func env(t *testing.T, m *facts.Minor, g profile.Guardrails) *model.Env {
+func env(t *testing.T, m *facts.Minor, g profile.Guardrails, change ...func(*profile.Profile)) *model.Env {
 	t.Helper()
 	p := &profile.Profile{
 		Env:     "corpus",
@@ -38,6 +40,9 @@ func env(t *testing.T, m *facts.Minor, g profile.Guardrails) *model.Env {
 			"gpu": {NodeClass: "default", CapacityTypes: []string{"on-demand"}, InstanceFamilies: []string{"g5", "p4d"}},
 		},
 		Guardrails: &g,
+	}
+	for _, c := range change {
+		c(p)
 	}
 	e := model.Resolve(p)
 	dir := filepath.Join("testdata", "corpus")
@@ -177,5 +182,123 @@ func TestRCPCanStopInterruptionEvents(t *testing.T) {
 	want := `events.amazonaws.com (interruption events): sqs:SendMessage on ws-corpus is explicitly denied by corpus/rcp-org-only.json statement "DenySQSOutsideTheOrganization"`
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("denials:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+	}
+}
+
+// irsa makes the profile's controller authenticate with IRSA.
+func irsa(issuer string) func(*profile.Profile) {
+	return func(p *profile.Profile) {
+		p.Karpenter.Auth = profile.AuthIRSA
+		p.Cluster.OIDCIssuer = issuer
+	}
+}
+
+// TestEveryGrantedActionIsRequested: for every minor and both ways the
+// controller authenticates, every action its generated controller policy
+// grants is among the requests evaluated, and so is the credential
+// exchange that gives the controller its role.
+func TestEveryGrantedActionIsRequested(t *testing.T) {
+	for i := range facts.Minors {
+		m := &facts.Minors[i]
+		for _, auth := range []struct {
+			name   string
+			change func(*profile.Profile)
+			sts    []string
+		}{
+			{"pod identity", func(*profile.Profile) {}, []string{"sts:AssumeRole", "sts:TagSession"}},
+			{"irsa", irsa("https://oidc.eks.eu-west-1.amazonaws.com/id/0123456789ABCDEF"), []string{"sts:AssumeRoleWithWebIdentity"}},
+		} {
+			e := env(t, m, corpus, auth.change)
+			requested := map[string]bool{}
+			for _, r := range guardrails.Requests(e) {
+				requested[r.Action] = true
+			}
+			granted := guardrails.Granted(e)
+			if len(granted) < 25 {
+				t.Fatalf("%s: the controller policy grants %d actions", m.Minor, len(granted))
+			}
+			for _, a := range slices.Sorted(maps.Keys(granted)) {
+				if !requested[a] {
+					t.Errorf("%s, %s: %s is granted and never requested", m.Minor, auth.name, a)
+				}
+			}
+			for _, a := range auth.sts {
+				if !requested[a] {
+					t.Errorf("%s, %s: the credential exchange %s is not requested", m.Minor, auth.name, a)
+				}
+			}
+		}
+	}
+}
+
+// TestAWSExamplesThatStopKarpenter: guardrails AWS publishes as examples
+// that stop Karpenter in AWS are found by vet, and only the requests
+// they stop: the data perimeter's identity RCP stops IRSA from an OIDC
+// provider it does not trust (the cluster's, here) and lets Pod Identity
+// and EventBridge through with the organization's ID; an SCP that keeps
+// instance profiles to administrators stops every instance profile call
+// the controller makes, not only the first.
+func TestAWSExamplesThatStopKarpenter(t *testing.T) {
+	m := facts.Newest()
+	perimeter := profile.Guardrails{
+		Organization:            []profile.GuardrailLevel{{Name: "root", Policies: []string{"corpus/FullAWSAccess.json"}}},
+		ResourceControlPolicies: []string{"corpus/RCPFullAWSAccess.json", "corpus/rcp-identity-perimeter.json"},
+		OrganizationID:          "o-a1b2c3d4e5",
+	}
+	messages := func(e *model.Env) []string {
+		denials, err := guardrails.Check(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, d := range denials {
+			out = append(out, d.Message())
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(*profile.Profile)
+		want   []string
+	}{
+		{"pod identity", func(*profile.Profile) {}, nil},
+		{"irsa, trusted provider", irsa("https://oidc.eks.eu-west-1.amazonaws.com/id/TRUSTED0123456789"), nil},
+		{"irsa, another provider", irsa("https://oidc.eks.eu-west-1.amazonaws.com/id/0123456789ABCDEF"), []string{
+			`the cluster's OIDC provider (the controller's IRSA credentials): sts:AssumeRoleWithWebIdentity on role is explicitly denied by corpus/rcp-identity-perimeter.json statement "EnforceTrustedOIDCProviders"`,
+		}},
+	} {
+		got := messages(env(t, m, perimeter, tc.change))
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s:\n%s\nwant:\n%s", tc.name, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+	}
+
+	profiles := profile.Guardrails{Organization: []profile.GuardrailLevel{
+		{Name: "root", Policies: []string{"corpus/FullAWSAccess.json", "corpus/deny-instance-profile-changes.json"}}}}
+	got := messages(env(t, m, profiles))
+	want := `node class default: iam:CreateInstanceProfile on instance-profile, iam:TagInstanceProfile on instance-profile, iam:AddRoleToInstanceProfile on instance-profile, iam:RemoveRoleFromInstanceProfile on instance-profile, iam:DeleteInstanceProfile on instance-profile are explicitly denied by corpus/deny-instance-profile-changes.json statement "OnlyAdministratorsChangeInstanceProfiles"`
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("instance profiles:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+	}
+}
+
+// TestOrganizationKeysNeedTheOrganization: a guardrail that tests the
+// organization of a request (aws:SourceOrgID, aws:PrincipalOrgID,
+// aws:ResourceOrgID) needs guardrails.organizationID: without it every
+// request would look like one from outside the organization, so vet asks
+// for it at the statement instead of reporting denials AWS would not make.
+func TestOrganizationKeysNeedTheOrganization(t *testing.T) {
+	g := profile.Guardrails{ResourceControlPolicies: []string{"corpus/rcp-identity-perimeter.json"}}
+	_, findings := guardrails.Load(os.DirFS("testdata"), filepath.Join("testdata", "corpus"), &g, func(string) diag.Pos { return diag.Pos{} })
+	var got []string
+	for _, f := range findings {
+		got = append(got, fmt.Sprintf("%s:%d: %s", filepath.Base(f.Pos.File), f.Pos.Line, f.Message))
+	}
+	want := []string{
+		`rcp-identity-perimeter.json:4: corpus/rcp-identity-perimeter.json statement "EnforceOrgIdentities" tests aws:PrincipalOrgID, which every request of the organization carries, and the profile does not name the organization`,
+		`rcp-identity-perimeter.json:42: corpus/rcp-identity-perimeter.json statement "EnforceConfusedDeputyProtection" tests aws:SourceOrgID, which every request of the organization carries, and the profile does not name the organization`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/iameval"
@@ -84,8 +86,41 @@ func Load(fsys fs.FS, dir string, g *profile.Guardrails, pos func(string) diag.P
 	if g.PermissionsBoundary != "" {
 		out.Boundary = read("guardrails.permissionsBoundary", g.PermissionsBoundary, false)
 	}
+	if g.OrganizationID == "" {
+		findings = append(findings, orgKeys(out, dir)...)
+	}
 	if len(findings) > 0 {
 		return nil, findings
 	}
 	return out, nil
+}
+
+// orgKeys finds statements that test the organization of a request's
+// principal, source or resource: every request within the organization
+// carries it, so that without guardrails.organizationID karpgen would
+// decide them as requests from outside it.
+func orgKeys(g *model.Guardrails, dir string) []diag.Finding {
+	var all []*iameval.Policy
+	for _, l := range append(slices.Clone(g.SCPs), g.RCPs...) {
+		all = append(all, l.Policies...)
+	}
+	if g.Boundary != nil {
+		all = append(all, g.Boundary)
+	}
+	var out []diag.Finding
+	for _, p := range all {
+		for _, st := range p.Statements {
+			for _, c := range st.Conditions {
+				if k := strings.ToLower(c.Key); k != "aws:principalorgid" && k != "aws:sourceorgid" && k != "aws:resourceorgid" {
+					continue
+				}
+				out = append(out, diag.Finding{Rule: Rule, Severity: diag.Error, Path: "guardrails.organizationID",
+					Pos:     diag.Pos{File: filepath.Join(dir, filepath.FromSlash(p.Name)), Line: st.Line, Col: st.Col},
+					Message: fmt.Sprintf("%s tests %s, which every request of the organization carries, and the profile does not name the organization", iameval.Ref{Policy: p.Name, Sid: st.Sid, Index: st.Index}, c.Key),
+					Hint:    "set guardrails.organizationID to the organization's ID (o-...), so that the requests carry it as AWS sends them"})
+				break
+			}
+		}
+	}
+	return out
 }

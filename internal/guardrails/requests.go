@@ -1,6 +1,7 @@
 package guardrails
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -8,8 +9,10 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/iameval"
+	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/instancetypes"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/profile"
 )
 
 // Request is one call the controller makes, and the part of the profile
@@ -25,10 +28,12 @@ type Request struct {
 	Device int
 	// Types are the instance types a launch request stands for.
 	Types []string
-	// Service is the AWS service that makes the request instead of the
-	// controller (EventBridge delivering interruption events): only the
-	// resource control policies take part.
-	Service string
+	// Service is who makes the request instead of the controller
+	// (EventBridge delivering interruption events, the credential
+	// exchange): only the resource control policies take part, beside
+	// the resource's own policy, which the bundle writes. Purpose says
+	// what the request is for.
+	Service, Purpose string
 }
 
 // launchTags are the tags a launched instance and its volumes, network
@@ -82,114 +87,327 @@ func gib(size string) string {
 	return ""
 }
 
-// Requests lists the calls the controller makes for an environment.
+// Requests lists the calls made for an environment: the controller's
+// (launches, tagging, terminations, instance profiles, reads, the
+// queue), the credential exchange that gives it its role, and AWS's own
+// deliveries to the queue. Every action the environment's controller
+// policy grants has its requests (TestEveryGrantedActionIsRequested).
 func Requests(e *model.Env) []Request {
 	n := e.Names
 	p := e.Profile
-	ec2 := func(resource string) string { return n.ARN("ec2", n.Region, n.Account, resource) }
-	region := map[string][]string{"aws:RequestedRegion": {n.Region}}
 	var out []Request
 	for _, pool := range slices.Sorted(maps.Keys(p.NodePools)) {
-		np := p.NodePools[pool]
-		class := np.NodeClass
-		nc := p.NodeClasses[class]
-		at := "nodePools." + pool
-		tags := with(tagContext(launchTags(e, pool, class)), "aws:RequestedRegion", n.Region)
-		add := func(action, resource string, ctx map[string][]string) {
-			out = append(out, Request{Request: iameval.Request{Action: action, Resource: resource, Context: ctx}, Path: at, Pool: pool, Class: class, Device: -1})
-		}
-		metadata := with(tags, "ec2:MetadataHttpTokens", nc.MetadataOptions.HTTPTokens,
-			"ec2:MetadataHttpPutResponseHopLimit", strconv.Itoa(nc.MetadataOptions.HTTPPutResponseHopLimit),
-			"ec2:MetadataHttpEndpoint", nc.MetadataOptions.HTTPEndpoint)
-		// The instance, once per instance type and market it may launch.
-		for _, ct := range np.CapacityTypes {
-			market := map[string]string{"spot": "spot", "on-demand": "on-demand", "reserved": "capacity-block"}[ct]
-			for _, t := range instancetypes.Select(np, n.Region).Types {
-				ctx := with(metadata, "ec2:InstanceType", t.Name, "ec2:InstanceMarketType", market)
-				out = append(out, Request{Request: iameval.Request{Action: "ec2:RunInstances", Resource: ec2("instance/*"), Context: ctx},
-					Path: at, Pool: pool, Class: class, Device: -1, Types: []string{t.Name}})
-			}
-			if ct == "spot" {
-				add("ec2:RunInstances", ec2("spot-instances-request/*"), tags)
-			}
-		}
-		add("ec2:CreateFleet", ec2("fleet/*"), tags)
-		add("ec2:CreateLaunchTemplate", ec2("launch-template/*"), tags)
-		add("ec2:CreateTags", ec2("instance/*"), with(tags, "ec2:CreateAction", "CreateFleet"))
-		add("ec2:RunInstances", ec2("network-interface/*"), tags)
-		add("ec2:RunInstances", ec2("subnet/*"), region)
-		add("ec2:RunInstances", ec2("security-group/*"), region)
-		add("ec2:RunInstances", n.ARN("ec2", n.Region, "", "image/*"), region)
-		for i, bd := range nc.BlockDevices {
-			ctx := with(tags, "ec2:Encrypted", strconv.FormatBool(bd.Encrypted), "ec2:VolumeType", bd.VolumeType)
-			if size := gib(bd.VolumeSize); size != "" {
-				ctx["ec2:VolumeSize"] = []string{size}
-			}
-			out = append(out, Request{Request: iameval.Request{Action: "ec2:RunInstances", Resource: ec2("volume/*"), Context: ctx},
-				Path: fmt.Sprintf("nodeClasses.%s.blockDevices[%d]", class, i), Pool: pool, Class: class, Device: i})
-		}
-		if len(nc.BlockDevices) == 0 {
-			add("ec2:RunInstances", ec2("volume/*"), tags)
-		}
+		out = append(out, launches(e, pool)...)
 	}
-	// The controller's own calls.
+	out = append(out, instanceProfiles(e)...)
+	out = append(out, reads(e)...)
+	region := map[string][]string{"aws:RequestedRegion": {n.Region}}
 	own := func(action, resource string, ctx map[string][]string) {
 		out = append(out, Request{Request: iameval.Request{Action: action, Resource: resource, Context: ctx}, Path: "karpenter", Device: -1})
 	}
 	own("iam:PassRole", n.NodeRoleARN, map[string][]string{"iam:PassedToService": {model.EC2Service}})
 	own("eks:DescribeCluster", n.ClusterARN, region)
-	own("ec2:DescribeInstanceTypes", "*", region)
-	own("ec2:DescribeSubnets", "*", region)
-	own("pricing:GetProducts", "*", map[string][]string{"aws:RequestedRegion": {pricingRegion(n.Partition)}})
-	// The AMI aliases resolve through AWS's public parameters.
-	own("ssm:GetParameter", n.ARN("ssm", n.Region, "", "parameter/aws/service/eks/optimized-ami/x/recommended/image_id"), region)
-	profileTags := map[string][]string{
-		"aws:RequestTag/kubernetes.io/cluster/" + n.Cluster: {"owned"}, "aws:RequestTag/eks:eks-cluster-name": {n.Cluster},
-		"aws:RequestTag/topology.kubernetes.io/region": {n.Region},
-	}
-	for _, class := range slices.Sorted(maps.Keys(p.NodeClasses)) {
-		if p.NodeClasses[class].InstanceProfile != "" {
-			continue // an instance profile of the account's: the controller makes none
-		}
-		ctx := with(profileTags, "aws:RequestTag/karpenter.k8s.aws/ec2nodeclass", class)
-		ctx["aws:TagKeys"] = []string{"eks:eks-cluster-name", "karpenter.k8s.aws/ec2nodeclass", "kubernetes.io/cluster/" + n.Cluster, "topology.kubernetes.io/region"}
-		ip := n.ARN("iam", "", n.Account, "instance-profile/"+n.Cluster+"_"+class)
-		out = append(out, Request{Request: iameval.Request{Action: "iam:CreateInstanceProfile", Resource: ip, Context: ctx}, Path: "nodeClasses." + class, Class: class, Device: -1})
-		// The profile Karpenter made carries the tags it was created with.
-		own := map[string][]string{
-			"aws:ResourceTag/kubernetes.io/cluster/" + n.Cluster: {"owned"}, "aws:ResourceTag/eks:eks-cluster-name": {n.Cluster},
-			"aws:ResourceTag/topology.kubernetes.io/region": {n.Region}, "aws:ResourceTag/karpenter.k8s.aws/ec2nodeclass": {class},
-		}
-		for _, a := range []string{"iam:AddRoleToInstanceProfile", "iam:GetInstanceProfile"} {
-			out = append(out, Request{Request: iameval.Request{Action: a, Resource: ip, Context: own}, Path: "nodeClasses." + class, Class: class, Device: -1})
-		}
-	}
 	if n.Queue != "" {
 		for _, a := range []string{"sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueUrl"} {
 			own(a, n.QueueARN, region)
 		}
-		// EventBridge delivers the interruption events to the queue.
-		out = append(out, Request{Request: iameval.Request{Action: "sqs:SendMessage", Resource: n.QueueARN, Context: map[string][]string{
-			"aws:RequestedRegion": {n.Region}, "aws:PrincipalServiceName": {model.EventsPrincipal}, "aws:PrincipalIsAWSService": {"true"},
-			"aws:SourceAccount": {n.Account}, "aws:SecureTransport": {"true"},
-		}}, Path: "karpenter.interruptionQueue", Device: -1, Service: model.EventsPrincipal})
 	}
-	// The keys every request of the controller carries: who calls, and
-	// over TLS.
+	// The keys every request of the controller carries: who calls, over
+	// TLS, and the organization of the caller and of a resource of the
+	// account.
+	org := ""
+	if g := p.Guardrails; g != nil {
+		org = g.OrganizationID
+	}
 	for i := range out {
-		if out[i].Service != "" {
-			continue
+		ctx := with(out[i].Context, "aws:SecureTransport", "true", "aws:PrincipalArn", n.ControllerRoleARN,
+			"aws:PrincipalAccount", n.Account, "aws:PrincipalType", "AssumedRole", "aws:PrincipalIsAWSService", "false")
+		if org != "" {
+			ctx["aws:PrincipalOrgID"] = []string{org}
 		}
-		ctx := out[i].Context
-		if ctx == nil {
-			ctx = map[string][]string{}
-		}
-		ctx = with(ctx, "aws:SecureTransport", "true", "aws:PrincipalArn", n.ControllerRoleARN,
-			"aws:PrincipalAccount", n.Account, "aws:PrincipalType", "AssumedRole")
-		if g := p.Guardrails; g != nil && g.OrganizationID != "" {
-			ctx["aws:PrincipalOrgID"] = []string{g.OrganizationID}
+		if account(out[i].Resource) == n.Account {
+			ctx["aws:ResourceAccount"] = []string{n.Account}
+			if org != "" {
+				ctx["aws:ResourceOrgID"] = []string{org}
+			}
 		}
 		out[i].Context = ctx
+	}
+	out = append(out, credentials(e, org)...)
+	out = append(out, deliveries(e, org)...)
+	return out
+}
+
+// account is the account of an ARN, "" for none.
+func account(arn string) string {
+	parts := strings.SplitN(arn, ":", 6)
+	if len(parts) < 6 {
+		return ""
+	}
+	return parts[4]
+}
+
+// launches are the requests of launching, tagging and terminating a
+// pool's nodes: the instance once per instance type and market it may
+// launch, with every resource the launch names under ec2:RunInstances,
+// and under ec2:CreateFleet those of the resource types AWS authorizes
+// it on (fleet, instance, image, launch template, subnet, volume,
+// capacity reservation, placement group).
+func launches(e *model.Env, pool string) []Request {
+	n := e.Names
+	np := e.Profile.NodePools[pool]
+	class := np.NodeClass
+	nc := e.Profile.NodeClasses[class]
+	ec2 := func(resource string) string { return n.ARN("ec2", n.Region, n.Account, resource) }
+	region := map[string][]string{"aws:RequestedRegion": {n.Region}}
+	at := "nodePools." + pool
+	launchTags := launchTags(e, pool, class)
+	tags := with(tagContext(launchTags), "aws:RequestedRegion", n.Region)
+	// What Karpenter made carries the tags it was made with.
+	made := with(resourceTags(launchTags), "aws:RequestedRegion", n.Region)
+	var out []Request
+	add := func(action, resource string, ctx map[string][]string) {
+		out = append(out, Request{Request: iameval.Request{Action: action, Resource: resource, Context: ctx}, Path: at, Pool: pool, Class: class, Device: -1})
+	}
+	metadata := with(tags, "ec2:MetadataHttpTokens", nc.MetadataOptions.HTTPTokens,
+		"ec2:MetadataHttpPutResponseHopLimit", strconv.Itoa(nc.MetadataOptions.HTTPPutResponseHopLimit),
+		"ec2:MetadataHttpEndpoint", nc.MetadataOptions.HTTPEndpoint)
+	// The instance, once per instance type and market it may launch.
+	for _, ct := range np.CapacityTypes {
+		market := map[string]string{"spot": "spot", "on-demand": "on-demand", "reserved": "capacity-block"}[ct]
+		for _, t := range instancetypes.Select(np, n.Region).Types {
+			ctx := with(metadata, "ec2:InstanceType", t.Name, "ec2:InstanceMarketType", market)
+			out = append(out, Request{Request: iameval.Request{Action: "ec2:RunInstances", Resource: ec2("instance/*"), Context: ctx},
+				Path: at, Pool: pool, Class: class, Device: -1, Types: []string{t.Name}})
+		}
+		if ct == "spot" {
+			add("ec2:RunInstances", ec2("spot-instances-request/*"), tags)
+			add("ec2:CreateTags", ec2("spot-instances-request/*"), with(tags, "ec2:CreateAction", "CreateFleet"))
+		}
+	}
+	add("ec2:CreateFleet", ec2("fleet/*"), tags)
+	add("ec2:CreateFleet", ec2("instance/*"), metadata)
+	add("ec2:CreateLaunchTemplate", ec2("launch-template/*"), tags)
+	add("ec2:CreateTags", ec2("launch-template/*"), with(tags, "ec2:CreateAction", "CreateLaunchTemplate"))
+	for _, kind := range []string{"fleet", "instance", "volume", "network-interface"} {
+		add("ec2:CreateTags", ec2(kind+"/*"), with(tags, "ec2:CreateAction", "CreateFleet"))
+	}
+	add("ec2:RunInstances", ec2("network-interface/*"), tags)
+	add("ec2:RunInstances", ec2("security-group/*"), region)
+	add("ec2:RunInstances", n.ARN("ec2", n.Region, "", "snapshot/*"), region)
+	for _, action := range []string{"ec2:RunInstances", "ec2:CreateFleet"} {
+		add(action, ec2("launch-template/*"), made)
+		add(action, ec2("subnet/*"), region)
+		add(action, n.ARN("ec2", n.Region, "", "image/*"), region)
+		if len(nc.CapacityReservationSelectorTerms) > 0 {
+			add(action, ec2("capacity-reservation/*"), region)
+		}
+		if nc.PlacementGroupSelector != nil {
+			add(action, ec2("placement-group/*"), region)
+		}
+	}
+	for i, bd := range nc.BlockDevices {
+		ctx := with(tags, "ec2:Encrypted", strconv.FormatBool(bd.Encrypted), "ec2:VolumeType", bd.VolumeType)
+		if size := gib(bd.VolumeSize); size != "" {
+			ctx["ec2:VolumeSize"] = []string{size}
+		}
+		for _, action := range []string{"ec2:RunInstances", "ec2:CreateFleet"} {
+			out = append(out, Request{Request: iameval.Request{Action: action, Resource: ec2("volume/*"), Context: ctx},
+				Path: fmt.Sprintf("nodeClasses.%s.blockDevices[%d]", class, i), Pool: pool, Class: class, Device: i})
+		}
+	}
+	if len(nc.BlockDevices) == 0 {
+		add("ec2:RunInstances", ec2("volume/*"), tags)
+		add("ec2:CreateFleet", ec2("volume/*"), tags)
+	}
+	// Once the node registers, the instance is tagged with its name and
+	// node claim; at the end of its life it is terminated, and launch
+	// templates no longer used are deleted.
+	named := map[string]string{"Name": "ip-10-0-0-1." + n.Region + ".compute.internal", "karpenter.sh/nodeclaim": pool + "-x7k2p", "eks:eks-cluster-name": n.Cluster}
+	maps.Copy(made, with(tagContext(named), "aws:RequestedRegion", n.Region))
+	add("ec2:CreateTags", ec2("instance/*"), made)
+	gone := with(resourceTags(launchTags), "aws:RequestedRegion", n.Region)
+	add("ec2:TerminateInstances", ec2("instance/*"), gone)
+	add("ec2:DeleteLaunchTemplate", ec2("launch-template/*"), gone)
+	return out
+}
+
+// resourceTags are the condition keys of a resource that carries tags.
+func resourceTags(tags map[string]string) map[string][]string {
+	ctx := map[string][]string{}
+	for k, v := range tags {
+		ctx["aws:ResourceTag/"+k] = []string{v}
+	}
+	return ctx
+}
+
+// instanceProfiles are the calls on the instance profiles Karpenter makes
+// per node class (none for a class that names one of the account's).
+func instanceProfiles(e *model.Env) []Request {
+	n := e.Names
+	p := e.Profile
+	profileTags := map[string]string{
+		"kubernetes.io/cluster/" + n.Cluster: "owned", "eks:eks-cluster-name": n.Cluster, "topology.kubernetes.io/region": n.Region,
+	}
+	var out []Request
+	for _, class := range slices.Sorted(maps.Keys(p.NodeClasses)) {
+		if p.NodeClasses[class].InstanceProfile != "" {
+			continue // an instance profile of the account's: the controller makes none
+		}
+		tags := maps.Clone(profileTags)
+		tags["karpenter.k8s.aws/ec2nodeclass"] = class
+		ip := n.ARN("iam", "", n.Account, "instance-profile/"+n.Cluster+"_"+class)
+		add := func(action string, ctx map[string][]string) {
+			out = append(out, Request{Request: iameval.Request{Action: action, Resource: ip, Context: ctx}, Path: "nodeClasses." + class, Class: class, Device: -1})
+		}
+		add("iam:CreateInstanceProfile", tagContext(tags))
+		// The profile Karpenter made carries the tags it was created with;
+		// it tags it again when they are missing.
+		own := resourceTags(tags)
+		tagged := with(own)
+		maps.Copy(tagged, tagContext(tags))
+		add("iam:TagInstanceProfile", tagged)
+		for _, a := range []string{"iam:AddRoleToInstanceProfile", "iam:GetInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"} {
+			add(a, own)
+		}
+	}
+	return out
+}
+
+// regionalReads are the controller's reads of the region's EC2 state, on
+// "*", scoped by aws:RequestedRegion.
+var regionalReads = []string{
+	"ec2:DescribeAvailabilityZones", "ec2:DescribeCapacityReservations", "ec2:DescribeImages", "ec2:DescribeInstanceStatus",
+	"ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes", "ec2:DescribeInstances", "ec2:DescribeLaunchTemplates",
+	"ec2:DescribePlacementGroups", "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets",
+}
+
+// reads are the controller's reads: the regional ones its minor grants,
+// the Pricing API, AWS's public parameters for AMI aliases, the account's
+// instance profiles and the cluster's zonal shifts.
+func reads(e *model.Env) []Request {
+	n := e.Names
+	region := map[string][]string{"aws:RequestedRegion": {n.Region}}
+	granted := Granted(e)
+	var out []Request
+	own := func(action, resource string, ctx map[string][]string) {
+		out = append(out, Request{Request: iameval.Request{Action: action, Resource: resource, Context: ctx}, Path: "karpenter", Device: -1})
+	}
+	for _, a := range regionalReads {
+		if granted[a] {
+			own(a, "*", region)
+		}
+	}
+	own("pricing:GetProducts", "*", map[string][]string{"aws:RequestedRegion": {pricingRegion(n.Partition)}})
+	own("ssm:GetParameter", n.ARN("ssm", n.Region, "", "parameter/aws/service/eks/optimized-ami/x/recommended/image_id"), region)
+	if granted["iam:ListInstanceProfiles"] {
+		own("iam:ListInstanceProfiles", "*", nil)
+	}
+	if granted["arc-zonal-shift:GetManagedResource"] {
+		// Its resource types are load balancers only: an EKS cluster is
+		// named by the condition key, on "*".
+		own("arc-zonal-shift:GetManagedResource", "*", with(region, "arc-zonal-shift:ResourceIdentifier", n.ClusterARN))
+	}
+	return out
+}
+
+// Granted are the actions the environment's controller policy grants.
+func Granted(e *model.Env) map[string]bool {
+	out := map[string]bool{}
+	if e.Facts == nil {
+		return out
+	}
+	for _, cp := range iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
+		data, err := json.Marshal(cp.Document)
+		if err != nil {
+			continue
+		}
+		var doc struct {
+			Statement []struct {
+				Effect string
+				Action json.RawMessage
+			}
+		}
+		if json.Unmarshal(data, &doc) != nil {
+			continue
+		}
+		for _, st := range doc.Statement {
+			var one string
+			var many []string
+			if json.Unmarshal(st.Action, &one) == nil {
+				many = []string{one}
+			} else {
+				_ = json.Unmarshal(st.Action, &many)
+			}
+			for _, a := range many {
+				out[a] = st.Effect == "Allow" || out[a]
+			}
+		}
+	}
+	return out
+}
+
+// credentials are the requests that give the controller its role: the
+// web identity exchange of IRSA (the cluster's OIDC provider calls
+// sts:AssumeRoleWithWebIdentity with the service account's token), or
+// EKS Pod Identity's, which assumes the role and tags the session as
+// pods.eks.amazonaws.com. Neither is a call of an IAM principal of the
+// account: service control policies and the boundary take no part, the
+// role's trust policy (the bundle's) admits it, and resource control
+// policies may deny it.
+func credentials(e *model.Env, org string) []Request {
+	n := e.Names
+	base := map[string][]string{"aws:RequestedRegion": {n.Region}, "aws:SecureTransport": {"true"}}
+	if e.Profile.Karpenter.Auth == profile.AuthIRSA {
+		if n.OIDCIssuerHost == "" {
+			return nil
+		}
+		ctx := with(base, "aws:FederatedProvider", n.OIDCProviderARN,
+			n.OIDCIssuerHost+":sub", "system:serviceaccount:"+n.Namespace+":"+n.ServiceAccount,
+			n.OIDCIssuerHost+":aud", model.STSAudience)
+		return []Request{{Request: iameval.Request{Action: "sts:AssumeRoleWithWebIdentity", Resource: n.ControllerRoleARN, Context: ctx},
+			Path: "karpenter.auth", Device: -1, Service: "the cluster's OIDC provider", Purpose: "the controller's IRSA credentials"}}
+	}
+	ctx := with(base, "aws:PrincipalServiceName", model.PodIdentityPrincipal, "aws:PrincipalIsAWSService", "true",
+		"aws:SourceAccount", n.Account, "aws:SourceArn", n.ClusterARN)
+	if org != "" {
+		ctx["aws:SourceOrgID"] = []string{org}
+	}
+	session := map[string]string{
+		"eks-cluster-arn": n.ClusterARN, "eks-cluster-name": n.Cluster, "kubernetes-namespace": n.Namespace,
+		"kubernetes-service-account": n.ServiceAccount, "kubernetes-pod-name": "karpenter-7d9f8c6b5-x2x4q", "kubernetes-pod-uid": "3f1c2b9e-0000-4000-8000-000000000000",
+	}
+	tag := maps.Clone(ctx)
+	maps.Copy(tag, tagContext(session))
+	var out []Request
+	for _, r := range []iameval.Request{{Action: "sts:AssumeRole", Resource: n.ControllerRoleARN, Context: ctx}, {Action: "sts:TagSession", Resource: n.ControllerRoleARN, Context: tag}} {
+		out = append(out, Request{Request: r, Path: "karpenter.auth", Device: -1, Service: model.PodIdentityPrincipal, Purpose: "the controller's Pod Identity credentials"})
+	}
+	return out
+}
+
+// deliveries are the requests AWS services make to the bundle's
+// resources: EventBridge's delivery of interruption events to the queue,
+// with the keys a service sends on behalf of a rule of the account
+// (aws:SourceAccount, aws:SourceArn, and aws:SourceOrgID in an
+// organization).
+func deliveries(e *model.Env, org string) []Request {
+	n := e.Names
+	if n.Queue == "" || e.Facts == nil {
+		return nil
+	}
+	var out []Request
+	for _, r := range e.Facts.InterruptionRules {
+		ctx := map[string][]string{
+			"aws:RequestedRegion": {n.Region}, "aws:PrincipalServiceName": {model.EventsPrincipal}, "aws:PrincipalIsAWSService": {"true"},
+			"aws:SourceAccount": {n.Account}, "aws:SourceArn": {n.ARN("events", n.Region, n.Account, "rule/"+n.RuleName(r))},
+			"aws:SecureTransport": {"true"},
+		}
+		if org != "" {
+			ctx["aws:SourceOrgID"] = []string{org}
+		}
+		out = append(out, Request{Request: iameval.Request{Action: "sqs:SendMessage", Resource: n.QueueARN, Context: ctx},
+			Path: "karpenter.interruptionQueue", Device: -1, Service: model.EventsPrincipal, Purpose: "interruption events"})
 	}
 	return out
 }
