@@ -131,9 +131,9 @@ func TestRCPFullAWSAccess(t *testing.T) {
 		t.Errorf("under RCPFullAWSAccess: %+v %v", res, err)
 	}
 	for doc, want := range map[string]string{
-		`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"sqs:*","Resource":"*"}]}`: "allows only as RCPFullAWSAccess does",
+		`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"sqs:*","Resource":"*"}]}`:                                                 "allows only as RCPFullAWSAccess does",
 		`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"*","Resource":"*","Condition":{"Bool":{"aws:SecureTransport":"true"}}}]}`: "allows only as RCPFullAWSAccess does",
-		`{"Statement":[{"Effect":"Allow","Principal":"*","Action":"*","Resource":"*"}]}`: `must have "Version": "2012-10-17"`,
+		`{"Statement":[{"Effect":"Allow","Principal":"*","Action":"*","Resource":"*"}]}`:                                                                            `must have "Version": "2012-10-17"`,
 	} {
 		if _, err := Parse("rcp", []byte(doc), true); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", doc, err, want)
