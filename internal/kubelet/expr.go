@@ -132,10 +132,19 @@ func Compile(expression string) (*Expr, error) {
 	return e, nil
 }
 
-// Vars are what an instance type gives an expression.
+// Vars are what an instance type gives an expression. VCPUs and
+// MemoryMiB are set only where they are known (Validate's bounds).
 type Vars struct {
 	DefaultENIs, IPsPerENI, MaxPods int64
+	VCPUs, MemoryMiB                int64
 	InstanceType                    string
+}
+
+func (e *Expr) activation(v Vars) map[string]any {
+	return map[string]any{
+		"default_enis": v.DefaultENIs, "ips_per_eni": v.IPsPerENI, "max_pods": v.MaxPods, "instance_type": v.InstanceType,
+		"vcpus": v.VCPUs, "memory_mib": v.MemoryMiB,
+	}
 }
 
 // Eval evaluates the expression for an instance type; ok is false when it
@@ -144,9 +153,7 @@ func (e *Expr) Eval(v Vars) (int64, bool) {
 	if len(e.Needs) > 0 {
 		return 0, false
 	}
-	out, _, err := e.prg.Eval(map[string]any{
-		"default_enis": v.DefaultENIs, "ips_per_eni": v.IPsPerENI, "max_pods": v.MaxPods, "instance_type": v.InstanceType,
-	})
+	out, _, err := e.prg.Eval(e.activation(v))
 	if err != nil {
 		return 0, false
 	}

@@ -156,3 +156,43 @@ func mustCompile(t *testing.T, expr string) *Expr {
 	}
 	return e
 }
+
+// TestValidate: an expression is refused on an instance type where
+// Karpenter's node class validation refuses it: an evaluation error, a
+// non-finite double, a maxPods outside 0 to 2^31-1, a negative
+// reservation; the edges of the range are taken.
+func TestValidate(t *testing.T) {
+	types := []Vars{
+		{DefaultENIs: 3, IPsPerENI: 10, MaxPods: 29, InstanceType: "m5.large"},
+		{DefaultENIs: 15, IPsPerENI: 50, MaxPods: 737, InstanceType: "m5.24xlarge"},
+	}
+	for _, tc := range []struct {
+		expr  string
+		field Field
+		want  string
+	}{
+		{"0", MaxPods, ""},
+		{"2147483647", MaxPods, ""},
+		{"2147483648", MaxPods, "m5.large: it is 2147483648, outside 0 to 2147483647; m5.24xlarge: it is 2147483648, outside 0 to 2147483647"},
+		{"max_pods - 100", MaxPods, "m5.large: it is -71, outside 0 to 2147483647"},
+		{"0 - 1", Reserved, "m5.large: it is -1, a negative reservation; m5.24xlarge: it is -1, a negative reservation"},
+		{"0 - 1", MaxPods, "m5.large: it is -1, outside 0 to 2147483647; m5.24xlarge: it is -1, outside 0 to 2147483647"},
+		{"100 / (default_enis - 3)", Reserved, "m5.large: it fails: division by zero"},
+		{"1.0 / 0.0", Reserved, "m5.large: it is +Inf, not a finite number; m5.24xlarge: it is +Inf, not a finite number"},
+		{"1e300", Reserved, "m5.large: it is 1e+300, beyond any whole number Karpenter can hold; m5.24xlarge: it is 1e+300, beyond any whole number Karpenter can hold"},
+		{"vcpus * 10 - 20", Reserved, "m5.large (the smallest instance types (1 vCPU, 512 MiB)): it is -10, a negative reservation"},
+		{"memory_mib / 100", Reserved, ""},
+	} {
+		var got []string
+		for _, f := range mustCompile(t, tc.expr).Validate(tc.field, types) {
+			name := f.Type
+			if f.Bound != "" {
+				name += " (" + f.Bound + ")"
+			}
+			got = append(got, name+": "+f.Why)
+		}
+		if strings.Join(got, "; ") != tc.want {
+			t.Errorf("%q: %q, want %q", tc.expr, strings.Join(got, "; "), tc.want)
+		}
+	}
+}

@@ -222,7 +222,7 @@ var valueRules = []*Rule{
 	},
 	{
 		ID: "value/kubelet", Severity: diag.Error, Group: "Values",
-		Summary: "From Karpenter 1.15, kubelet fields and values are those of the upstream KubeletConfiguration, and maxPods expressions compile; before 1.15, only the EC2NodeClass's fixed subset.",
+		Summary: "From Karpenter 1.15, kubelet fields and values are those of the upstream KubeletConfiguration, and maxPods and reservation expressions compile and give a value Karpenter takes on every instance type; before 1.15, only the EC2NodeClass's fixed subset.",
 		check: func(c *Context) {
 			if c.Minor == nil {
 				return
@@ -255,6 +255,7 @@ var valueRules = []*Rule{
 							"kubelet maxPods %q is not an expression Karpenter can evaluate: %v", k.MaxPodsExpr, err)
 					}
 				}
+				c.checkExpressions(base, k)
 			}
 		},
 	},
@@ -346,6 +347,7 @@ func (c *Context) checkKubelet(base string, nc profile.NodeClass) {
 			case strings.HasPrefix(m[r], "-"):
 				c.Report(at(base, field_, field(r)), `use a quantity such as "100m" or "1Gi"`, "kubelet %s %s %q is not a non-negative quantity", field_, r, m[r])
 			case quantityRE.MatchString(m[r]):
+				c.reservationFits(at(base, field_, field(r)), field_, r, m[r])
 			case c.Minor != nil && c.Minor.OpenKubelet:
 				// From 1.15 a value that is no quantity is an expression,
 				// evaluated per instance type.
