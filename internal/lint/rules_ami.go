@@ -39,8 +39,8 @@ var amiRules = []*Rule{
 	},
 	{
 		ID: "value/user-data", Severity: diag.Error, Group: "Values",
-		Summary: "userData is in the form its AMI family reads: TOML for Bottlerocket, MIME multi-part or a nodeadm NodeConfig for AL2023.",
-		Hint:    "for AL2023 write a NodeConfig (apiVersion: node.eks.aws/v1alpha1) or a MIME multi-part document; for Bottlerocket, TOML settings",
+		Summary: "userData is in the form its AMI family reads (TOML for Bottlerocket; for AL2023 a shell script, a nodeadm NodeConfig or MIME multi-part), and with the part Karpenter adds fits the 16 KiB of user data EC2 accepts.",
+		Hint:    "for AL2023 write a shell script, a NodeConfig (apiVersion: node.eks.aws/v1alpha1) or a MIME multi-part document; for Bottlerocket, TOML settings",
 		check: func(c *Context) {
 			for _, n := range names(c.P.NodeClasses) {
 				nc := c.P.NodeClasses[n]
@@ -57,6 +57,7 @@ var amiRules = []*Rule{
 				if err != nil {
 					c.Report(at("nodeClasses", field(n), "userData"), "", "node class %q: %v", n, err)
 				}
+				c.userDataSize(n, nc)
 			}
 		},
 	},
@@ -94,20 +95,22 @@ func bottlerocketUserData(s string) error {
 	return nil
 }
 
-// al2023UserData checks AL2023 user data: a MIME multi-part document, or
-// a nodeadm NodeConfig (YAML).
+// al2023UserData checks AL2023 user data as Karpenter reads it
+// (pkg/providers/amifamily/bootstrap, nodeadm.go): text that starts with
+// a MIME header is a MIME multi-part document; else YAML that is a map
+// is handed to nodeadm as a NodeConfig; anything else is a shell script,
+// which Karpenter wraps in the MIME document itself.
 func al2023UserData(s string) error {
-	if strings.HasPrefix(strings.TrimSpace(s), "MIME-Version:") || strings.Contains(s, "Content-Type: multipart/") {
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "MIME-Version:") || strings.HasPrefix(t, "Content-Type:") {
 		return mimeMultipart(s)
 	}
 	var doc map[string]any
-	var node yaml.Node
-	if err := yaml.Unmarshal([]byte(s), &node); err != nil {
-		return fmt.Errorf("AL2023 userData is neither MIME multi-part nor a NodeConfig: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	if err := yaml.Unmarshal([]byte(s), &doc); err != nil || doc == nil {
+		return nil // a shell script
 	}
-	if err := node.Decode(&doc); err != nil || doc["kind"] != "NodeConfig" || !strings.HasPrefix(fmt.Sprint(doc["apiVersion"]), "node.eks.aws/") {
-		return errors.New("AL2023 userData is neither MIME multi-part nor a NodeConfig (apiVersion node.eks.aws/v1alpha1, kind NodeConfig): " +
-			"nodeadm ignores it; wrap a shell script in a MIME multi-part document")
+	if doc["kind"] != "NodeConfig" || !strings.HasPrefix(fmt.Sprint(doc["apiVersion"]), "node.eks.aws/") {
+		return errors.New("AL2023 userData is YAML, which Karpenter hands to nodeadm as a NodeConfig, but it is not one (apiVersion node.eks.aws/v1alpha1, kind NodeConfig): " +
+			"nodeadm fails on it when the node boots")
 	}
 	return nil
 }
