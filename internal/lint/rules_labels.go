@@ -7,6 +7,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/instancetypes"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -87,8 +88,8 @@ var labelRules = []*Rule{
 		},
 	},
 	{
-		ID: "label/unknown-requirement", Severity: diag.Warning, Group: "Labels and taints",
-		Summary: "Requirement keys are keys Karpenter knows (or labels the pool sets); a near miss names the right key.",
+		ID: "label/unknown-requirement", Severity: diag.Error, Group: "Labels and taints",
+		Summary: "Requirement keys in Kubernetes' and AWS's domains are keys Karpenter knows (or labels the pool sets): the CRD takes any such key, and a requirement no instance type defines restricts nothing; a near miss names the right key.",
 		check: func(c *Context) {
 			if c.Minor == nil {
 				return
@@ -103,13 +104,25 @@ var labelRules = []*Rule{
 						continue
 					}
 					d := domain(r.Key)
-					if s := suggestKey(r.Key, known); s != "" {
-						c.Report(at("nodePools", field(pool), "requirements", i, "key"), fmt.Sprintf("did you mean %q?", s),
-							"requirement key %q is not a label Karpenter knows: no instance type has it, so pods that need it stay Pending", r.Key)
-					} else if strings.HasSuffix(d, "kubernetes.io") || strings.HasSuffix(d, "k8s.io") || strings.HasSuffix(d, "k8s.aws") {
-						c.Report(at("nodePools", field(pool), "requirements", i, "key"), "use a well-known key (see the Karpenter scheduling docs) or a label of your own domain",
-							"requirement key %q is not a label Karpenter knows", r.Key)
+					s := suggestKey(r.Key, known)
+					if s == "" && !strings.HasSuffix(d, "kubernetes.io") && !strings.HasSuffix(d, "k8s.io") && !strings.HasSuffix(d, "k8s.aws") {
+						continue
 					}
+					// What the pool may launch with the requirement as it is
+					// (it restricts nothing), and with the key meant.
+					region := c.E.Names.Region
+					now := len(instancetypes.Select(np, region).Types)
+					effect := fmt.Sprintf("the NodePool is accepted and the requirement restricts nothing: the pool may launch %d instance types", now)
+					hint := "use a well-known key (see the Karpenter scheduling docs) or a label of your own domain"
+					if s != "" {
+						meant := np
+						meant.Requirements = slices.Clone(np.Requirements)
+						meant.Requirements[i].Key = s
+						effect += fmt.Sprintf(" (with %q, %d)", s, len(instancetypes.Select(meant, region).Types))
+						hint = fmt.Sprintf("did you mean %q?", s)
+					}
+					c.Report(at("nodePools", field(pool), "requirements", i, "key"), hint,
+						"requirement key %q is not a label Karpenter knows, and no instance type has it: %s", r.Key, effect)
 				}
 			}
 		},
