@@ -20,6 +20,53 @@ var Regions = map[string]string{
 	"us-gov-east-1": "aws-us-gov", "us-gov-west-1": "aws-us-gov",
 }
 
+// Zones are the letters of the Availability Zones EC2 names in each
+// region: region code and letter, "ap-northeast-2a". From AWS's
+// "AWS Availability Zones" (docs.aws.amazon.com/global-infrastructure,
+// the AZ IDs of each Region, 2026) and EC2's DescribeAvailabilityZones:
+// where an older Region maps letters to its zones independently per
+// account, every letter an account may see is listed (us-west-1 has two
+// zones, named a and b or b and c; ap-northeast-1's b is an older
+// account's), and a letter EC2 retired or never gave is left out
+// (ca-central-1c, cn-north-1c). A region not listed is not checked.
+var Zones = map[string]string{
+	"af-south-1": "abc", "ap-east-1": "abc", "ap-east-2": "abc",
+	"ap-northeast-1": "abcd", "ap-northeast-2": "abcd", "ap-northeast-3": "abc",
+	"ap-south-1": "abc", "ap-south-2": "abc",
+	"ap-southeast-1": "abc", "ap-southeast-2": "abc", "ap-southeast-3": "abc",
+	"ap-southeast-4": "abc", "ap-southeast-5": "abc", "ap-southeast-6": "abc", "ap-southeast-7": "abc",
+	"ca-central-1": "abd", "ca-west-1": "abc",
+	"eu-central-1": "abc", "eu-central-2": "abc", "eu-north-1": "abc",
+	"eu-south-1": "abc", "eu-south-2": "abc",
+	"eu-west-1": "abc", "eu-west-2": "abc", "eu-west-3": "abc",
+	"il-central-1": "abc", "me-central-1": "abc", "me-south-1": "abc",
+	"mx-central-1": "abc", "sa-east-1": "abc",
+	"us-east-1": "abcdef", "us-east-2": "abc", "us-west-1": "abc", "us-west-2": "abcd",
+	"cn-north-1": "abd", "cn-northwest-1": "abc",
+	"us-gov-east-1": "abc", "us-gov-west-1": "abc",
+}
+
+// ZoneExists says whether an Availability Zone name ("ap-northeast-2e")
+// names a zone of its region; known is false for a region whose zones the
+// table does not hold, and for a Local or Wavelength Zone.
+func ZoneExists(zone string) (exists, known bool) {
+	region := RegionOfZone(zone)
+	letters, ok := Zones[region]
+	if !ok || len(zone) != len(region)+1 {
+		return false, false
+	}
+	return strings.ContainsRune(letters, rune(zone[len(zone)-1])), true
+}
+
+// ZoneNames lists the zones of a region the table holds.
+func ZoneNames(region string) []string {
+	var out []string
+	for _, l := range Zones[region] {
+		out = append(out, region+string(l))
+	}
+	return out
+}
+
 // PartitionOf returns the partition of a region, following its prefix for
 // regions not in the table.
 func PartitionOf(region string) string {

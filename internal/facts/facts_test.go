@@ -470,3 +470,30 @@ func TestSupportWindows(t *testing.T) {
 		t.Errorf("LTS minors %v, SUPPORT.md names 1.9 and 1.14", lts)
 	}
 }
+
+// TestZones: every region karpgen knows is in the zone table, every zone
+// name of it belongs to it, and Local Zones are never judged by it.
+func TestZones(t *testing.T) {
+	for region := range facts.Regions {
+		letters, ok := facts.Zones[region]
+		if !ok || len(letters) < 2 {
+			t.Errorf("%s: zones %q", region, letters)
+		}
+		for _, z := range facts.ZoneNames(region) {
+			if facts.RegionOfZone(z) != region {
+				t.Errorf("%s is not of %s", z, region)
+			}
+			if exists, known := facts.ZoneExists(z); !exists || !known {
+				t.Errorf("%s: exists %v, known %v", z, exists, known)
+			}
+		}
+	}
+	for zone, want := range map[string][2]bool{
+		"ap-northeast-2e": {false, true}, "ap-northeast-2d": {true, true}, "ca-central-1c": {false, true},
+		"us-west-2-lax-1a": {false, false}, "xx-east-9a": {false, false},
+	} {
+		if exists, known := facts.ZoneExists(zone); exists != want[0] || known != want[1] {
+			t.Errorf("%s: exists %v, known %v; want %v", zone, exists, known, want)
+		}
+	}
+}

@@ -59,14 +59,18 @@ var placeRules = []*Rule{
 	},
 	{
 		ID: "place/zone", Severity: diag.Error, Group: "Place",
-		Summary: "Every zone of a node pool belongs to the cluster's region.",
+		Summary: "Every zone of a node pool is a zone of the cluster's region (checked against each region's zones where karpgen knows them).",
 		Hint:    "list zones of the cluster's region, e.g. \"<region>a\"",
 		check: func(c *Context) {
 			region := c.P.Cluster.Region
 			for pool := range c.pools() {
 				for i, z := range c.P.NodePools[pool].Zones {
 					zr := facts.RegionOfZone(z)
+					exists, known := facts.ZoneExists(z)
 					switch {
+					case zr == region && known && !exists:
+						c.Report(at("nodePools", field(pool), "zones", i), "use one of "+strings.Join(facts.ZoneNames(region), ", "),
+							"zone %q does not exist: region %s has the zones %s; no node would ever launch there", z, region, strings.Join(facts.ZoneNames(region), ", "))
 					case zr == region:
 					case zr == "":
 						c.Report(at("nodePools", field(pool), "zones", i), fmt.Sprintf("zones of %s look like %q", region, region+"a"),

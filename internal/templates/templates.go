@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"text/template"
+
+	"github.com/karpgen/karpgen/internal/facts"
 )
 
 //go:embed */*.cue.tmpl
@@ -27,9 +29,18 @@ type Params struct {
 	KubernetesVersion string
 }
 
-// Zones are the first three zones of the region.
+// Zones are the first three zones of the region: from the region's
+// zones where karpgen knows them (ca-central-1 has no c), else a, b, c.
 func (p Params) Zones() string {
-	return fmt.Sprintf("%q, %q, %q", p.Region+"a", p.Region+"b", p.Region+"c")
+	zones := facts.ZoneNames(p.Region)
+	if len(zones) == 0 {
+		zones = []string{p.Region + "a", p.Region + "b", p.Region + "c"}
+	}
+	quoted := make([]string, 0, 3)
+	for _, z := range zones[:min(3, len(zones))] {
+		quoted = append(quoted, fmt.Sprintf("%q", z))
+	}
+	return strings.Join(quoted, ", ")
 }
 
 // Names lists the templates.
