@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -42,6 +43,7 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 		return usageErr("vet: -o must be text or json, not %q", format)
 	}
 	var findings []diag.Finding
+	var checked string
 	switch {
 	case valuesFile != "":
 		if version == "" || fs.NArg() > 0 {
@@ -56,6 +58,7 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		findings = diag.Sort(lint.CheckValues(valuesFile, data, minor))
+		checked = fmt.Sprintf("%s against the chart of Karpenter %s", escape.Terminal(valuesFile), minor)
 	case version != "":
 		return usageErr("vet: --version is for --values")
 	default:
@@ -67,11 +70,17 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		findings = res.Findings
+		envs := res.Names
+		if !res.All {
+			envs = fs.Args()
+		}
+		checked = counted(len(envs), "environment", "environments") + listed(envs)
 		if explainIAM {
 			return explain(res.Envs, findings, format, stdout, stderr)
 		}
 	}
 	if format == "text" {
+		fmt.Fprintf(stdout, "vet: %s: %s\n", checked, tally(findings))
 		return printFindings(stderr, findings)
 	}
 	if err := printer.FindingsJSON(stdout, relative(findings)); err != nil {
@@ -143,4 +152,32 @@ func explain(envs []*model.Env, findings []diag.Finding, format string, stdout, 
 		return errInvalid
 	}
 	return nil
+}
+
+// tally counts findings by severity: "0 errors, 2 warnings, 1 note".
+func tally(findings []diag.Finding) string {
+	n := map[diag.Severity]int{}
+	for _, f := range findings {
+		n[f.Severity]++
+	}
+	return counted(n[diag.Error], "error", "errors") + ", " + counted(n[diag.Warning], "warning", "warnings") + ", " + counted(n[diag.Note], "note", "notes")
+}
+
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// listed names up to five environments: " (dev, prod)".
+func listed(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	shown := names
+	if len(shown) > 5 {
+		shown = append(slices.Clone(shown[:5]), fmt.Sprintf("and %d more", len(names)-5))
+	}
+	return " (" + escape.Terminal(strings.Join(shown, ", ")) + ")"
 }
