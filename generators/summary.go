@@ -57,7 +57,8 @@ func Summary(e *model.Env, files []string) []byte {
 	}
 
 	w("\n### Instance types each pool may launch\n\n")
-	w("From Karpenter's own instance-type tables (%s); requirements the tables cannot answer are named.\n\n", instancetypes.Source())
+	w("From Karpenter's own instance-type tables (%s). A count is of every instance type EC2 has, in any region, that the pool's requirements admit; "+
+		"which of them the region offers is known only where the tables price it. Requirements the tables cannot answer are named.\n\n", instancetypes.Source())
 	for _, name := range sortedKeys(p.NodePools) {
 		w("- %s\n", poolTypesText(name, instancetypes.Select(p.NodePools[name], n.Region)))
 	}
@@ -180,10 +181,15 @@ func selectorText(labels map[string]string) string {
 
 func manualSteps(e *model.Env) []string {
 	p, n := e.Profile, e.Names
-	steps := []string{
-		"Deploy `out/" + e.Name + "/iam/cloudformation.yaml` (" + escape.Code(escape.ShellJoin("aws", "cloudformation", "deploy", "--template-file", "out/"+e.Name+"/iam/cloudformation.yaml",
-			"--stack-name", n.Stack, "--capabilities", "CAPABILITY_NAMED_IAM")) + "), or create the same roles, policies, queue and rules otherwise.",
+	var steps []string
+	if p.Karpenter.Auth == profile.AuthIRSA {
+		// The controller role's trust names the provider: it comes first.
+		steps = append(steps, "Create the cluster's IAM OIDC provider ("+escape.Code(escape.ShellJoin("eksctl", "utils", "associate-iam-oidc-provider", "--cluster", n.Cluster, "--approve"))+
+			"): the controller role's trust policy names it, so it exists before the template is deployed.")
 	}
+	steps = append(steps,
+		"Deploy `out/"+e.Name+"/iam/cloudformation.yaml` ("+escape.Code(escape.ShellJoin("aws", "cloudformation", "deploy", "--template-file", "out/"+e.Name+"/iam/cloudformation.yaml",
+			"--stack-name", n.Stack, "--capabilities", "CAPABILITY_NAMED_IAM"))+"), or create the same roles, policies, queue and rules otherwise.")
 	tags := map[string]bool{}
 	for _, nc := range p.NodeClasses {
 		for _, terms := range [][]profile.SelectorTerm{nc.SubnetSelectorTerms, nc.SecurityGroupSelectorTerms} {
@@ -203,9 +209,7 @@ func manualSteps(e *model.Env) []string {
 			break
 		}
 	}
-	if p.Karpenter.Auth == profile.AuthIRSA {
-		steps = append(steps, "Create the cluster's IAM OIDC provider ("+escape.Code(escape.ShellJoin("eksctl", "utils", "associate-iam-oidc-provider", "--cluster", n.Cluster, "--approve"))+") before the controller role.")
-	} else {
+	if p.Karpenter.Auth != profile.AuthIRSA {
 		steps = append(steps, "Install the eks-pod-identity-agent add-on ("+escape.Code(escape.ShellJoin("aws", "eks", "create-addon", "--cluster-name", n.Cluster, "--addon-name", "eks-pod-identity-agent"))+").")
 	}
 	switch {
@@ -306,14 +310,14 @@ func TemplateNote(m *facts.Minor) string {
 // poolTypesText says how many types a pool may launch and, where the
 // tables price its region, what they cost on demand.
 func poolTypesText(pool string, s instancetypes.Selection) string {
-	text := fmt.Sprintf("%s: %d instance types", md(pool), len(s.Types))
+	text := fmt.Sprintf("%s: %d instance types of EC2 match", md(pool), len(s.Types))
 	switch {
 	case s.Regional && len(s.InRegion) > 0:
 		text += fmt.Sprintf(", %d of them offered in %s at $%s to $%s per hour on demand", len(s.InRegion), s.Region, price(s.MinPrice), price(s.MaxPrice))
 	case s.Regional:
 		text += fmt.Sprintf(", none of them offered in %s", s.Region)
 	default:
-		text += fmt.Sprintf(" (the tables price %s only)", strings.Join(instancetypes.PricedRegions(), ", "))
+		text += fmt.Sprintf("; how many %s offers is not known here (the tables price %s only)", s.Region, strings.Join(instancetypes.PricedRegions(), ", "))
 	}
 	if len(s.Unevaluated) > 0 {
 		text += fmt.Sprintf("; not evaluated: %s", strings.Join(s.Unevaluated, ", "))
