@@ -1,8 +1,10 @@
 package lint
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/model"
@@ -111,15 +113,16 @@ var opsRules = []*Rule{
 	},
 	{
 		ID: "ops/ami-latest-prod", Severity: diag.Warning, Group: "Operations",
-		Summary: "A production environment (name starting with \"prod\") pins its AMI alias instead of @latest, or its pools hold drift back with a budget for the Drifted reason.",
+		Summary: "A production environment (its name, its cluster's name, or an Environment/Stage tag of its node classes says prod or production) pins its AMI alias instead of @latest, or its pools hold drift back with a budget for the Drifted reason.",
 		Hint:    "pin a release, e.g. \"al2023@v20250116\", and roll it forward on purpose; or add a budget {nodes: \"0\", reasons: [\"Drifted\"], schedule: ..., duration: ...} to its pools",
 		check: func(c *Context) {
-			if !strings.HasPrefix(c.E.Name, "prod") {
+			why := production(c.E.Name, c.P)
+			if why == "" {
 				return
 			}
 			for _, n := range names(c.P.NodeClasses) {
 				if a := c.P.NodeClasses[n].AMI.Alias; strings.HasSuffix(a, "@latest") && !strings.HasPrefix(a, "windows") && !driftHeld(c.P, n) {
-					c.Report(at("nodeClasses", field(n), "ami", "alias"), "", "AMI alias %q in %s: every AMI release drifts and replaces all nodes", a, c.E.Name)
+					c.Report(at("nodeClasses", field(n), "ami", "alias"), "", "AMI alias %q in %s, a production environment (%s): every AMI release drifts and replaces all nodes", a, c.E.Name, why)
 				}
 			}
 		},
@@ -182,4 +185,37 @@ func driftHeld(p *profile.Profile, class string) bool {
 		}
 	}
 	return pools > 0
+}
+
+// production says why an environment is a production one, from what its
+// profile states: a word "prod" (or "prod2") or "production" in its name
+// or its cluster's name ("prod", "shop-prod", "prod_eu"; not "nonprod" or
+// "products"), or a node class tag Environment, Env or Stage of that
+// value. "" when nothing says so.
+func production(env string, p *profile.Profile) string {
+	isProd := func(s string) bool {
+		for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if w == "production" || strings.HasPrefix(w, "prod") && strings.Trim(w[4:], "0123456789") == "" {
+				return true // prod, prod2, production
+			}
+		}
+		return false
+	}
+	switch {
+	case isProd(env):
+		return fmt.Sprintf("its name %q says so", env)
+	case isProd(p.Cluster.Name):
+		return fmt.Sprintf("its cluster's name %q says so", p.Cluster.Name)
+	}
+	for _, n := range names(p.NodeClasses) {
+		for _, k := range names(p.NodeClasses[n].Tags) {
+			switch strings.ToLower(k) {
+			case "environment", "env", "stage":
+				if v := p.NodeClasses[n].Tags[k]; isProd(v) {
+					return fmt.Sprintf("node class %s is tagged %s=%s", n, k, v)
+				}
+			}
+		}
+	}
+	return ""
 }
