@@ -53,7 +53,7 @@ var helpText = map[string]struct{ usage, about, example string }{
 		"Plans the move of one environment to another Karpenter version: every minor in between,\n" +
 			"what each changes (IAM, chart values, CRDs, drift), what blocks it, and the steps in order.\n" +
 			"--write puts the plan, transition policies and the target's values and IAM in out/<env>/upgrade/<to>/.",
-		"karpgen upgrade prod --to 1.14.1\n  karpgen upgrade prod --to 1.14.1 -o json | jq .blockers\n  karpgen upgrade prod --from 0.37.7 --to 1.0.14 --write",
+		"karpgen upgrade prod --to 1.14.3\n  karpgen upgrade prod --to 1.14.3 -o json | jq .blockers\n  karpgen upgrade prod --from 0.37.7 --to 1.0.14 --write",
 	},
 	"doctor": {
 		"karpgen doctor ENV --capture-script | --state DIR [flags]",

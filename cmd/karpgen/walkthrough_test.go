@@ -66,7 +66,7 @@ func TestReadmeWalkthrough(t *testing.T) {
 		}
 		ran++
 	}
-	for _, want := range []string{"profiles/profiles.cue", "out/dev/nodepools.yaml", "out/dev/upgrade/1.14.1/UPGRADE.md", "capture.sh"} {
+	for _, want := range []string{"profiles/profiles.cue", "out/dev/nodepools.yaml", "out/dev/upgrade/1.15.2/UPGRADE.md", "capture.sh"} {
 		if _, err := os.Stat(want); err != nil {
 			t.Errorf("after the walkthrough: %v", err)
 		}

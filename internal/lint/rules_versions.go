@@ -36,6 +36,21 @@ var versionRules = []*Rule{
 		},
 	},
 	{
+		ID: "version/newer-patch", Severity: diag.Warning, Group: "Versions",
+		Summary: "The Karpenter version is the newest patch of its minor karpgen knows: a patch carries fixes and changes no API, chart key or IAM.",
+		check: func(c *Context) {
+			if c.Minor == nil || !c.Minor.Known(c.Version) {
+				return
+			}
+			newest := c.Minor.NewestPatch()
+			if !c.Version.Less(newest) {
+				return
+			}
+			c.Report("karpenter.version", fmt.Sprintf("move to %s: `karpgen upgrade %s --to %s` plans it (no hop, no API change)", newest, c.E.Name, newest),
+				"Karpenter %s is not the newest %s patch: %s is", c.Version, c.Minor.Minor, newest)
+		},
+	},
+	{
 		ID: "version/support", Severity: diag.Warning, Group: "Versions",
 		Summary: "The Karpenter minor is supported on the day vet runs: long-term-support minors for twelve months, others until the next minor is released.",
 		check: func(c *Context) {

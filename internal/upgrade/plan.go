@@ -204,6 +204,7 @@ func NewWith(e *model.Env, from, to, kubeTo string) (*Plan, error) {
 		p.envs = append(p.envs, at(e, v, kube[i]))
 	}
 
+	p.startBlockers(e, fv, tv, kube[0])
 	p.blockers(tm, tv, kube)
 	for i := 1; i < len(p.versions); i++ {
 		p.Hops = append(p.Hops, p.hop(i))
@@ -223,6 +224,28 @@ func at(e *model.Env, v facts.Version, kube string) *model.Env {
 	cp.Karpenter.Version = v.String()
 	cp.Cluster.KubernetesVersion = kube
 	return model.Resolve(&cp)
+}
+
+// startBlockers are the blockers of where the move starts: a target
+// older than the profile's version (writing the plan would take the
+// profile back), and a starting version that cannot run on the
+// cluster's Kubernetes (--from, or cluster.kubernetesVersion, is not the
+// cluster's).
+func (p *Plan) startBlockers(e *model.Env, fv, tv facts.Version, kube string) {
+	if pv, _, err := model.Release(e.Profile.Karpenter.Version); err == nil && tv.Less(pv) {
+		p.Blockers = append(p.Blockers, block("upgrade/profile-newer", fmt.Sprintf(
+			"the profile runs Karpenter %s, newer than --to %s: writing this plan would take the profile back; plan --to %s (the profile's version), or lower the profile's version on purpose first",
+			pv, tv, pv)))
+	}
+	if fv.Major == 0 || p.envs[0] == nil {
+		return
+	}
+	rng, _ := p.envs[0].KubernetesRange()
+	if facts.MinorLess(kube, rng[0]) || facts.MinorLess(rng[1], kube) {
+		p.Blockers = append(p.Blockers, block("upgrade/from-kubernetes", fmt.Sprintf(
+			"Karpenter %s supports Kubernetes %s to %s; the cluster runs %s, so it cannot be running Karpenter %s: give --from the version the cluster runs, or set cluster.kubernetesVersion to the cluster's",
+			fv, rng[0], rng[1], kube, fv)))
+	}
 }
 
 // block is a blocker of the upgrade's own rules.
