@@ -60,6 +60,9 @@ func commands(e *model.Env) []command {
 		}
 	}
 	out = append(out,
+		// The cluster kubectl talks to: doctor holds it to the EKS
+		// cluster's endpoint before it reads anything kubectl captured.
+		command{"k8s-context.json", "kubectl config view --minify -o json"},
 		// Every CRD: naming some fails the whole command when one is
 		// missing; doctor picks the ones the profile's minor installs.
 		command{"k8s-crds.json", "kubectl get crd -o json"},

@@ -142,6 +142,18 @@ func (c *checkRun) load(file string, v any, resource, expected, fix string) bool
 // that cannot be read as a capture.
 func Run(e *model.Env, s *State) (*Report, error) {
 	r := &Report{Env: e.Name}
+	// What kubectl and helm captured of another cluster says nothing of
+	// this one: those checks are not checked.
+	var cl eksCluster
+	var kc kubeConfig
+	foreign := ""
+	if found, failed, err := s.read("eks-cluster.json", &cl); err == nil && found && failed == nil {
+		if found, failed, err := s.read("k8s-context.json", &kc); err == nil && found && failed == nil {
+			if server, ok := otherCluster(cl, kc); ok {
+				foreign = "kubectl pointed at " + server + ", not at the endpoint of " + e.Names.Cluster + " (" + cl.Cluster.Endpoint + ")"
+			}
+		}
+	}
 	for _, ch := range Catalog() {
 		res := Result{Check: ch.ID, Findings: []diag.Finding{}}
 		files := ch.Files(e)
@@ -165,6 +177,11 @@ func Run(e *model.Env, s *State) (*Report, error) {
 			r.Results = append(r.Results, res)
 			continue
 		}
+		if foreign != "" && ch.ID != "doctor/kube-context" && slices.ContainsFunc(files, fromCluster) {
+			res.Status, res.NotChecked = "not-checked", foreign
+			r.Results = append(r.Results, res)
+			continue
+		}
 		c := &checkRun{e: e, s: s, check: ch}
 		ch.run(c)
 		if c.err != nil {
@@ -181,6 +198,12 @@ func Run(e *model.Env, s *State) (*Report, error) {
 		r.Results = append(r.Results, res)
 	}
 	return r, nil
+}
+
+// fromCluster says a captured file is kubectl's or helm's: read from the
+// cluster the kubeconfig points at.
+func fromCluster(file string) bool {
+	return strings.HasPrefix(file, "k8s-") || strings.HasPrefix(file, "helm-")
 }
 
 // wantCRDs are the CRDs the profile's minor installs that the profile
@@ -216,7 +239,7 @@ func (c *checkRun) comparePolicy(cp iampolicy.ControllerPolicy, have map[string]
 	for _, sid := range sortedKeys(want) {
 		g, ok := got[sid]
 		if !ok {
-			c.report("policy "+cp.Name, "statement "+sid, "absent", c.deployIAM())
+			c.report("policy "+cp.Name, "statement "+sid+", which grants "+strings.Join(iamdoc.Strings(want[sid]["Action"]), ", "), "absent", c.deployIAM())
 			continue
 		}
 		if reflect.DeepEqual(g, want[sid]) {

@@ -14,6 +14,22 @@ import (
 // clusterChecks compare what runs in the cluster (CRDs, webhooks, the controller, its values, the classes' status) with the bundle.
 var clusterChecks = []*Check{
 	{
+		ID: "doctor/kube-context", Severity: diag.Error,
+		Summary: "kubectl pointed at the environment's cluster when it captured: its server is the EKS cluster's endpoint. When it is not, nothing kubectl or helm captured is checked.",
+		run: func(c *checkRun) {
+			var cl eksCluster
+			var kc kubeConfig
+			if !c.load("eks-cluster.json", &cl, "cluster "+c.e.Names.Cluster, "the cluster", "") ||
+				!c.load("k8s-context.json", &kc, "kubeconfig", "the current context", "") || c.dry {
+				return
+			}
+			if server, ok := otherCluster(cl, kc); ok {
+				c.report("kubeconfig context "+kc.CurrentContext, "the endpoint of "+c.e.Names.Cluster+" ("+cl.Cluster.Endpoint+")", server,
+					escape.ShellJoin("aws", "eks", "update-kubeconfig", "--region", c.e.Names.Region, "--name", c.e.Names.Cluster)+", then capture again")
+			}
+		},
+	},
+	{
 		ID: "doctor/crds", Severity: diag.Error,
 		Summary: "The CRDs the profile's minor installs and the profile uses (NodeOverlay and CapacityBuffer when it has them) are present, serve their version and, from Karpenter 1.1, store only it; other CRDs of the cluster are ignored.",
 		run: func(c *checkRun) {
@@ -134,3 +150,25 @@ var clusterChecks = []*Check{
 			}
 		},
 	}}
+
+// otherCluster reports the server kubectl talked to when it is not the
+// EKS cluster's endpoint (hosts compared without case, a trailing slash
+// or the default port); ok is false when it is, or when either side is
+// not known.
+func otherCluster(cl eksCluster, kc kubeConfig) (string, bool) {
+	norm := func(u string) string {
+		u = strings.ToLower(strings.TrimSuffix(strings.TrimSpace(u), "/"))
+		return strings.TrimSuffix(u, ":443")
+	}
+	if cl.Cluster.Endpoint == "" || len(kc.Clusters) == 0 {
+		return "", false
+	}
+	server := kc.Clusters[0].Cluster.Server
+	if norm(server) == norm(cl.Cluster.Endpoint) {
+		return "", false
+	}
+	if server == "" {
+		server = "no server"
+	}
+	return server, true
+}

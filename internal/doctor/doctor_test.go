@@ -47,6 +47,7 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 	tags := []any{map[string]any{"Key": "karpenter.sh/discovery", "Value": n.Cluster}}
 	files := map[string]any{
 		"eks-cluster.json": map[string]any{"cluster": map[string]any{"name": n.Cluster, "version": "1.29", "status": "ACTIVE",
+			"endpoint":           "https://0123456789ABCDEF0123456789ABCDEF.gr7." + n.Region + ".eks.amazonaws.com",
 			"resourcesVpcConfig": map[string]any{"vpcId": "vpc-0a1b2c", "subnetIds": []any{"subnet-0a", "subnet-0c"}},
 			"identity":           map[string]any{"oidc": map[string]any{"issuer": "https://oidc.eks." + n.Region + ".amazonaws.com/id/ABC"}}}},
 		"ec2-subnets.json": map[string]any{"Subnets": []any{
@@ -71,7 +72,10 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 		"eks-addons.json": map[string]any{"addons": []any{"coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"}},
 		"sqs-queue.json": map[string]any{"Attributes": map[string]any{"QueueArn": n.QueueARN, "MessageRetentionPeriod": "300",
 			"Policy": mustJSON(t, generators.InterruptionQueuePolicy(n))}},
-		"k8s-crds.json":     map[string]any{"apiVersion": "v1", "kind": "List", "items": crds(e)},
+		"k8s-crds.json": map[string]any{"apiVersion": "v1", "kind": "List", "items": crds(e)},
+		"k8s-context.json": map[string]any{"kind": "Config", "current-context": "arn:aws:eks:" + n.Region + ":" + n.Account + ":cluster/" + n.Cluster,
+			"clusters": []any{map[string]any{"name": "arn:aws:eks:" + n.Region + ":" + n.Account + ":cluster/" + n.Cluster,
+				"cluster": map[string]any{"server": "https://0123456789abcdef0123456789abcdef.gr7." + n.Region + ".eks.amazonaws.com", "certificate-authority-data": "DATA+OMITTED"}}}},
 		"k8s-webhooks.json": map[string]any{"apiVersion": "v1", "kind": "List", "items": []any{}},
 		"k8s-karpenter-deployment.json": map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": map[string]any{"name": "karpenter", "namespace": n.Namespace},
 			"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{
@@ -192,7 +196,7 @@ func TestHealthy(t *testing.T) {
 			t.Errorf("%s: %s %s %+v", res.Check, res.Status, res.Skipped, res.Findings)
 		}
 	}
-	if !strings.HasPrefix(text(r), "doctor prod: 14 checks, 14 ok, 0 failed, 0 skipped, 0 not checked, 0 not applicable\n") {
+	if !strings.HasPrefix(text(r), "doctor prod: 15 checks, 15 ok, 0 failed, 0 skipped, 0 not checked, 0 not applicable\n") {
 		t.Errorf("report:\n%s", text(r))
 	}
 	if len(r.Results) != len(doctor.Catalog()) {
@@ -213,6 +217,11 @@ func TestBroken(t *testing.T) {
 		check, resource, found string
 		breakIt                func(f map[string]any)
 	}{
+		{"doctor/kube-context", "kubeconfig context staging", "https://FEDCBA.gr7.ap-northeast-2.eks.amazonaws.com", func(f map[string]any) {
+			kc := f["k8s-context.json"].(map[string]any)
+			kc["current-context"] = "staging"
+			kc["clusters"].([]any)[0].(map[string]any)["cluster"].(map[string]any)["server"] = "https://FEDCBA.gr7.ap-northeast-2.eks.amazonaws.com"
+		}},
 		{"doctor/kubernetes-version", "cluster ws-prod", "Kubernetes 1.30", func(f map[string]any) {
 			get(f, "eks-cluster.json", "cluster")["version"] = "1.30"
 		}},
@@ -342,7 +351,8 @@ func TestMalformedState(t *testing.T) {
 }
 
 // readOnly are the commands the capture may run.
-var readOnly = regexp.MustCompile(`^(aws [a-z0-9-]+ (describe|get|list)-[a-z-]+|kubectl get|helm get values) `)
+// (kubectl config view redacts credentials unless given --raw.)
+var readOnly = regexp.MustCompile(`^(aws [a-z0-9-]+ (describe|get|list)-[a-z-]+|kubectl get|kubectl config view --minify|helm get values) `)
 
 // TestCaptureScript: the script is POSIX sh (sh -n, and shellcheck when
 // installed), names no command that writes, and with stand-ins for aws,
@@ -454,4 +464,58 @@ func text(r *doctor.Report) string {
 	var b strings.Builder
 	printer.Doctor(&b, r)
 	return b.String()
+}
+
+// TestAnotherClustersCaptureIsNotChecked: when kubectl pointed at
+// another cluster than the environment's, what kubectl and helm captured
+// (here: no Karpenter CRDs at all) is not checked as if it were this
+// cluster's; the context check says where kubectl pointed.
+func TestAnotherClustersCaptureIsNotChecked(t *testing.T) {
+	e := prodEnv(t)
+	f := healthy(t, e)
+	kc := f["k8s-context.json"].(map[string]any)
+	kc["clusters"].([]any)[0].(map[string]any)["cluster"].(map[string]any)["server"] = "https://kind-control-plane:6443"
+	f["k8s-crds.json"].(map[string]any)["items"] = []any{}
+	r := run(t, e, writeState(t, f))
+	status := map[string]string{}
+	for _, res := range r.Results {
+		status[res.Check] = res.Status
+		if res.Status == "not-checked" && res.NotChecked != "kubectl pointed at https://kind-control-plane:6443, not at the endpoint of ws-prod (https://0123456789ABCDEF0123456789ABCDEF.gr7.ap-northeast-2.eks.amazonaws.com)" {
+			t.Errorf("%s: %q", res.Check, res.NotChecked)
+		}
+	}
+	for check, want := range map[string]string{"doctor/kube-context": "failed", "doctor/crds": "not-checked", "doctor/helm-values": "not-checked", "doctor/kubernetes-version": "ok", "doctor/subnets": "ok"} {
+		if status[check] != want {
+			t.Errorf("%s: %s, want %s", check, status[check], want)
+		}
+	}
+	if !r.Incomplete() || !r.Errors() {
+		t.Errorf("incomplete %v, errors %v", r.Incomplete(), r.Errors())
+	}
+}
+
+// TestAbsentStatementNamesItsActions: a controller policy statement that
+// is absent is named with the actions it grants, so that the finding
+// says what the controller cannot do.
+func TestAbsentStatementNamesItsActions(t *testing.T) {
+	e := prodEnv(t)
+	f := healthy(t, e)
+	file := "iam-policy-" + e.Names.ControllerPolicyName("NodeLifecycle") + ".json"
+	b, _ := json.Marshal(f[file])
+	var doc map[string]any
+	json.Unmarshal(b, &doc)
+	version := doc["PolicyVersion"].(map[string]any)
+	document := version["Document"].(map[string]any)
+	var kept []any
+	for _, st := range document["Statement"].([]any) {
+		if st.(map[string]any)["Sid"] != "AllowScopedDeletion" {
+			kept = append(kept, st)
+		}
+	}
+	document["Statement"] = kept
+	f[file] = doc
+	got := findings(run(t, e, writeState(t, f)))
+	if len(got) != 1 || got[0].Expected != "statement AllowScopedDeletion, which grants ec2:TerminateInstances, ec2:DeleteLaunchTemplate" || got[0].Found != "absent" {
+		t.Errorf("findings %+v", got)
+	}
 }

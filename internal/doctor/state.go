@@ -127,6 +127,7 @@ type eksCluster struct {
 	Cluster struct {
 		Name               string `json:"name"`
 		Version            string `json:"version"`
+		Endpoint           string `json:"endpoint"`
 		ResourcesVpcConfig struct {
 			VpcID string `json:"vpcId"`
 		} `json:"resourcesVpcConfig"`
@@ -136,6 +137,18 @@ type eksCluster struct {
 			} `json:"oidc"`
 		} `json:"identity"`
 	} `json:"cluster"`
+}
+
+// kubeConfig is `kubectl config view --minify`: the cluster the current
+// context points at.
+type kubeConfig struct {
+	CurrentContext string `json:"current-context"`
+	Clusters       []struct {
+		Name    string `json:"name"`
+		Cluster struct {
+			Server string `json:"server"`
+		} `json:"cluster"`
+	} `json:"clusters"`
 }
 
 type awsTag struct {
