@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/klog/v2"
 	psaapi "k8s.io/pod-security-admission/api"
@@ -81,6 +82,28 @@ func TestHeadroom(t *testing.T) {
 	c := pod.Containers[0]
 	if c.Resources.Requests.Cpu().Cmp(resource.MustParse("2")) != 0 || c.Resources.Requests.Memory().Cmp(resource.MustParse("4Gi")) != 0 {
 		t.Errorf("requests %v, want cpu 2 and memory 4Gi", c.Resources.Requests)
+	}
+	if pod.Affinity != nil {
+		t.Errorf("placeholders pack unless onePerNode: affinity %+v", pod.Affinity)
+	}
+
+	// onePerNode: no two placeholders of the pool share a node.
+	app.Headroom.OnePerNode = true
+	b, err = generators.Render(model.Resolve(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs = strings.Split(string(b.Files["headroom.yaml"]), "\n---\n")
+	d = appsv1.Deployment{}
+	strict(t, []byte(docs[1]), &d)
+	aff := d.Spec.Template.Spec.Affinity
+	if aff == nil || aff.PodAntiAffinity == nil || len(aff.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) != 1 {
+		t.Fatalf("onePerNode: affinity %+v", aff)
+	}
+	term := aff.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution[0]
+	anti, err := metav1.LabelSelectorAsSelector(term.LabelSelector)
+	if err != nil || term.TopologyKey != corev1.LabelHostname || !anti.Matches(labels.Set(d.Spec.Template.Labels)) {
+		t.Errorf("onePerNode: term %+v does not keep the deployment's own pods apart per node", term)
 	}
 }
 

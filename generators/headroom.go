@@ -66,7 +66,7 @@ func Headroom(e *model.Env) []any {
 			"securityContext":               podSecurity,
 			"containers": []any{obj{
 				"name":  "pause",
-				"image": h.Image,
+				"image": model.HeadroomImage(n, h),
 				"resources": obj{
 					"requests": obj{"cpu": h.CPU, "memory": h.Memory},
 					"limits":   obj{"memory": h.Memory},
@@ -76,6 +76,12 @@ func Headroom(e *model.Env) []any {
 		}
 		if windows {
 			pod["os"] = obj{"name": "windows"}
+		}
+		if h.OnePerNode {
+			// Each placeholder keeps a node of its own warm.
+			pod["affinity"] = obj{"podAntiAffinity": obj{"requiredDuringSchedulingIgnoredDuringExecution": []any{
+				obj{"topologyKey": model.KeyHostname, "labelSelector": obj{"matchLabels": labels}},
+			}}}
 		}
 		if len(tolerations) > 0 {
 			pod["tolerations"] = tolerations

@@ -67,6 +67,18 @@ func ZoneNames(region string) []string {
 	return out
 }
 
+// PauseImage is the upstream pause image placeholder pods run by default.
+const PauseImage = "registry.k8s.io/pause:3.10"
+
+// EKSImageAccounts are the accounts of the ECR registries EKS publishes
+// its own images from (its pause image, eks/pause, among them) in the
+// regions whose nodes cannot count on reaching registry.k8s.io: the
+// aws-cn partition's (EKS's list of Amazon container image registries).
+var EKSImageAccounts = map[string]string{
+	"cn-north-1":     "918309763551",
+	"cn-northwest-1": "961992271922",
+}
+
 // PartitionOf returns the partition of a region, following its prefix for
 // regions not in the table.
 func PartitionOf(region string) string {

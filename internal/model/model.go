@@ -70,6 +70,19 @@ func Resolve(p *profile.Profile) *Env {
 	return e
 }
 
+// HeadroomImage is the image of a pool's placeholder pods: the profile's,
+// else EKS's own pause image of the region in aws-cn, whose nodes often
+// cannot reach registry.k8s.io, else the upstream pause image.
+func HeadroomImage(n Names, h *profile.Headroom) string {
+	if h != nil && h.Image != "" {
+		return h.Image
+	}
+	if account, ok := facts.EKSImageAccounts[n.Region]; ok {
+		return account + ".dkr.ecr." + n.Region + "." + n.URLSuffix + "/eks/pause:3.10"
+	}
+	return facts.PauseImage
+}
+
 // IAMGates are the chart settings that add to the controller's policy.
 type IAMGates struct {
 	// RebootForRepair: node repair reboots instances

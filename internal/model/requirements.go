@@ -18,6 +18,8 @@ const (
 	KeyCPU          = "karpenter.k8s.aws/instance-cpu"
 	KeySize         = "karpenter.k8s.aws/instance-size"
 	KeyInstanceType = "node.kubernetes.io/instance-type"
+	// KeyHostname is the node's own name: a topology of one node.
+	KeyHostname = "kubernetes.io/hostname"
 )
 
 // PoolRequirements are a pool's scheduling requirements: the shorthand

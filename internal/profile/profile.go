@@ -38,10 +38,12 @@ type Addons struct {
 
 // Headroom is spare capacity a pool keeps warm.
 type Headroom struct {
-	Replicas int    `json:"replicas"`
-	CPU      any    `json:"cpu"`
-	Memory   any    `json:"memory"`
-	Image    string `json:"image"`
+	Replicas int `json:"replicas"`
+	CPU      any `json:"cpu"`
+	Memory   any `json:"memory"`
+	// Image is "" for the partition's default (model.HeadroomImage).
+	Image      string `json:"image,omitempty"`
+	OnePerNode bool   `json:"onePerNode"`
 }
 
 // ArgoCD is how Argo CD delivers the environment.
