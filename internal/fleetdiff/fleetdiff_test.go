@@ -20,12 +20,23 @@ func TestDocsNameTheLimits(t *testing.T) {
 		return strings.Join(strings.Fields(string(data)), " ")
 	}
 	diffDoc, security := read("diff.md"), read("security.md")
+	diffDoc2 := diffDoc
 	for doc, want := range map[*string]string{
 		&diffDoc:  fmt.Sprintf("a unified diff of at most %d lines", MaxDiffLines),
-		&security: fmt.Sprintf("into memory (at most %d MiB)", gitrev.MaxBytes>>20),
+		&diffDoc2: fmt.Sprintf("over %d MiB or %s files", gitrev.MaxBytes>>20, thousands(gitrev.MaxFiles)),
+		&security: fmt.Sprintf("more than %d MiB or %s files", gitrev.MaxBytes>>20, thousands(gitrev.MaxFiles)),
 	} {
 		if !strings.Contains(*doc, want) {
 			t.Errorf("the docs do not say %q", want)
 		}
 	}
+}
+
+// thousands writes n with a comma between thousands, as the docs do.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
