@@ -139,7 +139,7 @@ func finishCommit(outDir string) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return syncDir(outDir)
+	return nil
 }
 
 // undo puts back what moves did, last first.
@@ -175,8 +175,7 @@ func swapBack(staged, target string) error {
 	return os.Rename(staged+"-new", staged)
 }
 
-// writeJournal writes the moves to out/'s journal and makes it durable
-// before the first move.
+// writeJournal writes the moves to out/'s journal before the first move.
 func writeJournal(outDir string, moves []move) error {
 	var b strings.Builder
 	b.WriteString("# karpgen: a render is replacing these; a run that finds this file puts them back\n")
@@ -188,31 +187,16 @@ func writeJournal(outDir string, moves []move) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", filepath.ToSlash(p), err)
 	}
+	// Not synced to disk: the journal guards against the process being
+	// killed, whose writes the kernel keeps, as it keeps the staged
+	// folders', which are not synced either.
 	_, err = f.WriteString(b.String())
-	if err == nil {
-		err = f.Sync()
-	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = syncDir(outDir)
 	}
 	if err != nil {
 		os.Remove(p)
 		return fmt.Errorf("writing %s: %w", filepath.ToSlash(p), err)
-	}
-	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return err
 	}
 	return nil
 }
