@@ -315,6 +315,11 @@ func (c *Check) Put(b *generators.Bundle) error {
 }
 
 func (c *Check) Finish(fleet map[string][]byte) error {
+	// A killed render leaves its journal: out/ is half of two renders
+	// until the next render puts it back.
+	if _, found, _ := readJournal(c.Dir); found {
+		return fmt.Errorf("%s holds a render that was interrupted (%s): run karpgen render, which puts it back first", filepath.ToSlash(c.Dir), journalFile)
+	}
 	differs := false
 	if fleet != nil {
 		d, err := DiffFleet(c.Stdout, c.Dir, fleet)

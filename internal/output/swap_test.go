@@ -227,3 +227,21 @@ func TestWhatCannotBeRemovedStopsTheRenderFirst(t *testing.T) {
 		t.Errorf("out/ changed:\n%v\nwant\n%v", got, want)
 	}
 }
+
+// TestCheckSaysARenderWasInterrupted: render --check on an out/ a killed
+// render left says so, instead of a diff of half of two renders.
+func TestCheckSaysARenderWasInterrupted(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if err := renderOnce(t, out, map[string]string{"a": "a1\n", "b": "b1\n"}, "", 0, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if err := renderOnce(t, out, map[string]string{"a": "a2\n", "b": "b2\n"}, "", 1, io.Discard); !errors.Is(err, errInterrupted) {
+		t.Fatal(err)
+	}
+	var stdout bytes.Buffer
+	c := &Check{Dir: out, Stdout: &stdout}
+	err := c.Finish(nil)
+	if err == nil || err.Error() != filepath.ToSlash(out)+" holds a render that was interrupted (.karpgen-journal): run karpgen render, which puts it back first" || stdout.Len() > 0 {
+		t.Errorf("check: %v %q", err, stdout.String())
+	}
+}
