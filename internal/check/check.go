@@ -41,11 +41,12 @@ func New(fsys fs.FS, dir, today string) *Checker {
 	return &Checker{fsys: fsys, dir: dir, today: today, resolved: map[string]*model.Env{}}
 }
 
-// Size is told how many environments the loader will hand over: the
-// meter starts counting them and the collector is sized to them.
-func (c *Checker) Size(envs int) {
+// Size is told how many environments the loader will hand over, and
+// whether in batches: the meter starts counting them and the collector
+// is sized to them.
+func (c *Checker) Size(envs int, batched bool) {
 	c.Meter.Begin(meter.Evaluating, envs)
-	c.GC.Size(envs)
+	c.GC.Size(envs, batched)
 }
 
 // Check resolves an environment, loads the guardrails it names and runs

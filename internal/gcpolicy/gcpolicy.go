@@ -43,6 +43,10 @@ const (
 	// stays at liveMargin per environment, above what is live.
 	limitCap   = 900 << 20
 	liveMargin = 80 << 10
+	// batchedCap is the limit of a package evaluated in batches however
+	// large (10,000 environments, one run each: 245k page faults and
+	// 19.7 s at 900 MiB, 168k and 17.3 s at 600 MiB).
+	batchedCap = 600 << 20
 )
 
 // userTuned reports GOGC or GOMEMLIMIT set in the environment.
@@ -79,8 +83,9 @@ const (
 	Diff
 )
 
-// Size sizes the collector for envs environments.
-func (p Policy) Size(envs int) {
+// Size sizes the collector for envs environments, evaluated in batches
+// or whole.
+func (p Policy) Size(envs int, batched bool) {
 	if p == None || userTuned() {
 		return
 	}
@@ -88,7 +93,18 @@ func (p Policy) Size(envs int) {
 		sizeDiff(envs)
 		return
 	}
-	debug.SetMemoryLimit(fleetLimit(envs))
+	debug.SetMemoryLimit(Limit(envs, batched))
+}
+
+// Limit is the soft memory limit of a render of envs environments. A
+// package evaluated in batches keeps only two batches' values live, so
+// past batchedCap its heap grows into the limit page by page without
+// need: its limit stops there.
+func Limit(envs int, batched bool) int64 {
+	if batched {
+		return min(fleetLimit(envs), batchedCap)
+	}
+	return fleetLimit(envs)
 }
 
 // sizeDiff is Fleet for diff, which writes nothing and keeps one side's

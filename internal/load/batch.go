@@ -74,7 +74,7 @@ func loadInBatches(dir Folder, cueFiles []string, check Check) (*Result, error) 
 		return res, nil
 	}
 	if dir.Sized != nil {
-		dir.Sized(len(names))
+		dir.Sized(len(names), true)
 	}
 	index := make(map[string]int, len(names))
 	for i, n := range names {

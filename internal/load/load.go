@@ -104,8 +104,9 @@ type Folder struct {
 	// Limits bound what the profiles may expand to (defaults when nil).
 	Limits *Limits
 	// Sized, when set, is told how many environments will be evaluated,
-	// before they are (the command tunes its collector for a fleet).
-	Sized func(envs int)
+	// before they are, and whether in batches (the command tunes its
+	// collector for a fleet).
+	Sized func(envs int, batched bool)
 }
 
 // Progress says what a load is evaluating, for a caller that gives up
@@ -200,7 +201,7 @@ func loadPackage(dir Folder, only []string, check Check, batched bool) (*Result,
 	}
 
 	if dir.Sized != nil {
-		dir.Sized(len(names))
+		dir.Sized(len(names), false)
 	}
 	n := max(1, min(runtime.GOMAXPROCS(0), (len(names)+minPerWorker-1)/minPerWorker))
 	envs := make([]*Env, len(names))
