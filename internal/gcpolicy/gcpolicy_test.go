@@ -17,3 +17,21 @@ func TestFleetLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchedLimit: a package evaluated in batches keeps the whole
+// package's limit up to 600 MiB and stops there, however large; one
+// evaluated whole keeps growing with it.
+func TestBatchedLimit(t *testing.T) {
+	for _, c := range []struct {
+		envs    int
+		batched bool
+		mib     int64
+	}{
+		{1000, true, 156}, {4000, true, 566}, {10000, true, 600}, {20000, true, 600},
+		{10000, false, 900}, {20000, false, 1562},
+	} {
+		if got := Limit(c.envs, c.batched) >> 20; got != c.mib {
+			t.Errorf("Limit(%d, batched %v) = %d MiB, want %d MiB", c.envs, c.batched, got, c.mib)
+		}
+	}
+}
