@@ -58,8 +58,12 @@ func scale(work, karpgen, cue string, sizes []int, rounds int) ([]benchdoc.Row, 
 		k, c := median(ks), median(cs)
 		fmt.Printf("%6d environments: karpgen render %s (%d MiB), cue export with the schema %s (%d MiB): %.2fx (target <= 1.50)",
 			n, ms(k.wall), k.maxRSS/1024, ms(c.wall), c.maxRSS/1024, float64(k.wall)/float64(c.wall))
+		perEnv := float64(k.wall.Microseconds()) / 1000 / float64(n)
+		fmt.Printf(", %.3f ms per environment", perEnv)
 		if lastN > 0 {
-			fmt.Printf(", %.2fx per doubling (target <= 2.20)", benchdoc.PerDoubling(float64(last.wall), float64(k.wall), lastN, n))
+			lastPerEnv := float64(last.wall.Microseconds()) / 1000 / float64(lastN)
+			fmt.Printf(" (%+.0f%% from %d, target within 10%%), %.2fx per doubling (target <= 2.20)",
+				(perEnv/lastPerEnv-1)*100, lastN, benchdoc.PerDoubling(float64(last.wall), float64(k.wall), lastN, n))
 		}
 		fmt.Println()
 		last, lastN = k, n
