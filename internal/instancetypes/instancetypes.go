@@ -48,18 +48,51 @@ var (
 	//go:embed data/prices.tsv
 	pricesTSV string
 
-	load   sync.Once
-	all    []Type
-	prices map[string]map[string]float64 // region -> type -> USD per hour
+	load     sync.Once
+	all      []Type
+	pricesMu sync.Mutex
+	prices   = map[string]map[string]float64{} // region -> type -> USD per hour; nil for a region without
 )
 
-// scheme is how Karpenter reads category and generation from a type's
-// name (pkg/providers/instancetype): the leading letters, an optional
-// memory size (u-6tb1), the generation digits.
-var scheme = regexp.MustCompile(`(^[a-z]+)(\-[0-9]+tb)?([0-9]+).*\.`)
+// scheme reads category and generation from a type's name as Karpenter
+// does (pkg/providers/instancetype): the leading letters, an optional
+// memory size (u-6tb1), the generation digits, then more before the dot.
+func scheme(name string) (category string, generation int, ok bool) {
+	family, _, found := strings.Cut(name, ".")
+	if !found {
+		return "", 0, false
+	}
+	i := 0
+	for i < len(family) && family[i] >= 'a' && family[i] <= 'z' {
+		i++
+	}
+	if i == 0 {
+		return "", 0, false
+	}
+	category, rest := family[:i], family[i:]
+	if strings.HasPrefix(rest, "-") {
+		j := 1
+		for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+			j++
+		}
+		if j > 1 && strings.HasPrefix(rest[j:], "tb") {
+			rest = rest[j+2:]
+		}
+	}
+	j := 0
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	if j == 0 {
+		return "", 0, false
+	}
+	generation, _ = strconv.Atoi(rest[:j])
+	return category, generation, true
+}
 
 func parse() {
-	for _, line := range strings.Split(typesTSV, "\n") {
+	for line := range strings.Lines(typesTSV) {
+		line = strings.TrimSuffix(line, "\n")
 		f := strings.Split(line, "\t")
 		if strings.HasPrefix(line, "#") || len(f) != 5 {
 			continue
@@ -68,28 +101,41 @@ func parse() {
 		t.ENIs, _ = strconv.Atoi(f[1])
 		t.IPv4PerENI, _ = strconv.Atoi(f[2])
 		t.Family, t.Size, _ = strings.Cut(t.Name, ".")
-		if m := scheme.FindStringSubmatch(t.Name); m != nil {
-			t.Category = m[1]
-			t.Generation, _ = strconv.Atoi(m[3])
-		}
+		t.Category, t.Generation, _ = scheme(t.Name)
 		t.Arch = archOf(t.Family)
 		all = append(all, t)
 	}
-	prices = map[string]map[string]float64{}
-	for _, line := range strings.Split(pricesTSV, "\n") {
-		f := strings.Split(line, "\t")
-		if strings.HasPrefix(line, "#") || len(f) != 3 {
+}
+
+// regionPrices parses the prices of one region, on first use: a command
+// needs the cluster's region's, not the table's every region.
+func regionPrices(region string) map[string]float64 {
+	pricesMu.Lock()
+	defer pricesMu.Unlock()
+	if p, ok := prices[region]; ok {
+		return p
+	}
+	var p map[string]float64
+	prefix := region + "\t"
+	for line := range strings.Lines(pricesTSV) {
+		if !strings.HasPrefix(line, prefix) {
 			continue
 		}
-		p, err := strconv.ParseFloat(f[2], 64)
+		f := strings.Split(strings.TrimSuffix(line, "\n"), "\t")
+		if len(f) != 3 {
+			continue
+		}
+		v, err := strconv.ParseFloat(f[2], 64)
 		if err != nil {
 			continue
 		}
-		if prices[f[0]] == nil {
-			prices[f[0]] = map[string]float64{}
+		if p == nil {
+			p = map[string]float64{}
 		}
-		prices[f[0]][f[1]] = p
+		p[f[1]] = v
 	}
+	prices[region] = p
+	return p
 }
 
 // archOf follows AWS's naming: a "g" after the generation marks Graviton.
@@ -120,15 +166,19 @@ func All() []Type {
 // Prices returns the on-demand prices of a region, and whether the table
 // has the region.
 func Prices(region string) (map[string]float64, bool) {
-	load.Do(parse)
-	p, ok := prices[region]
-	return p, ok
+	p := regionPrices(region)
+	return p, p != nil
 }
 
 // PricedRegions are the regions the table has prices for, sorted.
 func PricedRegions() []string {
-	load.Do(parse)
-	return slices.Sorted(maps.Keys(prices))
+	set := map[string]bool{}
+	for line := range strings.Lines(pricesTSV) {
+		if region, _, ok := strings.Cut(line, "\t"); ok && !strings.HasPrefix(line, "#") {
+			set[region] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
 }
 
 //go:embed data/SOURCE

@@ -2,6 +2,8 @@ package instancetypes
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -94,5 +96,26 @@ func TestSelect(t *testing.T) {
 	s = Select(profile.NodePool{InstanceCPU: []int{4}, InstanceFamilies: []string{"c5"}}, "ap-northeast-2")
 	if s.Regional || len(s.InRegion) != 0 || strings.Join(s.Unevaluated, ",") != "karpenter.k8s.aws/instance-cpu" || len(s.Types) < 5 {
 		t.Errorf("ap-northeast-2, cpu: %+v", s)
+	}
+}
+
+// TestSchemeIsKarpentersPattern: category and generation are read from
+// every type's name as Karpenter's pattern reads them.
+func TestSchemeIsKarpentersPattern(t *testing.T) {
+	pattern := regexp.MustCompile(`(^[a-z]+)(\-[0-9]+tb)?([0-9]+).*\.`)
+	names := []string{"u-6tb1.metal", "u7i-12tb.224xlarge", "x", "m5", "1a.large", "mac2-m2pro.metal", "trn1n.32xlarge"}
+	for _, ty := range All() {
+		names = append(names, ty.Name)
+	}
+	for _, name := range names {
+		category, generation, ok := scheme(name)
+		var want [2]string
+		m := pattern.FindStringSubmatch(name)
+		if m != nil {
+			want = [2]string{m[1], m[3]}
+		}
+		if got := [2]string{category, strconv.Itoa(generation)}; ok != (m != nil) || ok && got != want {
+			t.Errorf("%s: %v %v, want %v %v", name, got, ok, want, m != nil)
+		}
 	}
 }
