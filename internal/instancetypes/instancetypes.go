@@ -91,10 +91,10 @@ func scheme(name string) (category string, generation int, ok bool) {
 }
 
 func parse() {
+	all = make([]Type, 0, strings.Count(typesTSV, "\n"))
+	var f [5]string
 	for line := range strings.Lines(typesTSV) {
-		line = strings.TrimSuffix(line, "\n")
-		f := strings.Split(line, "\t")
-		if strings.HasPrefix(line, "#") || len(f) != 5 {
+		if strings.HasPrefix(line, "#") || !fields(strings.TrimSuffix(line, "\n"), f[:]) {
 			continue
 		}
 		t := Type{Name: f[0], Hypervisor: f[3], BareMetal: f[4] == "true"}
@@ -107,6 +107,23 @@ func parse() {
 	}
 }
 
+// fields splits a line of tab-separated fields into f, and says whether
+// it has exactly len(f) of them.
+func fields(line string, f []string) bool {
+	for i := range f {
+		var ok bool
+		if i == len(f)-1 {
+			f[i], ok = line, !strings.Contains(line, "\t")
+			return ok
+		}
+		f[i], line, ok = strings.Cut(line, "\t")
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // regionPrices parses the prices of one region, on first use: a command
 // needs the cluster's region's, not the table's every region.
 func regionPrices(region string) map[string]float64 {
@@ -115,14 +132,20 @@ func regionPrices(region string) map[string]float64 {
 	if p, ok := prices[region]; ok {
 		return p
 	}
+	// The table is sorted by region: its lines are one block.
 	var p map[string]float64
 	prefix := region + "\t"
-	for line := range strings.Lines(pricesTSV) {
+	start := strings.Index(pricesTSV, "\n"+prefix)
+	if start < 0 {
+		prices[region] = nil
+		return nil
+	}
+	var f [3]string
+	for line := range strings.Lines(pricesTSV[start+1:]) {
 		if !strings.HasPrefix(line, prefix) {
-			continue
+			break
 		}
-		f := strings.Split(strings.TrimSuffix(line, "\n"), "\t")
-		if len(f) != 3 {
+		if !fields(strings.TrimSuffix(line, "\n"), f[:]) {
 			continue
 		}
 		v, err := strconv.ParseFloat(f[2], 64)

@@ -2,7 +2,9 @@ package instancetypes
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -117,5 +119,37 @@ func TestSchemeIsKarpentersPattern(t *testing.T) {
 		if got := [2]string{category, strconv.Itoa(generation)}; ok != (m != nil) || ok && got != want {
 			t.Errorf("%s: %v %v, want %v %v", name, got, ok, want, m != nil)
 		}
+	}
+}
+
+// TestPricesOfEachRegion: a region's prices, parsed from its block of
+// the sorted table on first use, are every line of the table for it.
+func TestPricesOfEachRegion(t *testing.T) {
+	want := map[string]map[string]float64{}
+	for _, line := range strings.Split(strings.TrimSpace(pricesTSV), "\n") {
+		f := strings.Split(line, "\t")
+		if strings.HasPrefix(line, "#") || len(f) != 3 {
+			continue
+		}
+		v, err := strconv.ParseFloat(f[2], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want[f[0]] == nil {
+			want[f[0]] = map[string]float64{}
+		}
+		want[f[0]][f[1]] = v
+	}
+	if got := PricedRegions(); fmt.Sprint(got) != fmt.Sprint(slices.Sorted(maps.Keys(want))) || len(got) == 0 {
+		t.Errorf("priced regions %v", got)
+	}
+	for region, prices := range want {
+		got, ok := Prices(region)
+		if !ok || !maps.Equal(got, prices) {
+			t.Errorf("%s: %d prices, want %d", region, len(got), len(prices))
+		}
+	}
+	if p, ok := Prices("eu-west-1"); ok || p != nil {
+		t.Errorf("a region without prices: %v %v", p, ok)
 	}
 }
