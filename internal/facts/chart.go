@@ -13,7 +13,7 @@ import (
 // (dotted paths, "settings.featureGates.nodeRepair") with their defaults
 // as JSON; nil for a minor karpgen has no chart of. "0.37" is the last
 // v1beta1 minor, for upgrades from it.
-func ChartValues(minor string) map[string]string { return chartValues[minor] }
+func ChartValues(minor string) map[string]string { return chartValues()[minor] }
 
 // StampedValues are values keys upstream stamps when it publishes a
 // chart: in the release branches' values.yaml they are stale, so they say
