@@ -202,8 +202,9 @@ func (c *comparison) classify(path []string, a, b any) Change {
 		ch.Effect, ch.Reason = Drift, staticReason
 		ch.Why = fmt.Sprintf("enters the %s hash (%s): every node made from it is replaced", c.kind, c.k.HashVersion)
 	case f == "spec.template.spec.requirements" || strings.HasPrefix(f, "spec.template.spec.requirements."):
-		ch.Requirements = RequirementDeltas(c.requirements(c.old), c.requirements(c.new))
-		narrowed := Narrowed(c.requirements(c.old), c.requirements(c.new))
+		old, new := c.requirements(c.old), c.requirements(c.new)
+		ch.Requirements = RequirementDeltas(old, new)
+		narrowed := Narrowed(old, new)
 		if len(narrowed) == 0 {
 			ch.Effect = InPlace
 			ch.Why = "requirements stay out of the hash, and every node the old ones allowed still satisfies the new ones"

@@ -28,12 +28,8 @@ const (
 // Gt/Lt bound, a value neither names and no label at all: between them
 // they tell apart every case the operators can.
 func Narrowed(old, new []Requirement) []string {
-	keys := map[string]bool{}
-	for _, r := range slices.Concat(old, new) {
-		keys[r.Key] = true
-	}
 	var out []string
-	for _, key := range slices.Sorted(maps.Keys(keys)) {
+	for _, key := range keysOf(old, new) {
 		o, n := on(old, key), on(new, key)
 		var lost []string
 		otherLost := false
@@ -172,12 +168,8 @@ type RequirementDelta struct {
 // RequirementDeltas lists, key by key in name order, what changes from
 // old to new requirements; keys that stay as they are are left out.
 func RequirementDeltas(old, new []Requirement) []RequirementDelta {
-	keys := map[string]bool{}
-	for _, r := range slices.Concat(old, new) {
-		keys[r.Key] = true
-	}
 	var out []RequirementDelta
-	for _, key := range slices.Sorted(maps.Keys(keys)) {
+	for _, key := range keysOf(old, new) {
 		o, n := on(old, key), on(new, key)
 		d := RequirementDelta{Key: key, From: operators(o), To: operators(n),
 			ValuesAdded: missing(values(n), values(o)), ValuesRemoved: missing(values(o), values(n))}
@@ -187,6 +179,15 @@ func RequirementDeltas(old, new []Requirement) []RequirementDelta {
 		out = append(out, d)
 	}
 	return out
+}
+
+// keysOf are the keys either side's requirements name, sorted, once each.
+func keysOf(old, new []Requirement) []string {
+	keys := map[string]bool{}
+	for _, r := range slices.Concat(old, new) {
+		keys[r.Key] = true
+	}
+	return slices.Sorted(maps.Keys(keys))
 }
 
 // operators names the operators of a key's requirements, with their

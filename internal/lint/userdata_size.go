@@ -45,11 +45,8 @@ func karpenterPart(family string, p *profile.Profile, pool string, np profile.No
 		labels["karpenter.sh/capacity-type"] = np.CapacityTypes[0]
 	}
 	for k, v := range labels {
-		domain, _, _ := strings.Cut(k, "/")
-		if !strings.Contains(k, "/") {
-			domain = ""
-		}
-		if slices.ContainsFunc([]string{"kubernetes.io", "k8s.io"}, func(d string) bool { return domain == d || strings.HasSuffix(domain, "."+d) }) {
+		d := domain(k)
+		if slices.ContainsFunc([]string{"kubernetes.io", "k8s.io"}, func(r string) bool { return d == r || strings.HasSuffix(d, "."+r) }) {
 			continue
 		}
 		n += len(k) + len(v) + 2
