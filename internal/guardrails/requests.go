@@ -1,7 +1,6 @@
 package guardrails
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/iameval"
-	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/instancetypes"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
@@ -311,36 +309,23 @@ func reads(e *model.Env) []Request {
 	return out
 }
 
-// Granted are the actions the environment's controller policy grants.
+// Granted are the actions the environment's controller policy allows,
+// as iameval reads the policy.
 func Granted(e *model.Env) map[string]bool {
 	out := map[string]bool{}
 	if e.Facts == nil {
 		return out
 	}
-	for _, cp := range iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
-		data, err := json.Marshal(cp.Document)
-		if err != nil {
-			continue
-		}
-		var doc struct {
-			Statement []struct {
-				Effect string
-				Action json.RawMessage
-			}
-		}
-		if json.Unmarshal(data, &doc) != nil {
-			continue
-		}
-		for _, st := range doc.Statement {
-			var one string
-			var many []string
-			if json.Unmarshal(st.Action, &one) == nil {
-				many = []string{one}
-			} else {
-				_ = json.Unmarshal(st.Action, &many)
-			}
-			for _, a := range many {
-				out[a] = st.Effect == "Allow" || out[a]
+	ids, err := identity(e)
+	if err != nil {
+		return out
+	}
+	for _, p := range ids {
+		for _, st := range p.Statements {
+			if st.Effect == "Allow" {
+				for _, a := range st.Actions {
+					out[a] = true
+				}
 			}
 		}
 	}
