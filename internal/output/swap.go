@@ -103,17 +103,11 @@ func commit(outDir string, moves []move) ([]move, error) {
 		var err error
 		switch m.kind {
 		case moveSwap:
-			if err = exchange(staged, target); errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL) {
-				if err = os.Rename(target, staged+"-old"); err == nil {
-					if stop() {
-						return nil, errInterrupted
-					}
-					if err = os.Rename(staged, target); err != nil {
-						os.Rename(staged+"-old", target)
-					} else {
-						err = os.Rename(staged+"-old", staged)
-					}
-				}
+			// The journal puts back a swap stopped between its renames
+			// from staged+"-old".
+			var stopped bool
+			if stopped, err = swapNames(staged, target, staged+"-old", stop); stopped {
+				return nil, errInterrupted
 			}
 		case moveNew:
 			if err = os.MkdirAll(filepath.Dir(target), 0o755); err == nil {
@@ -149,7 +143,7 @@ func undo(outDir string, done []move) {
 		target, staged := filepath.Join(outDir, filepath.FromSlash(m.target)), filepath.Join(outDir, filepath.FromSlash(m.staged))
 		switch m.kind {
 		case moveSwap:
-			swapBack(staged, target)
+			swapNames(staged, target, staged+"-new", nil)
 		case moveNew:
 			os.Rename(target, staged)
 		case moveGone:
@@ -158,21 +152,25 @@ func undo(outDir string, done []move) {
 	}
 }
 
-// swapBack exchanges two names, with three renames where the system
-// cannot exchange them at once.
-func swapBack(staged, target string) error {
-	err := exchange(staged, target)
+// swapNames exchanges two names: at once where the system can, else with
+// three renames, b moved aside first, and between the first two renames
+// between (when set) may stop it as a kill would.
+func swapNames(a, b, aside string, between func() bool) (stopped bool, err error) {
+	err = exchange(a, b)
 	if err == nil || !(errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL)) {
-		return err
+		return false, err
 	}
-	if err := os.Rename(target, staged+"-new"); err != nil {
-		return err
+	if err := os.Rename(b, aside); err != nil {
+		return false, err
 	}
-	if err := os.Rename(staged, target); err != nil {
-		os.Rename(staged+"-new", target)
-		return err
+	if between != nil && between() {
+		return true, nil
 	}
-	return os.Rename(staged+"-new", staged)
+	if err := os.Rename(a, b); err != nil {
+		os.Rename(aside, b)
+		return false, err
+	}
+	return false, os.Rename(aside, a)
 }
 
 // writeJournal writes the moves to out/'s journal before the first move.
@@ -269,7 +267,8 @@ func recoverJournal(outDir string) ([]string, error) {
 			_, ook := inode(staged + "-old")
 			switch {
 			case tok && ti == m.ino && sok:
-				put = swapBack(staged, target) == nil
+				_, err := swapNames(staged, target, staged+"-new", nil)
+				put = err == nil
 			case tok && ti == m.ino && ook:
 				put = os.Rename(target, staged) == nil && os.Rename(staged+"-old", target) == nil
 			case !tok && ook:
