@@ -110,6 +110,9 @@ func (b baseFlags) count() int {
 func (b baseFlags) open(dir string) (load.Folder, string, func() error, error) {
 	flag, name := "--base", b.any
 	isDir, isRev := false, false
+	var repo *gitrev.Repo
+	var commit string
+	var err error
 	switch {
 	case b.dir != "":
 		flag, name, isDir = "--base-dir", b.dir, true
@@ -118,8 +121,8 @@ func (b baseFlags) open(dir string) (load.Folder, string, func() error, error) {
 	default:
 		_, statErr := os.Lstat(name)
 		isDir = statErr == nil
-		if repo, err := gitrev.Find(dir); err == nil {
-			_, err := repo.Resolve(name)
+		if repo, err = gitrev.Find(dir); err == nil {
+			commit, err = repo.Resolve(name)
 			isRev = err == nil
 		}
 		switch {
@@ -143,7 +146,13 @@ func (b baseFlags) open(dir string) (load.Folder, string, func() error, error) {
 		f, closeFn, err := load.Open(folder)
 		return f, folder, closeFn, err
 	}
-	rev, err := gitrev.Open(dir, name)
+	// A revision: found and resolved once (above for --base).
+	var rev *gitrev.Folder
+	if commit == "" {
+		rev, err = gitrev.Open(dir, name)
+	} else {
+		rev, err = repo.Read(commit, name, gitrev.Limits{})
+	}
 	if err != nil {
 		var bad *gitrev.NameError
 		if errors.As(err, &bad) {

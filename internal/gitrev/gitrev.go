@@ -155,6 +155,12 @@ func OpenLimited(dir, rev string, lim Limits) (*Folder, error) {
 	if err != nil {
 		return nil, err
 	}
+	return r.Read(commit, rev, lim)
+}
+
+// Read reads the folder at a commit Resolve gave for rev (rev names it in
+// messages), within the limits.
+func (r *Repo) Read(commit, rev string, lim Limits) (*Folder, error) {
 	return r.read(commit, rev, lim.orDefault())
 }
 
