@@ -153,18 +153,30 @@ func (e *Expr) Eval(v Vars) (int64, bool) {
 	if len(e.Needs) > 0 {
 		return 0, false
 	}
+	n, why := e.number(v)
+	return n, why == ""
+}
+
+// number is the expression's value for an instance type as a whole
+// number, as Karpenter takes it (a double is truncated); why says why it
+// has none.
+func (e *Expr) number(v Vars) (n int64, why string) {
 	out, _, err := e.prg.Eval(e.activation(v))
 	if err != nil {
-		return 0, false
+		return 0, "it fails: " + err.Error()
 	}
 	switch x := out.Value().(type) {
 	case int64:
-		return x, true
+		return x, ""
 	case float64:
 		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return 0, false
+			return 0, fmt.Sprintf("it is %v, not a finite number", x)
 		}
-		return int64(x), true
+		if x >= math.MaxInt64 || x < math.MinInt64 {
+			return 0, fmt.Sprintf("it is %g, beyond any whole number Karpenter can hold", x)
+		}
+		return int64(x), ""
+	default:
+		return 0, fmt.Sprintf("it returns %T", x)
 	}
-	return 0, false
 }

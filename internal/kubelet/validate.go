@@ -76,24 +76,9 @@ func (e *Expr) Validate(field Field, types []Vars) []Failure {
 // refused says why Karpenter refuses the expression's value for an
 // instance type, "" when it takes it.
 func (e *Expr) refused(field Field, v Vars) string {
-	out, _, err := e.prg.Eval(e.activation(v))
-	if err != nil {
-		return "it fails: " + err.Error()
-	}
-	var n int64
-	switch x := out.Value().(type) {
-	case int64:
-		n = x
-	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return fmt.Sprintf("it is %v, not a finite number", x)
-		}
-		if x >= math.MaxInt64 || x < math.MinInt64 {
-			return fmt.Sprintf("it is %g, beyond any whole number Karpenter can hold", x)
-		}
-		n = int64(x)
-	default:
-		return fmt.Sprintf("it returns %T", x)
+	n, why := e.number(v)
+	if why != "" {
+		return why
 	}
 	switch {
 	case field == MaxPods && (n < 0 || n > MaxPodsLimit):
