@@ -2,34 +2,17 @@ package facts
 
 import "strings"
 
-// Regions maps every AWS region karpgen knows to its partition.
+// Regions are every AWS region karpgen knows, each with the letters of
+// the Availability Zones EC2 names in it: region code and letter,
+// "ap-northeast-2a" (a region's partition follows from its name,
+// PartitionOf). From AWS's "AWS Availability Zones"
+// (docs.aws.amazon.com/global-infrastructure, the AZ IDs of each Region,
+// 2026) and EC2's DescribeAvailabilityZones: where an older Region maps
+// letters to its zones independently per account, every letter an
+// account may see is listed (us-west-1 has two zones, named a and b or b
+// and c; ap-northeast-1's b is an older account's), and a letter EC2
+// retired or never gave is left out (ca-central-1c, cn-north-1c).
 var Regions = map[string]string{
-	"af-south-1": "aws", "ap-east-1": "aws", "ap-east-2": "aws",
-	"ap-northeast-1": "aws", "ap-northeast-2": "aws", "ap-northeast-3": "aws",
-	"ap-south-1": "aws", "ap-south-2": "aws",
-	"ap-southeast-1": "aws", "ap-southeast-2": "aws", "ap-southeast-3": "aws",
-	"ap-southeast-4": "aws", "ap-southeast-5": "aws", "ap-southeast-6": "aws", "ap-southeast-7": "aws",
-	"ca-central-1": "aws", "ca-west-1": "aws",
-	"eu-central-1": "aws", "eu-central-2": "aws", "eu-north-1": "aws",
-	"eu-south-1": "aws", "eu-south-2": "aws",
-	"eu-west-1": "aws", "eu-west-2": "aws", "eu-west-3": "aws",
-	"il-central-1": "aws", "me-central-1": "aws", "me-south-1": "aws",
-	"mx-central-1": "aws", "sa-east-1": "aws",
-	"us-east-1": "aws", "us-east-2": "aws", "us-west-1": "aws", "us-west-2": "aws",
-	"cn-north-1": "aws-cn", "cn-northwest-1": "aws-cn",
-	"us-gov-east-1": "aws-us-gov", "us-gov-west-1": "aws-us-gov",
-}
-
-// Zones are the letters of the Availability Zones EC2 names in each
-// region: region code and letter, "ap-northeast-2a". From AWS's
-// "AWS Availability Zones" (docs.aws.amazon.com/global-infrastructure,
-// the AZ IDs of each Region, 2026) and EC2's DescribeAvailabilityZones:
-// where an older Region maps letters to its zones independently per
-// account, every letter an account may see is listed (us-west-1 has two
-// zones, named a and b or b and c; ap-northeast-1's b is an older
-// account's), and a letter EC2 retired or never gave is left out
-// (ca-central-1c, cn-north-1c). A region not listed is not checked.
-var Zones = map[string]string{
 	"af-south-1": "abc", "ap-east-1": "abc", "ap-east-2": "abc",
 	"ap-northeast-1": "abcd", "ap-northeast-2": "abcd", "ap-northeast-3": "abc",
 	"ap-south-1": "abc", "ap-south-2": "abc",
@@ -51,7 +34,7 @@ var Zones = map[string]string{
 // table does not hold, and for a Local or Wavelength Zone.
 func ZoneExists(zone string) (exists, known bool) {
 	region := RegionOfZone(zone)
-	letters, ok := Zones[region]
+	letters, ok := Regions[region]
 	if !ok || len(zone) != len(region)+1 {
 		return false, false
 	}
@@ -61,7 +44,7 @@ func ZoneExists(zone string) (exists, known bool) {
 // ZoneNames lists the zones of a region the table holds.
 func ZoneNames(region string) []string {
 	var out []string
-	for _, l := range Zones[region] {
+	for _, l := range Regions[region] {
 		out = append(out, region+string(l))
 	}
 	return out
@@ -79,12 +62,8 @@ var EKSImageAccounts = map[string]string{
 	"cn-northwest-1": "961992271922",
 }
 
-// PartitionOf returns the partition of a region, following its prefix for
-// regions not in the table.
+// PartitionOf returns the partition of a region, from its name.
 func PartitionOf(region string) string {
-	if p, ok := Regions[region]; ok {
-		return p
-	}
 	switch {
 	case strings.HasPrefix(region, "cn-"):
 		return "aws-cn"
