@@ -194,7 +194,11 @@ func Prices(region string) (map[string]float64, bool) {
 }
 
 // PricedRegions are the regions the table has prices for, sorted.
-func PricedRegions() []string {
+func PricedRegions() []string { return slices.Clone(pricedRegions()) }
+
+// pricedRegions reads the table's regions once: every summary of a pool
+// outside them names them.
+var pricedRegions = sync.OnceValue(func() []string {
 	set := map[string]bool{}
 	for line := range strings.Lines(pricesTSV) {
 		if region, _, ok := strings.Cut(line, "\t"); ok && !strings.HasPrefix(line, "#") {
@@ -202,7 +206,7 @@ func PricedRegions() []string {
 		}
 	}
 	return slices.Sorted(maps.Keys(set))
-}
+})
 
 //go:embed data/SOURCE
 var sourceFile string
