@@ -3,7 +3,7 @@ package fleetdiff
 import (
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/output"
+	"github.com/karpgen/karpgen/internal/textdiff"
 )
 
 // files diffs the files of two sides that pass keep, cutting each diff
@@ -16,7 +16,7 @@ func files(base, head map[string][]byte, keep func(string) bool) ([]File, error)
 		}
 		_, inBase := base[p]
 		_, inHead := head[p]
-		text, err := output.UnifiedDiff(p, base[p], head[p], inBase, inHead, 2)
+		text, err := textdiff.Unified(p, base[p], head[p], inBase, inHead, 2)
 		if err != nil {
 			return nil, err
 		}

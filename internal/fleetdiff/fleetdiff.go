@@ -315,28 +315,41 @@ func (s *Summary) add(e *Env) {
 func compareEnv(name string, base *Side, head map[string]*model.Env, hb *generators.Bundle) (*Env, error) {
 	be, hasBase := base.Envs[name]
 	he, hasHead := head[name]
-	bb := base.Bundles[name]
-	switch {
-	case !hasBase && !hasHead:
+	if !hasBase && !hasHead {
 		return nil, fmt.Errorf("no such environment on either side")
-	case !hasBase:
-		e := &Env{Name: name, Status: "added", Account: he.Profile.Cluster.AccountID, Version: he.Profile.Karpenter.Version,
-			Objects: []Object{}, IAM: []Policy{}, Helm: []Value{}, Files: []File{}}
-		return e, fillEnv(e, nil, he, nil, hb)
-	case !hasHead:
-		e := &Env{Name: name, Status: "removed", Account: be.Profile.Cluster.AccountID, Version: be.Profile.Karpenter.Version,
-			Objects: []Object{}, IAM: []Policy{}, Helm: []Value{}, Files: []File{}}
-		return e, fillEnv(e, nil, be, bb, nil)
 	}
-	if sameFiles(bb, hb) {
+	return Compare(name, be, he, base.Bundles[name], hb)
+}
+
+// Compare is what a change does to one environment: was and base are the
+// environment and its bundle before the change (nil when the change adds
+// it), env and head after it (nil when the change removes it). It is nil
+// when the bundles are the same. karpgen diff compares two revisions of
+// the profiles with it; karpgen upgrade compares the environment at two
+// Karpenter releases with it, so both tell the same change the same way.
+func Compare(name string, was, env *model.Env, base, head *generators.Bundle) (*Env, error) {
+	newEnv := func(status string, e *model.Env) *Env {
+		return &Env{Name: name, Status: status, Account: e.Profile.Cluster.AccountID, Version: e.Profile.Karpenter.Version,
+			Objects: []Object{}, IAM: []Policy{}, Helm: []Value{}, Files: []File{}}
+	}
+	switch {
+	case was == nil && env == nil:
+		return nil, fmt.Errorf("no such environment on either side")
+	case was == nil:
+		e := newEnv("added", env)
+		return e, fillEnv(e, nil, env, nil, head)
+	case env == nil:
+		e := newEnv("removed", was)
+		return e, fillEnv(e, nil, was, base, nil)
+	}
+	if sameFiles(base, head) {
 		return nil, nil
 	}
-	e := &Env{Name: name, Status: "changed", Account: he.Profile.Cluster.AccountID, Version: he.Profile.Karpenter.Version,
-		Objects: []Object{}, IAM: []Policy{}, Helm: []Value{}, Files: []File{}}
-	if v := be.Profile.Karpenter.Version; v != e.Version {
+	e := newEnv("changed", env)
+	if v := was.Profile.Karpenter.Version; v != e.Version {
 		e.VersionFrom = v
 	}
-	return e, fillEnv(e, be, he, bb, hb)
+	return e, fillEnv(e, was, env, base, head)
 }
 
 func sameFiles(a, b *generators.Bundle) bool {

@@ -3,6 +3,7 @@ package fleetdiff
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 
@@ -65,6 +66,21 @@ func statements(text []byte) (map[string]map[string]any, bool) {
 		out[sid] = s
 	}
 	return out, true
+}
+
+// Statements are the statements, by Sid, of the IAM policy documents
+// among files whose path begins with prefix: several documents read as
+// one policy (the parts of a controller policy split in several).
+func Statements(files map[string][]byte, prefix string) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, p := range sortedKeys(files) {
+		if !strings.HasPrefix(p, prefix) || !strings.HasSuffix(p, ".json") {
+			continue
+		}
+		sts, _ := statements(files[p])
+		maps.Copy(out, sts)
+	}
+	return out
 }
 
 // gainedLost are the members after has that before has not, and the

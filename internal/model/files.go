@@ -34,7 +34,11 @@ const (
 // name ("node-lifecycle"), "split-" and the part's name where karpgen
 // splits a policy upstream keeps whole, or "transition-N" for a plan's
 // transition policy.
-func ControllerPolicyFile(what string) string { return "controller-policy-" + what + ".json" }
+func ControllerPolicyFile(what string) string { return ControllerPolicyPrefix + what + ".json" }
+
+// ControllerPolicyPrefix begins the name of every controller policy's
+// file.
+const ControllerPolicyPrefix = "controller-policy-"
 
 // IAMFile is the path of a file of the bundle's iam/ folder.
 func IAMFile(name string) string { return DirIAM + name }

@@ -8,9 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pmezard/go-difflib/difflib"
-
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/textdiff"
 )
 
 // DiffBundle writes a unified diff, file by file, from what is under
@@ -72,41 +71,11 @@ func diffFiles(w io.Writer, dir string, have, want map[string][]byte) (bool, err
 		}
 		differs = true
 		shown := strings.TrimPrefix(path.Join(dir, p), "/")
-		text, err := UnifiedDiff(shown, old, cur, inOld, inNew, 3)
+		text, err := textdiff.Unified(shown, old, cur, inOld, inNew, 3)
 		if err != nil {
 			return differs, err
 		}
 		fmt.Fprintf(w, "diff %s\n%s", path.Join(dir, p), text)
 	}
 	return differs, nil
-}
-
-// noNewline follows a last line that has no newline, as diff and git
-// print it.
-const noNewline = "\n\\ No newline at end of file\n"
-
-// UnifiedDiff is the unified diff of a file from old to cur, named shown
-// (a/shown, b/shown; /dev/null for the side that does not have it), with
-// context lines around each change.
-func UnifiedDiff(shown string, old, cur []byte, inOld, inNew bool, context int) (string, error) {
-	from, to := "a/"+shown, "b/"+shown
-	if !inOld {
-		from = "/dev/null"
-	}
-	if !inNew {
-		to = "/dev/null"
-	}
-	return difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: lines(old), B: lines(cur), FromFile: from, ToFile: to, Context: context})
-}
-
-// lines splits text into lines that keep their newline; empty text has
-// none. A last line without a newline carries the marker, so that it
-// differs from the same line with one and the diff says why.
-func lines(b []byte) []string {
-	out := strings.SplitAfter(string(b), "\n")
-	if out[len(out)-1] == "" {
-		return out[:len(out)-1]
-	}
-	out[len(out)-1] += noNewline
-	return out
 }

@@ -141,24 +141,8 @@ func Diff(w io.Writer, r *fleetdiff.Report) error {
 		b.WriteString("\n")
 		line("== %s: %s (account %s, Karpenter %s)", e.Name, e.Status, e.Account, e.Version)
 		for _, o := range e.Objects {
-			line("%s %s: %s", o.Kind, o.Name, o.Effect)
-			for _, c := range o.Changes {
-				switch {
-				case len(c.Requirements) > 0:
-					line("  %s:", c.Path)
-					for _, d := range c.Requirements {
-						line("    %s", requirement(d))
-					}
-				case c.From == nil && c.To == nil:
-					line("  %s", c.Path)
-				default:
-					from, to := values(c.From, c.To)
-					line("  %s: %s -> %s", c.Path, from, to)
-				}
-				line("    %s", why(c))
-			}
-			for _, p := range o.Pools {
-				line("  nodes of pool %s: %s", p.Pool, p.Summary)
+			for _, l := range ObjectLines(o) {
+				line("%s", l)
 			}
 		}
 		if len(e.IAM) > 0 {
@@ -188,8 +172,7 @@ func Diff(w io.Writer, r *fleetdiff.Report) error {
 		if len(e.Helm) > 0 {
 			line("Helm values (the controller restarts):")
 			for _, v := range e.Helm {
-				from, to := values(v.From, v.To)
-				line("  %s: %s -> %s", v.Key, from, to)
+				line("  %s", ValueLine(v))
 			}
 		}
 		if e.VersionFrom != "" {
@@ -203,6 +186,41 @@ func Diff(w io.Writer, r *fleetdiff.Report) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// ValueLine tells how a Helm value changes: its key, then both sides.
+func ValueLine(v fleetdiff.Value) string {
+	from, to := values(v.From, v.To)
+	return fmt.Sprintf("%s: %s -> %s", v.Key, from, to)
+}
+
+// ObjectLines tells what changes in a NodePool or an EC2NodeClass, one
+// line per change, each field's lines indented under the object's: the
+// effect, the fields with their effects and why, and the pools whose
+// nodes it reaches. karpgen diff and karpgen upgrade print objects
+// through it.
+func ObjectLines(o fleetdiff.Object) []string {
+	out := []string{fmt.Sprintf("%s %s: %s", o.Kind, o.Name, o.Effect)}
+	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	for _, c := range o.Changes {
+		switch {
+		case len(c.Requirements) > 0:
+			add("  %s:", c.Path)
+			for _, d := range c.Requirements {
+				add("    %s", requirement(d))
+			}
+		case c.From == nil && c.To == nil:
+			add("  %s", c.Path)
+		default:
+			from, to := values(c.From, c.To)
+			add("  %s: %s -> %s", c.Path, from, to)
+		}
+		add("    %s", why(c))
+	}
+	for _, p := range o.Pools {
+		add("  nodes of pool %s: %s", p.Pool, p.Summary)
+	}
+	return out
 }
 
 func textFiles(b *strings.Builder, title string, files []fleetdiff.File) {

@@ -19,7 +19,7 @@ const module = "github.com/karpgen/karpgen/"
 var rooms = [][]string{
 	{"schema", "internal/profile", "internal/facts", "internal/diag", "internal/escape", "internal/safefs",
 		"internal/boundyaml", "internal/iameval", "internal/iamdoc", "internal/drift", "internal/gitrev",
-		"internal/templates", "internal/kubelet", "internal/where", "internal/fleet", "internal/jsonfields", "internal/kobj", "internal/gcpolicy", "internal/meter"},
+		"internal/templates", "internal/kubelet", "internal/where", "internal/fleet", "internal/jsonfields", "internal/kobj", "internal/gcpolicy", "internal/meter", "internal/textdiff"},
 	{"internal/model", "internal/instancetypes", "internal/iampolicy", "internal/reference"},
 	{"internal/load", "generators", "internal/guardrails"},
 	{"internal/lint"},

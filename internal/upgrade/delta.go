@@ -9,26 +9,15 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/iamdoc"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
-	"github.com/karpgen/karpgen/internal/profile"
 )
 
-// statements returns the controller's statements by Sid, and the names
-// of its managed policies.
-func statements(e *model.Env) (map[string]map[string]any, []string) {
-	out := map[string]map[string]any{}
-	var names []string
-	for _, cp := range iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
-		names = append(names, cp.Name)
-		for _, st := range cp.Document["Statement"].([]any) {
-			s := st.(map[string]any)
-			out[s["Sid"].(string)] = s
-		}
-	}
-	return out, names
-}
+// controllerPolicies begins the path of every controller policy in a
+// bundle.
+var controllerPolicies = model.IAMFile(model.ControllerPolicyPrefix)
 
 // actions lists the actions of statements.
 func actions(sts map[string]map[string]any) []string {
@@ -43,26 +32,30 @@ func actions(sts map[string]map[string]any) []string {
 	return out
 }
 
-// iamDelta compares the controller's policies at two releases: actions
-// allowed now and not before (and the reverse), statements whose actions
-// stay but whose resources or conditions change, and managed policies
-// that appear or go.
-func iamDelta(a, b *model.Env) IAMDelta {
-	before, beforeNames := statements(a)
-	after, afterNames := statements(b)
+// iamDelta compares the controller's policies of the bundles rendered at
+// two releases, read as one policy whatever the files it is split in:
+// actions allowed now and not before (and the reverse), statements whose
+// content changes, and managed policies that appear or go.
+func iamDelta(a, b *model.Env, before, after *generators.Bundle) IAMDelta {
+	was, is := fleetdiff.Statements(before.Files, controllerPolicies), fleetdiff.Statements(after.Files, controllerPolicies)
 	var d IAMDelta
-	d.Added, d.Removed = iamdoc.Diff(actions(before), actions(after))
-	for _, sid := range slices.Sorted(maps.Keys(after)) {
-		old, ok := before[sid]
-		if !ok {
-			continue
-		}
-		if !reflect.DeepEqual(iamdoc.Normalize(old), iamdoc.Normalize(after[sid])) {
+	d.Added, d.Removed = iamdoc.Diff(actions(was), actions(is))
+	for _, sid := range slices.Sorted(maps.Keys(is)) {
+		if old, ok := was[sid]; ok && !reflect.DeepEqual(iamdoc.Normalize(old), iamdoc.Normalize(is[sid])) {
 			d.Rescoped = append(d.Rescoped, sid)
 		}
 	}
-	d.PoliciesAdded, d.PoliciesRemoved = iamdoc.Diff(beforeNames, afterNames)
+	d.PoliciesAdded, d.PoliciesRemoved = iamdoc.Diff(policyNames(a), policyNames(b))
 	return d
+}
+
+// policyNames are the names of the controller's managed policies.
+func policyNames(e *model.Env) []string {
+	var out []string
+	for _, cp := range iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
+		out = append(out, cp.Name)
+	}
+	return out
 }
 
 // valuesDelta compares two charts' values: keys added and removed, keys
@@ -122,54 +115,14 @@ func crdChanges(a, b *facts.Minor) []string {
 	return out
 }
 
-// drift renders the environment at both releases and names the node
-// classes and pools whose objects change: their nodes drift and are
-// replaced, as fast as the pools' disruption budgets let through.
-func drift(a, b *model.Env) []string {
-	before, errA := generators.Render(a)
-	after, errB := generators.Render(b)
-	if errA != nil || errB != nil {
-		return nil
-	}
+// driftLines say, for each object of a comparison, the pools whose
+// nodes its change replaces and what paces them.
+func driftLines(objects []fleetdiff.Object) []string {
 	var out []string
-	for _, file := range []string{model.FileNodeClasses, model.FileNodePools} {
-		if string(before.Files[file]) == string(after.Files[file]) {
-			continue
-		}
-		if file == model.FileNodeClasses {
-			for _, class := range slices.Sorted(maps.Keys(b.Profile.NodeClasses)) {
-				var pools []string
-				for _, name := range slices.Sorted(maps.Keys(b.Profile.NodePools)) {
-					if b.Profile.NodePools[name].NodeClass == class {
-						pools = append(pools, name+" ("+budgets(b.Profile.NodePools[name].Disruption.Budgets)+")")
-					}
-				}
-				out = append(out, fmt.Sprintf("EC2NodeClass %s changes: nodes of %s drift and are replaced", class, strings.Join(pools, ", ")))
-			}
-			continue
-		}
-		for _, name := range slices.Sorted(maps.Keys(b.Profile.NodePools)) {
-			out = append(out, fmt.Sprintf("NodePool %s changes: its nodes drift and are replaced (%s)", name, budgets(b.Profile.NodePools[name].Disruption.Budgets)))
+	for _, o := range objects {
+		for _, p := range o.Pools {
+			out = append(out, fmt.Sprintf("%s %s (%s): nodes of pool %s: %s", o.Kind, o.Name, o.Effect, p.Pool, p.Summary))
 		}
 	}
 	return out
-}
-
-// budgets says how fast a pool's budgets let drift replace nodes.
-func budgets(bs []profile.Budget) string {
-	if len(bs) == 0 {
-		return "no budget: Karpenter's default replaces 10% of the pool's nodes at a time"
-	}
-	var parts []string
-	for _, b := range bs {
-		s := b.Nodes + " nodes at a time"
-		if len(b.Reasons) > 0 {
-			s += " for " + strings.Join(b.Reasons, ", ")
-		}
-		if b.Schedule != "" {
-			s += fmt.Sprintf(" during %s from %q", b.Duration, b.Schedule)
-		}
-		parts = append(parts, s)
-	}
-	return "budgets: " + strings.Join(parts, "; ")
 }

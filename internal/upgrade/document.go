@@ -111,8 +111,28 @@ func (p *Plan) write(md bool) []byte {
 		for _, x := range hop.CRDs.Changed {
 			w("- CRD: %s\n", x)
 		}
-		for _, x := range hop.Drift {
-			w("- drift: %s\n", x)
+		if len(hop.Objects) == 0 {
+			// The move to v1 names its drift in words.
+			for _, x := range hop.Drift {
+				w("- drift: %s\n", x)
+			}
+		}
+		for _, o := range hop.Objects {
+			for i, l := range printer.ObjectLines(o) {
+				body := strings.TrimLeft(l, " ")
+				depth := (len(l) - len(body)) / 2
+				switch {
+				case i == 0:
+					w("- %s\n", body)
+				case md:
+					w("%s- %s\n", strings.Repeat("  ", depth), body)
+				default:
+					w("%s\n", l)
+				}
+			}
+		}
+		for _, v := range hop.Helm {
+			w("- Helm value %s\n", c(printer.ValueLine(v), md))
 		}
 		for _, x := range hop.Notes {
 			w("- note: %s\n", x)

@@ -11,8 +11,10 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/iamdoc"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/lint"
@@ -43,6 +45,7 @@ type Plan struct {
 	// v1beta1 start).
 	versions []facts.Version
 	envs     []*model.Env
+	bundles  []*generators.Bundle
 }
 
 // KubernetesStep is one Kubernetes minor upgrade of the cluster (EKS moves
@@ -65,8 +68,19 @@ type Hop struct {
 	NodeRole NodeDelta `json:"nodeRole"`
 	Values   Values    `json:"values"`
 	CRDs     CRDDelta  `json:"crds"`
-	Drift    []string  `json:"drift"`
-	Notes    []string  `json:"notes"`
+	// Drift names the pools whose nodes the hop replaces, from Objects.
+	Drift []string `json:"drift"`
+	Notes []string `json:"notes"`
+	// Objects, Policies and Helm are what the bundle rendered at From
+	// becomes at To, compared as karpgen diff compares a change: the
+	// NodePools and EC2NodeClasses with each field's effect under both
+	// releases' drift rules and what paces the replacement of their
+	// nodes, the IAM documents, the Helm values. Empty for the hops
+	// within and out of the v1beta1 minors, whose bundles karpgen does
+	// not render.
+	Objects  []fleetdiff.Object `json:"objects"`
+	Policies []fleetdiff.Policy `json:"policies"`
+	Helm     []fleetdiff.Value  `json:"helm"`
 }
 
 // IAMDelta is what changes in the controller's policies.
@@ -203,11 +217,24 @@ func NewWith(e *model.Env, from, to, kubeTo string) (*Plan, error) {
 		}
 		p.envs = append(p.envs, at(e, v, kube[i]))
 	}
+	p.bundles = make([]*generators.Bundle, len(p.envs))
+	for i, env := range p.envs {
+		if env == nil {
+			continue
+		}
+		if p.bundles[i], err = generators.Render(env); err != nil {
+			return nil, fmt.Errorf("rendering %s at Karpenter %s: %w", e.Name, p.versions[i], err)
+		}
+	}
 
 	p.startBlockers(e, fv, tv, kube[0])
 	p.blockers(tm, tv, kube)
 	for i := 1; i < len(p.versions); i++ {
-		p.Hops = append(p.Hops, p.hop(i))
+		h, err := p.hop(i)
+		if err != nil {
+			return nil, err
+		}
+		p.Hops = append(p.Hops, h)
 	}
 	// A blocked plan has no steps: none of them may start, and none is
 	// printed for someone to paste.
@@ -368,7 +395,7 @@ func lastSupporting(k string) string {
 	return fmt.Sprintf(": the newest Karpenter minor for it is %s", last)
 }
 
-func (p *Plan) hop(i int) Hop {
+func (p *Plan) hop(i int) (Hop, error) {
 	from, to := p.versions[i-1], p.versions[i]
 	a, b := p.envs[i-1], p.envs[i]
 	h := Hop{From: from.String(), To: to.String()}
@@ -380,7 +407,7 @@ func (p *Plan) hop(i int) Hop {
 	if b == nil {
 		h.Notes = []string{"Within the v1beta1 minors: move to the latest 0.37 patch, with the webhooks enabled, before 1.0."}
 		normalize(&h)
-		return h
+		return h, nil
 	}
 	if a == nil {
 		// The move to v1: the v1beta1 artifacts are not in the table.
@@ -396,13 +423,20 @@ func (p *Plan) hop(i int) Hop {
 			"Migrate the manifests to v1 (karpgen import reads them), and check that the CRDs' status.storedVersions is [v1] before leaving 1.0.",
 		}
 		normalize(&h)
-		return h
+		return h, nil
 	}
-	h.IAM = iamDelta(a, b)
+	c, err := fleetdiff.Compare(p.Env, a, b, p.bundles[i-1], p.bundles[i])
+	if err != nil {
+		return h, fmt.Errorf("comparing %s with %s: %w", from, to, err)
+	}
+	if c != nil {
+		h.Objects, h.Policies, h.Helm = c.Objects, c.IAM, c.Helm
+	}
+	h.IAM = iamDelta(a, b, p.bundles[i-1], p.bundles[i])
 	h.NodeRole.ManagedPoliciesAdded, h.NodeRole.ManagedPoliciesRemoved = iamdoc.Diff(a.Facts.NodeRolePolicies, b.Facts.NodeRolePolicies)
 	h.CRDs.Added, _ = iamdoc.Diff(a.Facts.CRDs, b.Facts.CRDs)
 	h.CRDs.Changed = crdChanges(a.Facts, b.Facts)
-	h.Drift = drift(a, b)
+	h.Drift = driftLines(h.Objects)
 	var rulesBefore, rulesAfter []string
 	for _, r := range a.Facts.InterruptionRules {
 		rulesBefore = append(rulesBefore, r.Name)
@@ -431,7 +465,7 @@ func (p *Plan) hop(i int) Hop {
 		h.Notes = append(h.Notes, "The controller policy is split into several managed policies, as upstream splits it.")
 	}
 	normalize(&h)
-	return h
+	return h, nil
 }
 
 // normalize gives every list of a hop a value, so that JSON has [] and
@@ -449,5 +483,14 @@ func normalize(h *Hop) {
 	}
 	if h.Values.DefaultsChanged == nil {
 		h.Values.DefaultsChanged = []DefaultChange{}
+	}
+	if h.Objects == nil {
+		h.Objects = []fleetdiff.Object{}
+	}
+	if h.Policies == nil {
+		h.Policies = []fleetdiff.Policy{}
+	}
+	if h.Helm == nil {
+		h.Helm = []fleetdiff.Value{}
 	}
 }

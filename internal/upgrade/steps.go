@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/escape"
+	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/iamdoc"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
@@ -99,15 +100,15 @@ func (p *Plan) steps() []Step {
 // each fit IAM's size limit: attached beside the target's, they let every
 // controller of the move work while the next one starts.
 func (p *Plan) TransitionPolicies() []iampolicy.ControllerPolicy {
-	target := p.envs[len(p.envs)-1]
-	have, _ := statements(target)
+	last := len(p.envs) - 1
+	have := fleetdiff.Statements(p.bundles[last].Files, controllerPolicies)
 	var extra []any
 	seen := map[string]bool{}
-	for i, e := range p.envs[:len(p.envs)-1] {
-		if e == nil {
+	for i, b := range p.bundles[:last] {
+		if b == nil {
 			continue
 		}
-		sts, _ := statements(e)
+		sts := fleetdiff.Statements(b.Files, controllerPolicies)
 		for _, sid := range sortedKeys(sts) {
 			st := sts[sid]
 			if t, ok := have[sid]; ok && equalJSON(t, st) {
@@ -128,7 +129,7 @@ func (p *Plan) TransitionPolicies() []iampolicy.ControllerPolicy {
 			extra = append(extra, cp)
 		}
 	}
-	return pack(extra, target.Names)
+	return pack(extra, p.envs[last].Names)
 }
 
 // pack puts statements into as few documents as fit the size limit.
