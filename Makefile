@@ -5,7 +5,7 @@ BIN      := bin/karpgen
 # The IAM policy simulator; its packages are installed from its lockfile.
 SIMDIR   := test/iamsim
 
-.PHONY: all build render test fmt-check vet unit iamsim module-zips out-check rules-check docs install clean bench tools
+.PHONY: all build render test fmt-check vet staticcheck unit iamsim module-zips out-check rules-check docs install clean bench tools
 
 all: build
 
@@ -18,7 +18,7 @@ install:
 render: build
 	$(BIN) render
 
-test: fmt-check vet unit out-check rules-check
+test: fmt-check vet staticcheck unit out-check rules-check
 	@sh hack/test-summary.sh $(SKIPS)
 
 # Tests that skip for want of an outside checker list themselves here.
@@ -32,6 +32,11 @@ fmt-check:
 vet:
 	@echo "== go vet"
 	$(GO) vet ./...
+
+# staticcheck, pinned in go.mod's tool block.
+staticcheck:
+	@echo "== staticcheck"
+	$(GO) tool staticcheck ./...
 
 unit: iamsim module-zips
 	@echo "== go test (every package; the scenarios and conformance take a minute)"

@@ -28,6 +28,9 @@ var partitionRegions = []struct{ region, partition, oidcDomain string }{
 // auth mode, with and without the interruption queue: it must report
 // nothing.
 func TestCloudFormationPassesCfnLint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: cfn-lint takes half a minute")
+	}
 	bin, err := exec.LookPath("cfn-lint")
 	if err != nil {
 		reference.Missing(t, "cfn-lint is not installed (pip install cfn-lint): %v", err)

@@ -8,10 +8,12 @@ import (
 type tagged struct {
 	A       string `json:"a"`
 	B       *int   `json:"b,omitempty"`
-	C       []int  `json:"c,string,omitempty"`
+	C       *int   `json:"c,string,omitempty"`
 	Skipped string `json:"-"`
 	hidden  string
 }
+
+var _ = tagged{hidden: ""}
 
 // TestOf: names, omitempty among other options, "-" and unexported
 // fields left out, and an unnamed field refused.

@@ -88,8 +88,10 @@ func bottlerocketUserData(s string) error {
 	if _, err := toml.Decode(s, &v); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
+			//lint:ignore ST1005 the message begins with the AMI family's name
 			return fmt.Errorf("Bottlerocket userData is not TOML: line %d of userData: %s", pe.Position.Line, pe.Message)
 		}
+		//lint:ignore ST1005 the message begins with the AMI family's name
 		return fmt.Errorf("Bottlerocket userData is not TOML: %v", err)
 	}
 	return nil
