@@ -108,7 +108,7 @@ func writtenFor(t *testing.T, e *model.Env) map[string]string {
 	// support, so that it is not blocked and writes its files.
 	old := *e.Profile
 	old.Cluster.KubernetesVersion = facts.Oldest().Kubernetes[1]
-	plan, err := upgrade.New(model.Resolve(&old), strings.TrimPrefix(facts.Oldest().Reference, "v"), e.Version.String())
+	plan, err := upgrade.New(model.Resolve(&old), upgrade.Options{From: strings.TrimPrefix(facts.Oldest().Reference, "v"), To: e.Version.String()})
 	if err != nil {
 		t.Fatal(err)
 	}

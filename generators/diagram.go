@@ -2,6 +2,8 @@ package generators
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/escape"
@@ -29,13 +31,13 @@ func diagram(p *profile.Profile, pl model.Placement) string {
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("```mermaid\nflowchart LR\n")
 	w("  subgraph groups[\"EKS managed node groups\"]\n")
-	for _, g := range sortedKeys(p.NodeGroups) {
+	for _, g := range slices.Sorted(maps.Keys(p.NodeGroups)) {
 		ng := p.NodeGroups[g]
 		w("    %s[\"%s\"]\n", nodeID("g", g), mermaidText(g, labelsPlain(ng.Labels), taintsPlain(ng.Taints)))
 	}
 	w("  end\n")
 	w("  subgraph pools[\"Karpenter node pools\"]\n")
-	for _, name := range sortedKeys(p.NodePools) {
+	for _, name := range slices.Sorted(maps.Keys(p.NodePools)) {
 		np := p.NodePools[name]
 		w("    %s[\"%s\"]\n", nodeID("p", name), mermaidText(name, strings.Join(np.CapacityTypes, ", "), labelsPlain(np.Labels), taintsPlain(np.Taints)))
 	}
@@ -52,7 +54,7 @@ func diagram(p *profile.Profile, pl model.Placement) string {
 	if pl.ControllerGroup != "" {
 		w("  w_controller([\"Karpenter controller\"]) --> %s\n", nodeID("g", pl.ControllerGroup))
 	}
-	for _, name := range sortedKeys(p.NodePools) {
+	for _, name := range slices.Sorted(maps.Keys(p.NodePools)) {
 		if pl.PoolRepels(name) {
 			w("  %s([\"%s\"]) --> %s\n", nodeID("t", name), mermaidText("pods tolerating "+taintsPlain(p.NodePools[name].Taints)), nodeID("p", name))
 		}
@@ -74,7 +76,7 @@ func mermaidText(lines ...string) string {
 
 func labelsPlain(labels map[string]string) string {
 	var parts []string
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		parts = append(parts, k+"="+labels[k])
 	}
 	return strings.Join(parts, ", ")

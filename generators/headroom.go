@@ -1,6 +1,9 @@
 package generators
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -19,7 +22,7 @@ const (
 func Headroom(e *model.Env) []any {
 	p, n := e.Profile, e.Names
 	var out []any
-	for _, name := range sortedKeys(p.NodePools) {
+	for _, name := range slices.Sorted(maps.Keys(p.NodePools)) {
 		np := p.NodePools[name]
 		h := np.Headroom
 		if h == nil {

@@ -3,6 +3,7 @@ package generators
 import (
 	"cmp"
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/model"
@@ -15,7 +16,7 @@ import (
 func NodeClasses(e *model.Env) []any {
 	p, n := e.Profile, e.Names
 	out := make([]any, 0, len(p.NodeClasses))
-	for _, name := range sortedKeys(p.NodeClasses) {
+	for _, name := range slices.Sorted(maps.Keys(p.NodeClasses)) {
 		out = append(out, nodeClass(name, p.NodeClasses[name], n))
 	}
 	return out

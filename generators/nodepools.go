@@ -22,7 +22,7 @@ const (
 // NodePools returns the NodePool objects, sorted by name.
 func NodePools(p *profile.Profile) []any {
 	out := make([]any, 0, len(p.NodePools))
-	for _, name := range sortedKeys(p.NodePools) {
+	for _, name := range slices.Sorted(maps.Keys(p.NodePools)) {
 		out = append(out, nodePool(name, p.NodePools[name]))
 	}
 	return out
@@ -102,5 +102,3 @@ func itoa(xs []int) []string {
 	}
 	return out
 }
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

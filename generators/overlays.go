@@ -1,6 +1,9 @@
 package generators
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
@@ -28,7 +31,7 @@ type selectorRequirement struct {
 // requirements select.
 func NodeOverlays(p *profile.Profile) []any {
 	var out []any
-	for _, name := range sortedKeys(p.NodeOverlays) {
+	for _, name := range slices.Sorted(maps.Keys(p.NodeOverlays)) {
 		o := p.NodeOverlays[name]
 		spec := nodeOverlaySpec{Capacity: o.Capacity, Price: o.Price, PriceAdjustment: o.PriceAdjustment, Weight: o.Weight}
 		for _, r := range o.Requirements {
@@ -57,7 +60,7 @@ type objectName struct {
 // workload's.
 func CapacityBuffers(e *model.Env) []any {
 	var out []any
-	for _, name := range sortedKeys(e.Profile.CapacityBuffers) {
+	for _, name := range slices.Sorted(maps.Keys(e.Profile.CapacityBuffers)) {
 		b := e.Profile.CapacityBuffers[name]
 		spec := capacityBufferSpec{Limits: b.Limits, Percentage: b.Percentage, Replicas: b.Replicas}
 		if b.PodTemplate != "" {

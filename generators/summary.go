@@ -38,14 +38,14 @@ func Summary(e *model.Env, files []string) []byte {
 
 	w("\n## Node groups (EKS managed, not managed by Karpenter)\n\n")
 	w("| group | labels | taints | runs |\n|---|---|---|---|\n")
-	for _, g := range sortedKeys(p.NodeGroups) {
+	for _, g := range slices.Sorted(maps.Keys(p.NodeGroups)) {
 		ng := p.NodeGroups[g]
 		w("| %s | %s | %s | %s |\n", md(g), labelsText(ng.Labels), taintsText(ng.Taints), groupRuns(pl, g))
 	}
 
 	w("\n## Node pools (provisioned by Karpenter)\n\n")
 	w("| pool | node class | capacity | zones | instances | limits | taints | disruption |\n|---|---|---|---|---|---|---|---|\n")
-	for _, name := range sortedKeys(p.NodePools) {
+	for _, name := range slices.Sorted(maps.Keys(p.NodePools)) {
 		np := p.NodePools[name]
 		weight := ""
 		if np.Weight != nil {
@@ -59,7 +59,7 @@ func Summary(e *model.Env, files []string) []byte {
 	w("\n### Instance types each pool may launch\n\n")
 	w("From Karpenter's own instance-type tables (%s). A count is of every instance type EC2 has, in any region, that the pool's requirements admit; "+
 		"which of them the region offers is known only where the tables price it. Requirements the tables cannot answer are named.\n\n", instancetypes.Source())
-	for _, name := range sortedKeys(p.NodePools) {
+	for _, name := range slices.Sorted(maps.Keys(p.NodePools)) {
 		w("- %s\n", poolTypesText(name, instancetypes.Select(p.NodePools[name], n.Region)))
 	}
 
@@ -160,7 +160,7 @@ func placement(p *profile.Profile, pl model.Placement) []string {
 	if g := pl.ControllerGroup; g != "" {
 		out = append(out, fmt.Sprintf("The Karpenter controller runs on the node group %s, tolerating its taints, never on nodes Karpenter manages.", g))
 	}
-	for _, name := range sortedKeys(p.NodePools) {
+	for _, name := range slices.Sorted(maps.Keys(p.NodePools)) {
 		np := p.NodePools[name]
 		if pl.PoolRepels(name) {
 			out = append(out, fmt.Sprintf("Pool %s takes pods that tolerate %s%s.", name, taintsText(np.Taints), selectorText(np.Labels)))
@@ -238,7 +238,7 @@ func labelsText(labels map[string]string) string {
 		return "-"
 	}
 	var parts []string
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		parts = append(parts, escape.Code(k+"="+labels[k]))
 	}
 	return strings.Join(parts, ", ")
@@ -281,7 +281,7 @@ func instancesText(np profile.NodePool) string {
 
 func limitsText(l map[string]any) string {
 	var parts []string
-	for _, k := range sortedKeys(l) {
+	for _, k := range slices.Sorted(maps.Keys(l)) {
 		parts = append(parts, md(fmt.Sprintf("%s %v", k, l[k])))
 	}
 	return orDash(strings.Join(parts, ", "))

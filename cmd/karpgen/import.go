@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing/fstest"
 
 	"github.com/karpgen/karpgen/internal/boundyaml"
@@ -22,15 +23,21 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	var opts importer.Options
 	var valuesFile, out, format string
 	fs := newFlags("import", stdout, stderr)
-	fs.StringVar(&opts.Env, "env", "imported", "name of the environment to write")
-	fs.StringVar(&opts.Cluster, "cluster", "", "EKS cluster name (default: settings.clusterName of --values)")
-	fs.StringVar(&opts.Region, "region", "", "AWS region (default: the region of the pools' zones)")
-	fs.StringVar(&opts.Account, "account", "", "AWS account ID (default: from the IRSA role in --values)")
-	fs.StringVar(&opts.KarpenterVersion, "karpenter-version", "", "Karpenter version to move to (default: the newest karpgen knows)")
-	fs.StringVar(&opts.KubernetesVersion, "kubernetes-version", "", "Kubernetes version of the cluster (default: the newest that version supports)")
-	fs.StringVar(&opts.Namespace, "namespace", "kube-system", "namespace Karpenter is installed in")
-	fs.StringVar(&opts.OIDCIssuer, "oidc-issuer", "", "the cluster's OIDC issuer URL, for a controller that uses IRSA")
-	fs.StringVar(&opts.NodeGroup, "node-group", "system", "EKS managed node group the controller runs on")
+	// flagOf names the flag of each option, for an import that needs one.
+	flagOf := map[string]string{}
+	option := func(p *string, field, name, value, usage string) {
+		fs.StringVar(p, name, value, usage)
+		flagOf[field] = "--" + name
+	}
+	option(&opts.Env, "Env", "env", "imported", "name of the environment to write")
+	option(&opts.Cluster, "Cluster", "cluster", "", "EKS cluster name (default: settings.clusterName of --values)")
+	option(&opts.Region, "Region", "region", "", "AWS region (default: the region of the pools' zones)")
+	option(&opts.Account, "Account", "account", "", "AWS account ID (default: from the IRSA role in --values)")
+	option(&opts.KarpenterVersion, "KarpenterVersion", "karpenter-version", "", "Karpenter version to move to (default: the newest karpgen knows)")
+	option(&opts.KubernetesVersion, "KubernetesVersion", "kubernetes-version", "", "Kubernetes version of the cluster (default: the newest that version supports)")
+	option(&opts.Namespace, "Namespace", "namespace", "kube-system", "namespace Karpenter is installed in")
+	option(&opts.OIDCIssuer, "OIDCIssuer", "oidc-issuer", "", "the cluster's OIDC issuer URL, for a controller that uses IRSA")
+	option(&opts.NodeGroup, "NodeGroup", "node-group", "system", "EKS managed node group the controller runs on")
 	fs.StringVar(&valuesFile, "values", "", "Helm values of the karpenter release")
 	fs.StringVar(&out, "output-file", "", "file to write the profile to (default: standard output); never overwritten")
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json (what the import changed or dropped, on standard error)")
@@ -72,9 +79,9 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		values = &importer.Input{Name: valuesFile, Data: data}
 	}
 	res, err := importer.Import(inputs, values, opts)
-	var missing *importer.MissingError
-	if errors.As(err, &missing) {
-		return usageErr("import: %v", err)
+	var need *importer.NeedError
+	if errors.As(err, &need) {
+		return usageErr("import: %s", needs(need, flagOf))
 	}
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
@@ -132,4 +139,13 @@ func orDefault(s, d string) string {
 		return d
 	}
 	return s
+}
+
+// needs says which flags an import needs, with why.
+func needs(e *importer.NeedError, flagOf map[string]string) string {
+	var parts []string
+	for _, n := range e.Needs {
+		parts = append(parts, flagOf[n.Option]+" ("+n.Why+")")
+	}
+	return "give " + strings.Join(parts, ", ")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -48,9 +49,17 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	if len(res.Envs) == 0 {
 		return printFindings(stderr, res.Findings)
 	}
-	plan, err := upgrade.NewWith(res.Envs[0], from, to, kubeTo)
+	plan, err := upgrade.New(res.Envs[0], upgrade.Options{From: from, To: to, KubernetesTo: kubeTo})
+	var refused *upgrade.OptionError
+	if errors.As(err, &refused) {
+		flag := map[string]string{"From": "--from", "To": "--to", "KubernetesTo": "--kubernetes-to"}[refused.Option]
+		if refused.Value != "" {
+			flag += " " + refused.Value
+		}
+		return usageErr("upgrade: %s: %s", flag, refused.Reason)
+	}
 	if err != nil {
-		return usageErr("upgrade: %v", err)
+		return err
 	}
 	var text []byte
 	switch format {

@@ -236,7 +236,7 @@ var catalog = slices.Concat(networkChecks, iamChecks, clusterChecks)
 func (c *checkRun) comparePolicy(cp iampolicy.ControllerPolicy, have map[string]any) {
 	want := statementsBySid(iamdoc.Normalize(cp.Document))
 	got := statementsBySid(iamdoc.Normalize(have))
-	for _, sid := range sortedKeys(want) {
+	for _, sid := range slices.Sorted(maps.Keys(want)) {
 		g, ok := got[sid]
 		if !ok {
 			c.report("policy "+cp.Name, "statement "+sid+", which grants "+strings.Join(iamdoc.Strings(want[sid]["Action"]), ", "), "absent", c.deployIAM())
@@ -252,7 +252,7 @@ func (c *checkRun) comparePolicy(cp iampolicy.ControllerPolicy, have map[string]
 		}
 		c.report("policy "+cp.Name+" statement "+sid, "the statement of "+c.file(model.IAMFile(cp.File)), found, c.deployIAM())
 	}
-	for _, sid := range sortedKeys(got) {
+	for _, sid := range slices.Sorted(maps.Keys(got)) {
 		if _, ok := want[sid]; !ok {
 			c.report("policy "+cp.Name, "no statement "+sid, "statement "+sid, c.deployIAM())
 		}
@@ -337,7 +337,7 @@ func tagFix(terms []profile.SelectorTerm, cmd string) string {
 	for _, t := range terms {
 		if len(t.Tags) > 0 {
 			var tags []string
-			for _, k := range sortedKeys(t.Tags) {
+			for _, k := range slices.Sorted(maps.Keys(t.Tags)) {
 				tags = append(tags, "Key="+k+",Value="+t.Tags[k])
 			}
 			return "aws " + cmd + " --tags " + escape.ShellJoin(tags...)
@@ -408,8 +408,6 @@ func orNone(s string) string {
 	}
 	return s
 }
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // file is a file of the environment's bundle as seen from the repository
 // root, where every fix command runs.

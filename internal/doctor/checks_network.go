@@ -2,6 +2,8 @@ package doctor
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/karpgen/karpgen/internal/diag"
 )
@@ -32,7 +34,7 @@ var networkChecks = []*Check{
 				return
 			}
 			p := c.e.Profile
-			for _, pool := range sortedKeys(p.NodePools) {
+			for _, pool := range slices.Sorted(maps.Keys(p.NodePools)) {
 				np := p.NodePools[pool]
 				terms := p.NodeClasses[np.NodeClass].SubnetSelectorTerms
 				byZone := map[string]int{}
@@ -71,7 +73,7 @@ var networkChecks = []*Check{
 			if !c.load("ec2-security-groups.json", &sg, "security groups", "the VPC's security groups", "") {
 				return
 			}
-			for _, class := range sortedKeys(c.e.Profile.NodeClasses) {
+			for _, class := range slices.Sorted(maps.Keys(c.e.Profile.NodeClasses)) {
 				terms := c.e.Profile.NodeClasses[class].SecurityGroupSelectorTerms
 				found := false
 				for _, g := range sg.SecurityGroups {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/safefs"
@@ -312,7 +314,7 @@ func tagsMatch(tags []awsTag, want map[string]string) bool {
 
 func tagsText(want map[string]string) string {
 	var parts []string
-	for _, k := range sortedKeys(want) {
+	for _, k := range slices.Sorted(maps.Keys(want)) {
 		parts = append(parts, k+"="+want[k])
 	}
 	return strings.Join(parts, ",")

@@ -2,8 +2,6 @@ package facts
 
 import (
 	"encoding/json"
-	"maps"
-	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -46,9 +44,6 @@ func ValuesLeaves(data []byte) (map[string]string, error) {
 	walk("", v)
 	return out, nil
 }
-
-// SortedKeys returns a values table's keys in order.
-func SortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
 
 // Parent returns the nearest key of values that is a prefix of path: a
 // path under a free-form map (annotations, nodeSelector) has its map as

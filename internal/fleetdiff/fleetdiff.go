@@ -426,12 +426,9 @@ func effectOf(changes []drift.Change) drift.Effect {
 	return e
 }
 
-// sortedKeys are a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
-
 // union are the keys of two maps, in order.
 func union[V any](a, b map[string]V) []string {
-	keys := sortedKeys(a)
+	keys := slices.Sorted(maps.Keys(a))
 	for k := range b {
 		if _, ok := a[k]; !ok {
 			keys = append(keys, k)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/model"
@@ -73,7 +74,7 @@ func statements(text []byte) (map[string]map[string]any, bool) {
 // one policy (the parts of a controller policy split in several).
 func Statements(files map[string][]byte, prefix string) map[string]map[string]any {
 	out := map[string]map[string]any{}
-	for _, p := range sortedKeys(files) {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		if !strings.HasPrefix(p, prefix) || !strings.HasSuffix(p, ".json") {
 			continue
 		}
@@ -87,12 +88,12 @@ func Statements(files map[string][]byte, prefix string) map[string]map[string]an
 // other way round, in order.
 func gainedLost(before, after map[string]bool) (gained, lost []string) {
 	gained, lost = []string{}, []string{}
-	for _, k := range sortedKeys(after) {
+	for _, k := range slices.Sorted(maps.Keys(after)) {
 		if !before[k] {
 			gained = append(gained, k)
 		}
 	}
-	for _, k := range sortedKeys(before) {
+	for _, k := range slices.Sorted(maps.Keys(before)) {
 		if !after[k] {
 			lost = append(lost, k)
 		}

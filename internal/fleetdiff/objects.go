@@ -2,6 +2,8 @@ package fleetdiff
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/karpgen/karpgen/internal/drift"
 	"github.com/karpgen/karpgen/internal/kobj"
@@ -89,7 +91,7 @@ func reached(kind, name string, pools map[string]map[string]any) []string {
 		return []string{name}
 	}
 	var out []string
-	for _, p := range sortedKeys(pools) {
+	for _, p := range slices.Sorted(maps.Keys(pools)) {
 		if ref, _ := drift.Dig(pools[p], "spec", "template", "spec", "nodeClassRef", "name").(string); ref == name {
 			out = append(out, p)
 		}

@@ -23,18 +23,18 @@ func (im *importer) environment() (map[string]any, error) {
 	settings := v.get("settings")
 	legacy := settings.get("aws") // settings.aws.* before v1
 
-	// Every missing flag is named at once, not one run at a time.
-	var missing []string
+	// Every missing option is named at once, not one run at a time.
+	var missing []Need
 	cluster := orString(o.Cluster, orString(settings.get("clusterName").str(), legacy.get("clusterName").str()))
 	if cluster == "" {
-		missing = append(missing, "--cluster (the cluster name is not in the Helm values)")
+		missing = append(missing, Need{"Cluster", "the cluster name is not in the Helm values"})
 	}
 	region := o.Region
 	if region == "" {
 		region = im.regionFromZones()
 	}
 	if region == "" {
-		missing = append(missing, "--region (no zone requirement says the region)")
+		missing = append(missing, Need{"Region", "no zone requirement says the region"})
 	}
 	account := o.Account
 	irsaRole := v.get("serviceAccount", "annotations", "eks.amazonaws.com/role-arn").str()
@@ -42,20 +42,20 @@ func (im *importer) environment() (map[string]any, error) {
 		account = m[2]
 	}
 	if account == "" {
-		missing = append(missing, "--account (the AWS account is not in the Helm values)")
+		missing = append(missing, Need{"Account", "the AWS account is not in the Helm values"})
 	}
 	if len(missing) > 0 {
-		return nil, &MissingError{Flags: missing}
+		return nil, &NeedError{Needs: missing}
 	}
 	if issuer := o.OIDCIssuer; issuer != "" && o.Region == "" {
 		if m := issuerRegion.FindStringSubmatch(issuer); m != nil && m[1] != region {
-			return nil, fmt.Errorf("the pools' zones say region %s, the OIDC issuer %s says %s: give --region", region, issuer, m[1])
+			return nil, &NeedError{Needs: []Need{{"Region", fmt.Sprintf("the pools' zones say region %s, the OIDC issuer %s says %s", region, issuer, m[1])}}}
 		}
 	}
 	version := o.KarpenterVersion
 	if version == "" {
 		version = strings.TrimPrefix(facts.Newest().Reference, "v")
-		im.note("default-version", im.first, "no --karpenter-version: the profile takes Karpenter %s, the newest karpgen knows; give the version the cluster will run", version)
+		im.note("default-version", im.first, "no Karpenter version given: the profile takes Karpenter %s, the newest karpgen knows; set karpenter.version to the version the cluster will run", version)
 	}
 	im.version = version
 	kube := o.KubernetesVersion
@@ -88,7 +88,7 @@ func (im *importer) environment() (map[string]any, error) {
 		if o.OIDCIssuer != "" {
 			clusterFields["oidcIssuer"] = o.OIDCIssuer
 		} else {
-			im.note("oidc-issuer", v.get("serviceAccount", "annotations").pos(), "the controller uses IRSA: set cluster.oidcIssuer (or give --oidc-issuer)")
+			im.note("oidc-issuer", v.get("serviceAccount", "annotations").pos(), "the controller uses IRSA: set cluster.oidcIssuer")
 		}
 		if m := roleARN.FindStringSubmatch(irsaRole); m != nil {
 			karpenter["controllerRole"] = m[3]
@@ -250,7 +250,7 @@ var issuerRegion = regexp.MustCompile(`oidc\.eks\.([a-z0-9-]+)\.amazonaws\.com`)
 // drift replace no node (beside Karpenter's default budget, which an
 // explicit list would otherwise drop).
 func (im *importer) keepNodesFromDrift(pos diag.Pos) {
-	for _, name := range sortedKeys(im.pools) {
+	for _, name := range slices.Sorted(maps.Keys(im.pools)) {
 		pool := im.pools[name]
 		dis, _ := pool["disruption"].(map[string]any)
 		if dis == nil {
@@ -268,7 +268,7 @@ func (im *importer) keepNodesFromDrift(pos diag.Pos) {
 
 // regionFromZones takes the region from the pools' zone requirements.
 func (im *importer) regionFromZones() string {
-	for _, name := range sortedKeys(im.pools) {
+	for _, name := range slices.Sorted(maps.Keys(im.pools)) {
 		zones, _ := im.pools[name]["zones"].([]string)
 		for _, z := range zones {
 			if r := facts.RegionOfZone(z); r != "" {
@@ -291,13 +291,23 @@ func onlyTaints(ts []any) []any {
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+// Need is an option of Options an import needs and was not given (or
+// must be given because the inputs disagree), with why.
+type Need struct {
+	// Option is the field of Options.
+	Option string
+	Why    string
+}
 
-// MissingError names every flag an import needs and was not given.
-type MissingError struct{ Flags []string }
+// NeedError names every option an import needs at once.
+type NeedError struct{ Needs []Need }
 
-func (e *MissingError) Error() string {
-	return "give " + strings.Join(e.Flags, ", ")
+func (e *NeedError) Error() string {
+	var parts []string
+	for _, n := range e.Needs {
+		parts = append(parts, n.Option+" ("+n.Why+")")
+	}
+	return "the import needs " + strings.Join(parts, ", ")
 }
 
 // amiFamilies are the AMI families (as aliases name them) of the

@@ -3,6 +3,7 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 
 	"cuelang.org/go/cue/ast"
@@ -38,7 +39,7 @@ func syntax(v any) (ast.Expr, error) {
 	switch v := v.(type) {
 	case map[string]any:
 		s := &ast.StructLit{Lbrace: token.NoSpace.Pos(), Rbrace: token.Newline.Pos()}
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			x, err := syntax(v[k])
 			if err != nil {
 				return nil, err

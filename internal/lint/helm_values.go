@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -134,7 +135,7 @@ func unknownValue(pos diag.Pos, path, minor string, chart map[string]string) dia
 			parent, last = path[:i+1], path[i+1:]
 		}
 		var siblings []string
-		for _, k := range facts.SortedKeys(chart) {
+		for _, k := range slices.Sorted(maps.Keys(chart)) {
 			if rest, ok := strings.CutPrefix(k, parent); ok {
 				name, _, _ := strings.Cut(rest, ".")
 				siblings = append(siblings, name)
@@ -143,7 +144,7 @@ func unknownValue(pos diag.Pos, path, minor string, chart map[string]string) dia
 		// The same key elsewhere in the chart (controller.replicas for
 		// replicas) says more than a near spelling at this place.
 		var same []string
-		for _, k := range facts.SortedKeys(chart) {
+		for _, k := range slices.Sorted(maps.Keys(chart)) {
 			// The key up to the segment named last, wherever it is.
 			if i := strings.Index("."+k+".", "."+last+"."); i >= 0 && !slices.Contains(same, k[:i+len(last)]) {
 				same = append(same, k[:i+len(last)])

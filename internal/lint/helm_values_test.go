@@ -2,7 +2,9 @@ package lint
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,7 +22,7 @@ func TestValuesHintsNameKeysVetAccepts(t *testing.T) {
 	for _, m := range facts.Minors {
 		chart := facts.ChartValues(m.Minor)
 		var doc strings.Builder
-		for i, k := range facts.SortedKeys(chart) {
+		for i, k := range slices.Sorted(maps.Keys(chart)) {
 			parts := strings.Split(k, ".")
 			last := parts[len(parts)-1]
 			if len(last) < 4 || strings.ContainsAny(last, "/") {

@@ -3,6 +3,7 @@ package lint
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,8 +42,8 @@ func checkSettings(c *Context) {
 					"settings.%s arrives in Karpenter %s; the %s chart has no such setting", name, since, c.Minor.Minor)
 				continue
 			}
-			hint := "settings of this chart: " + quoteList(facts.SortedKeys(chart))
-			if s := closest(name, facts.SortedKeys(chart)); s != "" {
+			hint := "settings of this chart: " + quoteList(slices.Sorted(maps.Keys(chart)))
+			if s := closest(name, slices.Sorted(maps.Keys(chart))); s != "" {
 				hint = fmt.Sprintf("did you mean %q?", s)
 			}
 			c.Report(path, hint, "settings.%s is not a setting of the Karpenter %s chart", name, c.Minor.Minor)

@@ -29,7 +29,7 @@ func TestUpgradeAndDiffTellTheSameChange(t *testing.T) {
 	compared := 0
 	for _, pair := range pairs()[1 : len(pairs())-1] {
 		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
-			p, err := upgrade.New(e, pair[0], pair[1])
+			p, err := upgrade.New(e, upgrade.Options{From: pair[0], To: pair[1]})
 			if err != nil {
 				t.Fatal(err)
 			}

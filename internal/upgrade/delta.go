@@ -80,7 +80,7 @@ func valuesDelta(before, after map[string]string) Values {
 		added = slices.DeleteFunc(added, func(x string) bool { return x == moved })
 	}
 	v.Added = added
-	for _, k := range facts.SortedKeys(after) {
+	for _, k := range slices.Sorted(maps.Keys(after)) {
 		if slices.Contains(facts.StampedValues, k) {
 			continue
 		}

@@ -261,7 +261,7 @@ func Replan(e *model.Env, files map[string][]byte) (*generators.Bundle, error) {
 	if r.Env != e.Name || r.From == "" || r.To == "" {
 		return nil, fmt.Errorf("%s does not record a plan of %s (env, from and to)", RecordFile, e.Name)
 	}
-	p, err := NewWith(e, r.From, r.To, r.KubernetesTo)
+	p, err := New(e, Options{From: r.From, To: r.To, KubernetesTo: r.KubernetesTo})
 	if err != nil {
 		return nil, err
 	}

@@ -30,7 +30,7 @@ type Plan struct {
 	To                string `json:"to"`
 	KubernetesVersion string `json:"kubernetesVersion"`
 	// KubernetesTo is the Kubernetes version the move ends on, when
-	// Kubernetes moves too (--kubernetes-to): its upgrades are steps of
+	// Kubernetes moves too (Options.KubernetesTo): its upgrades are steps of
 	// the plan, between the Karpenter hops that need them.
 	KubernetesTo string           `json:"kubernetesTo,omitempty"`
 	Kubernetes   []KubernetesStep `json:"kubernetes,omitempty"`
@@ -138,27 +138,47 @@ type Step struct {
 // ToLTS asks for the newest long-term-support minor as the target.
 const ToLTS = "lts"
 
-// New plans the move of a resolved environment to the version to. from is
-// the version the cluster runs: the profile's when empty (0.33 to 0.37
-// are accepted, for the move to v1).
-func New(e *model.Env, from, to string) (*Plan, error) {
-	return NewWith(e, from, to, "")
+// Options say what move to plan.
+type Options struct {
+	// From is the version the cluster runs: the profile's when empty
+	// (0.33 to 0.37 are accepted, for the move to v1).
+	From string
+	// To is the target version, or ToLTS.
+	To string
+	// KubernetesTo, when set, moves Kubernetes too, one minor at a
+	// time, each Kubernetes upgrade placed between the Karpenter hops
+	// so that every step stays inside both compatibility ranges.
+	KubernetesTo string
 }
 
-// NewWith plans the move as New does; with kubeTo, Kubernetes moves too,
-// one minor at a time, each Kubernetes upgrade placed between the
-// Karpenter hops so that every step stays inside both compatibility
-// ranges.
-func NewWith(e *model.Env, from, to, kubeTo string) (*Plan, error) {
+// OptionError is a move the planner refuses because of one option: the
+// field of Options, the value given, and why.
+type OptionError struct {
+	Option, Value, Reason string
+}
+
+func (e *OptionError) Error() string {
+	if e.Value == "" {
+		return e.Option + ": " + e.Reason
+	}
+	return e.Option + " " + e.Value + ": " + e.Reason
+}
+
+// New plans the move of a resolved environment.
+func New(e *model.Env, o Options) (*Plan, error) {
+	from, to, kubeTo := o.From, o.To, o.KubernetesTo
 	if kubeTo == e.Profile.Cluster.KubernetesVersion {
 		kubeTo = ""
 	}
 	if from == "" {
 		from = e.Profile.Karpenter.Version
 	}
+	refuse := func(option, value, format string, args ...any) error {
+		return &OptionError{Option: option, Value: value, Reason: fmt.Sprintf(format, args...)}
+	}
 	fv, fm, err := model.Release(from)
 	if err != nil {
-		return nil, fmt.Errorf("--from: %w", err)
+		return nil, refuse("From", "", "%v", err)
 	}
 	if to == ToLTS {
 		// The newest long-term-support minor's newest patch.
@@ -167,30 +187,30 @@ func NewWith(e *model.Env, from, to, kubeTo string) (*Plan, error) {
 	}
 	tv, tm, err := model.Release(to)
 	if err != nil {
-		return nil, fmt.Errorf("--to: %w", err)
+		return nil, refuse("To", "", "%v", err)
 	}
 	if tm == nil {
-		return nil, fmt.Errorf("--to %s: karpgen knows Karpenter %s to %s", tv, facts.Oldest().Minor, facts.Newest().Minor)
+		return nil, refuse("To", tv.String(), "karpgen knows Karpenter %s to %s", facts.Oldest().Minor, facts.Newest().Minor)
 	}
 	if !tm.Known(tv) {
-		return nil, fmt.Errorf("--to %s: karpgen knows %s releases up to %s (a newer patch has no chart to pull yet)", tv, tm.Minor, tm.NewestPatch())
+		return nil, refuse("To", tv.String(), "karpgen knows %s releases up to %s (a newer patch has no chart to pull yet)", tm.Minor, tm.NewestPatch())
 	}
 	beta := fv.Major == 0
 	switch {
 	case beta && !facts.Beta.Holds(fv):
-		return nil, fmt.Errorf("--from %s: upgrades start from a v1 minor or from 0.%d to %s (the v1beta1 APIs)", fv, facts.Beta.Oldest, facts.Beta.Minor)
+		return nil, refuse("From", fv.String(), "upgrades start from a v1 minor or from 0.%d to %s (the v1beta1 APIs)", facts.Beta.Oldest, facts.Beta.Minor)
 	case !beta && fm == nil:
-		return nil, fmt.Errorf("--from %s: karpgen knows Karpenter %s to %s", fv, facts.Oldest().Minor, facts.Newest().Minor)
+		return nil, refuse("From", fv.String(), "karpgen knows Karpenter %s to %s", facts.Oldest().Minor, facts.Newest().Minor)
 	}
 	if !fv.Less(tv) {
-		return nil, fmt.Errorf("--to %s is not newer than %s", tv, fv)
+		return nil, refuse("To", tv.String(), "not newer than %s", fv)
 	}
 	p := &Plan{Env: e.Name, From: fv.String(), To: tv.String(), KubernetesVersion: e.Profile.Cluster.KubernetesVersion, KubernetesTo: kubeTo}
 	if kubeTo != "" && !kubeMinor.MatchString(kubeTo) {
-		return nil, fmt.Errorf("--kubernetes-to %s: give a Kubernetes minor, e.g. 1.33", kubeTo)
+		return nil, refuse("KubernetesTo", kubeTo, "give a Kubernetes minor, e.g. 1.33")
 	}
 	if kubeTo != "" && facts.MinorLess(kubeTo, p.KubernetesVersion) {
-		return nil, fmt.Errorf("--kubernetes-to %s is older than the cluster's %s", kubeTo, p.KubernetesVersion)
+		return nil, refuse("KubernetesTo", kubeTo, "older than the cluster's %s", p.KubernetesVersion)
 	}
 
 	// The releases on the way: the start, the latest patch of every minor
@@ -256,12 +276,12 @@ func at(e *model.Env, v facts.Version, kube string) *model.Env {
 // startBlockers are the blockers of where the move starts: a target
 // older than the profile's version (writing the plan would take the
 // profile back), and a starting version that cannot run on the
-// cluster's Kubernetes (--from, or cluster.kubernetesVersion, is not the
+// cluster's Kubernetes (the starting version, or cluster.kubernetesVersion, is not the
 // cluster's).
 func (p *Plan) startBlockers(e *model.Env, fv, tv facts.Version, kube string) {
 	if pv, _, err := model.Release(e.Profile.Karpenter.Version); err == nil && tv.Less(pv) {
 		p.Blockers = append(p.Blockers, block("upgrade/profile-newer", fmt.Sprintf(
-			"the profile runs Karpenter %s, newer than --to %s: writing this plan would take the profile back; plan --to %s (the profile's version), or lower the profile's version on purpose first",
+			"the profile runs Karpenter %s, newer than the target %s: writing this plan would take the profile back; plan to %s (the profile's version), or lower the profile's version on purpose first",
 			pv, tv, pv)))
 	}
 	if fv.Major == 0 || p.envs[0] == nil {
@@ -270,7 +290,7 @@ func (p *Plan) startBlockers(e *model.Env, fv, tv facts.Version, kube string) {
 	rng, _ := p.envs[0].KubernetesRange()
 	if facts.MinorLess(kube, rng[0]) || facts.MinorLess(rng[1], kube) {
 		p.Blockers = append(p.Blockers, block("upgrade/from-kubernetes", fmt.Sprintf(
-			"Karpenter %s supports Kubernetes %s to %s; the cluster runs %s, so it cannot be running Karpenter %s: give --from the version the cluster runs, or set cluster.kubernetesVersion to the cluster's",
+			"Karpenter %s supports Kubernetes %s to %s; the cluster runs %s, so it cannot be running Karpenter %s: plan from the version the cluster runs, or set cluster.kubernetesVersion to the cluster's",
 			fv, rng[0], rng[1], kube, fv)))
 	}
 }
@@ -297,7 +317,7 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 		}
 		switch {
 		case facts.MinorLess(k, rng[0]):
-			msg := fmt.Sprintf("Karpenter %s supports Kubernetes %s to %s; the cluster runs %s%s: upgrade Kubernetes to %s before the hop to %s, or plan both with --kubernetes-to %s (or later)",
+			msg := fmt.Sprintf("Karpenter %s supports Kubernetes %s to %s; the cluster runs %s%s: upgrade Kubernetes to %s before the hop to %s, or move Kubernetes in the same plan, to %s (or later)",
 				v, rng[0], rng[1], k, lastSupporting(k), rng[0], v, rng[0])
 			if p.KubernetesTo != "" {
 				// The path moved Kubernetes as far as it could.
@@ -314,7 +334,7 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 	if p.KubernetesTo != "" && kube[len(kube)-1] != p.KubernetesTo {
 		rng, _ := p.envs[len(p.envs)-1].KubernetesRange()
 		p.Blockers = append(p.Blockers, block("upgrade/kubernetes-too-new",
-			fmt.Sprintf("Karpenter %s supports Kubernetes up to %s; --kubernetes-to %s%s", tv, rng[1], p.KubernetesTo, lastSupporting(p.KubernetesTo))))
+			fmt.Sprintf("Karpenter %s supports Kubernetes up to %s; the Kubernetes target is %s%s", tv, rng[1], p.KubernetesTo, lastSupporting(p.KubernetesTo))))
 	}
 	// What the profile says that the target refuses: the rule catalog at
 	// the target version (the version rules aside: the target is the
@@ -333,7 +353,7 @@ var kubeMinor = regexp.MustCompile(`^1\.[0-9]+$`)
 
 // kubernetesPath is the Kubernetes version the cluster runs at each
 // release of the move, and the Kubernetes upgrades (p.Kubernetes) that
-// get it there: without --kubernetes-to, the cluster's throughout. With
+// get it there: without a Kubernetes target, the cluster's throughout. With
 // it, Kubernetes moves one minor at a time, as late as each hop needs
 // and no further than the Karpenter running then supports, and after the
 // last hop on to the target.

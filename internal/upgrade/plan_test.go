@@ -41,7 +41,7 @@ func TestGoldenPlans(t *testing.T) {
 	e := prodEnv(t)
 	for _, pair := range pairs() {
 		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
-			p, err := upgrade.New(e, pair[0], pair[1])
+			p, err := upgrade.New(e, upgrade.Options{From: pair[0], To: pair[1]})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +95,7 @@ func TestTransitionPolicies(t *testing.T) {
 	longEnv := model.Resolve(&long)
 	for i := 1; i < len(facts.Minors); i++ {
 		from, to := strings.TrimPrefix(facts.Minors[i-1].Reference, "v"), strings.TrimPrefix(facts.Minors[i].Reference, "v")
-		p, err := upgrade.New(longEnv, from, to)
+		p, err := upgrade.New(longEnv, upgrade.Options{From: from, To: to})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func TestTransitionPolicies(t *testing.T) {
 		from, to := &facts.Minors[i-1], &facts.Minors[i]
 		t.Run(from.Minor+"-"+to.Minor, func(t *testing.T) {
 			t.Parallel()
-			p, err := upgrade.New(e, strings.TrimPrefix(from.Reference, "v"), strings.TrimPrefix(to.Reference, "v"))
+			p, err := upgrade.New(e, upgrade.Options{From: strings.TrimPrefix(from.Reference, "v"), To: strings.TrimPrefix(to.Reference, "v")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,18 +137,18 @@ func TestTransitionPolicies(t *testing.T) {
 func TestPlanRefusesBadRequests(t *testing.T) {
 	e := prodEnv(t)
 	for _, c := range []struct{ from, to, want string }{
-		{"", "1.0.1", "--to 1.0.1 is not newer than 1.0.14"},
-		{"", "2.0.0", "--to 2.0.0: karpgen knows Karpenter 1.0 to " + facts.Newest().Minor},
-		{"", "1.14.9", "--to 1.14.9: karpgen knows 1.14 releases up to 1.14.3 (a newer patch has no chart to pull yet)"},
-		{"0.32.1", "1.0.14", "--from 0.32.1: upgrades start from a v1 minor or from 0.33 to 0.37 (the v1beta1 APIs)"},
-		{"1.2", "1.3.0", `--from: "1.2" is not a Karpenter release version (MAJOR.MINOR.PATCH, e.g. "1.2.3")`},
+		{"", "1.0.1", "To 1.0.1: not newer than 1.0.14"},
+		{"", "2.0.0", "To 2.0.0: karpgen knows Karpenter 1.0 to " + facts.Newest().Minor},
+		{"", "1.14.9", "To 1.14.9: karpgen knows 1.14 releases up to 1.14.3 (a newer patch has no chart to pull yet)"},
+		{"0.32.1", "1.0.14", "From 0.32.1: upgrades start from a v1 minor or from 0.33 to 0.37 (the v1beta1 APIs)"},
+		{"1.2", "1.3.0", `From: "1.2" is not a Karpenter release version (MAJOR.MINOR.PATCH, e.g. "1.2.3")`},
 	} {
-		_, err := upgrade.New(e, c.from, c.to)
+		_, err := upgrade.New(e, upgrade.Options{From: c.from, To: c.to})
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%s -> %s: %v, want %s", c.from, c.to, err, c.want)
 		}
 	}
-	p, err := upgrade.New(e, "", "1.1.10")
+	p, err := upgrade.New(e, upgrade.Options{From: "", To: "1.1.10"})
 	if err != nil || p.From != "1.0.14" {
 		t.Fatalf("from the profile's version: %v %v", p, err)
 	}

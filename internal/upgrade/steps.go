@@ -109,7 +109,7 @@ func (p *Plan) TransitionPolicies() []iampolicy.ControllerPolicy {
 			continue
 		}
 		sts := fleetdiff.Statements(b.Files, controllerPolicies)
-		for _, sid := range sortedKeys(sts) {
+		for _, sid := range slices.Sorted(maps.Keys(sts)) {
 			st := sts[sid]
 			if t, ok := have[sid]; ok && equalJSON(t, st) {
 				continue
@@ -164,8 +164,6 @@ func pack(sts []any, n model.Names) []iampolicy.ControllerPolicy {
 func equalJSON(a, b any) bool {
 	return fmt.Sprint(iamdoc.Normalize(a)) == fmt.Sprint(iamdoc.Normalize(b))
 }
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // kubernetesSteps adds the Kubernetes upgrades made before the hop to
 // before ("" for after the last hop): the control plane, then each
