@@ -5,7 +5,7 @@ BIN      := bin/karpgen
 # The IAM policy simulator; its packages are installed from its lockfile.
 SIMDIR   := test/iamsim
 
-.PHONY: all build render test fmt-check vet staticcheck unit iamsim module-zips out-check rules-check docs install clean bench tools
+.PHONY: all build render test fmt-check vet staticcheck unit iamsim module-zips out-check generate-check generate install clean bench tools
 
 all: build
 
@@ -18,7 +18,7 @@ install:
 render: build
 	$(BIN) render
 
-test: fmt-check vet staticcheck unit out-check rules-check
+test: fmt-check vet staticcheck unit out-check generate-check
 	@sh hack/test-summary.sh $(SKIPS)
 
 # Tests that skip for want of an outside checker list themselves here.
@@ -48,14 +48,16 @@ iamsim: $(SIMDIR)/node_modules/.package-lock.json
 $(SIMDIR)/node_modules/.package-lock.json: $(SIMDIR)/package-lock.json
 	cd $(SIMDIR) && npm ci --no-audit --no-fund
 
-# Fetch the module zips the derived tables were made from (the operations
+# Fetch the module zips the derived tables are made from (the operations
 # files of reference/karpenter, internal/*/data/SOURCE) from the Go module
-# proxy, for the tests that hold each table to its source. A release that
-# asks for a newer Go than this one still downloads: go reports the
-# toolchain, not a failure of the zip, so only a missing zip stops the build.
+# proxy, for go generate and the tests that hold each table to its source.
+# A release that asks for a newer Go than this one still downloads: go
+# reports the toolchain, not a failure of the zip, so only a missing zip
+# stops the build.
 module-zips:
 	@echo "== module zips the derived tables come from"
-	@for mv in $$(sed -n 's/.*from module \([^ @]*@v[0-9.]*\) zip .*/\1/p' reference/karpenter/v*/operations.txt internal/*/data/SOURCE | sort -u); do \
+	@for mv in $$( { sed -n 's/.*from module \([^ @]*@v[0-9.]*\) zip .*/\1/p' reference/karpenter/v*/operations.txt internal/*/data/SOURCE; \
+			awk -F '\t' '!/^#/ && $$5 != "-" {print $$3 "@" $$4}' internal/drift/data/SOURCE; } | sort -u); do \
 		zip=$$(GOTOOLCHAIN=local GOFLAGS=-mod=mod $(GO) mod download -json $$mv 2>/dev/null | sed -n 's/^[[:space:]]*"Zip": "\(.*\)",$$/\1/p'); \
 		if [ -z "$$zip" ] || [ ! -f "$$zip" ]; then echo "module proxy: no zip of $$mv"; exit 1; fi; \
 	done
@@ -65,15 +67,15 @@ out-check: build
 	@echo "== out/ is what the profiles render"
 	$(BIN) render --check
 
-# docs/rules.md and docs/doctor.md must be what the catalogs generate.
-rules-check:
-	@echo "== docs/rules.md and docs/doctor.md are what the catalogs generate"
-	$(GO) run ./internal/lint/gendocs -check docs/rules.md
-	$(GO) run ./internal/doctor/gendocs -check docs/doctor.md
+# Every derived table and generated page is what go generate makes of its
+# sources (a table whose sources are not at hand is kept, and said so).
+generate-check: module-zips
+	@echo "== go generate: every derived table and generated page is current"
+	KARPGEN_GENERATE_CHECK=1 $(GO) generate ./...
 
-docs:
-	$(GO) run ./internal/lint/gendocs docs/rules.md
-	$(GO) run ./internal/doctor/gendocs docs/doctor.md
+# Derive every table and page again (docs/maintaining.md).
+generate: module-zips
+	$(GO) generate ./...
 
 # Benchmarks: Go benchmarks of loading, each generator, whole renders and
 # writing; then karpgen side by side with helm template and cue export,

@@ -3,7 +3,6 @@
 #
 #   hack/refresh-reference.sh [UPSTREAM_CLONE]
 #   hack/refresh-reference.sh --module VERSION [CLOUDFORMATION|vX.Y.Z]
-#   hack/refresh-reference.sh --operations TAG SOURCE_TREE LABEL
 #
 # The first form reads release tags. UPSTREAM_CLONE is a clone (bare is fine)
 # of github.com/aws/karpenter-provider-aws; without it the script makes a bare
@@ -28,20 +27,16 @@
 # hash (the go.sum h1: line).
 #
 # Each form also writes operations.txt beside a release's files: the AWS API
-# operations its controller's code calls (go run ./hack/operations), from the
-# tag's tree or the module zip. The third form writes it alone from a source
-# tree at hand (LABEL says where it came from), for a release whose artifacts
-# are already in place.
+# operations its controller's code calls, which `go generate ./hack/operations`
+# derives from the source the file's header names (the module zip, or the
+# tag's commit in a checkout under $KARPGEN_UPSTREAM).
 #
 # Every form then rewrites reference/karpenter/SOURCE: every release with
 # its commit or module hash and the SHA-256 of every file.
 # TestReferenceChecksums holds the files to it.
 #
-# For the newest release, refresh the instance-type tables too:
-#   go run ./hack/instancetypes ZIP "module github.com/aws/karpenter-provider-aws@vX.Y.Z zip h1:..."
-#
-# To follow a new minor: add its latest patch to TAGS (or run the module
-# form), add the minor's row to internal/facts/table.go and run `make test`.
+# The whole recipe for a new minor or patch, of which this is the first
+# step, is docs/maintaining.md.
 set -euo pipefail
 
 TAGS="v0.37.8 v1.0.14 v1.1.10 v1.2.8 v1.3.8 v1.4.4 v1.5.8 v1.6.8 v1.7.6 v1.8.8 v1.9.3 v1.10.2 v1.11.3 v1.12.2 v1.13.1 v1.14.3 v1.15.2"
@@ -82,7 +77,8 @@ fromModule() {
 	rm -rf "$out/chart/crds"
 	cp -r "$out/crds" "$out/chart/crds"
 	cp "$tmp/$prefix/go.mod" "$out/go.mod"
-	(cd "$root" && go run ./hack/operations "$zip" "module github.com/aws/karpenter-provider-aws@$version zip $sum") >"$out/operations.txt"
+	# The header names the source; go generate fills in the operations.
+	printf '# The AWS API operations the controller calls,\n# from module github.com/aws/karpenter-provider-aws@%s zip %s; do not edit.\n' "$version" "$sum" >"$out/operations.txt"
 	{
 		echo "source: go module github.com/aws/karpenter-provider-aws@$version zip $sum"
 		echo "crds/ <- pkg/apis/crds/ ; chart/ <- charts/karpenter/ ; chart/crds/ = copies of crds/ (the zip drops upstream's symlinks) ; go.mod <- go.mod"
@@ -107,16 +103,9 @@ fromModule() {
 		[ -d "$old" ] && rm -rf "$old"
 	done
 	cp -r "$out" "$dest/$version"
+	(cd "$root" && go generate ./hack/operations)
 	"$root/hack/reference-source.sh" "$(sed -n 's/^compatibility.yaml main //p' "$dest/SOURCE")"
 }
-
-if [ "${1:-}" = --operations ]; then
-	[ $# -eq 4 ] || { echo "usage: hack/refresh-reference.sh --operations TAG SOURCE_TREE LABEL" >&2; exit 2; }
-	[ -d "$dest/$2" ] || { echo "refresh-reference: no reference release $2" >&2; exit 1; }
-	(cd "$root" && go run ./hack/operations "$(cd "$3" && pwd)" "$4") >"$dest/$2/operations.txt"
-	"$root/hack/reference-source.sh" "$(sed -n 's/^compatibility.yaml main //p' "$dest/SOURCE")"
-	exit 0
-fi
 
 if [ "${1:-}" = --module ]; then
 	[ $# -ge 2 ] || { echo "usage: hack/refresh-reference.sh --module VERSION [CLOUDFORMATION|vX.Y.Z]" >&2; exit 2; }
@@ -140,10 +129,7 @@ for tag in $TAGS; do
 	git show "$commit:$CFN" >"$out/cloudformation.yaml"
 	extract "$commit" pkg/apis/crds "$out/crds"
 	extract "$commit" charts/karpenter "$out/chart"
-	mkdir -p "$tmp/tree-$tag"
-	git archive --format=tar "$commit" pkg cmd | tar -x -C "$tmp/tree-$tag"
-	(cd "$root" && go run ./hack/operations "$tmp/tree-$tag" "tag $tag commit $commit") >"$out/operations.txt"
-	rm -rf "$tmp/tree-$tag"
+	printf '# The AWS API operations the controller calls,\n# from tag %s commit %s; do not edit.\n' "$tag" "$commit" >"$out/operations.txt"
 	cat >"$out/SOURCE.txt" <<TXT
 source: github.com/aws/karpenter-provider-aws tag $tag commit $commit
 cloudformation.yaml <- $CFN
@@ -156,4 +142,8 @@ git show "$main:$COMPAT" >"$tmp/compatibility.yaml"
 rm -rf "$dest"
 mkdir -p "$dest"
 cp -r "$tmp"/. "$dest"
+# The clone is the checkout the operations are read from.
+mkdir -p "$tmp/upstream"
+ln -s "$src" "$tmp/upstream/karpenter-provider-aws.git"
+(cd "$root" && KARPGEN_UPSTREAM="$tmp/upstream" go generate ./hack/operations)
 "$root/hack/reference-source.sh" "$main"

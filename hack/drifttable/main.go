@@ -6,31 +6,22 @@
 // decide what the API server refuses to change in place. It reads upstream's
 // Go source as data (go/parser), never builds it.
 //
-//	go run ./hack/drifttable [REFERENCE_ROOT]
+//	go generate ./internal/drift
 //
-// REFERENCE_ROOT (default: reference) holds karpenter-src/<release>/, which
-// hack/refresh-karpenter-src.sh fills, and karpenter/<release>/crds/.
-// TestTableMatchesReference holds the file to them.
+// internal/drift/data/SOURCE names, per release, the core and the provider
+// tree: each is read from the module proxy's zip when the record has its
+// hash, else from its commit in a checkout under $KARPGEN_UPSTREAM. The
+// rows of a tree at hand neither way are kept as committed, and the
+// command says which.
 package main
 
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 )
 
 func main() {
-	root := "reference"
-	if len(os.Args) > 1 {
-		root = os.Args[1]
-	}
-	table, err := Table(os.DirFS(root))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "drifttable:", err)
-		os.Exit(1)
-	}
-	out := filepath.Join("internal", "drift", "data", "table.tsv")
-	if err := os.WriteFile(out, table, 0o644); err != nil {
+	if err := generate(os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "drifttable:", err)
 		os.Exit(1)
 	}

@@ -5,22 +5,21 @@
 // (pkg/providers/pricing/zz_generated.pricing_*.go). It reads the Go
 // source as data (the composite literals), never builds it.
 //
-//	go run ./hack/instancetypes SOURCE LABEL
+//	go generate ./internal/instancetypes
 //
-// SOURCE is the release's module zip or source tree; LABEL says where it
-// came from, for data/SOURCE. TestTableMatchesSource holds the files to
-// the module zip.
+// It reads the module zip data/SOURCE records (the newest release's; to
+// move to another, write its module, version and zip hash there) and
+// keeps the folder when the zip is not at hand. TestTableMatchesSource
+// holds the files to the zip.
 package main
 
-import (
-	"path/filepath"
-
-	"github.com/karpgen/karpgen/hack/internal/gosrc"
-)
+import "github.com/karpgen/karpgen/hack/internal/gosrc"
 
 func main() {
-	src, label, closeSrc := gosrc.Args("instancetypes")
-	defer closeSrc()
+	src, label, ok := gosrc.FromRecord("instancetypes", "internal/instancetypes/data", []string{"pkg/providers/instancetype/", "pkg/providers/pricing/"})
+	if !ok {
+		return
+	}
 	files, err := Tables(src, label)
-	gosrc.Write("instancetypes", filepath.Join("internal", "instancetypes", "data"), files, err)
+	gosrc.WriteAll("instancetypes", "internal/instancetypes/data", files, err)
 }

@@ -4,22 +4,20 @@
 // 1.15 on, with the JSON type Karpenter's strict decode holds it to. It
 // reads the Go source as data, never builds it.
 //
-//	go run ./hack/kubeletfields SOURCE LABEL
+//	go generate ./internal/kubelet
 //
-// SOURCE is the k8s.io/kubelet module zip (the version Karpenter's go.mod
-// requires) or its source tree. TestFieldsMatchSource holds the file to
-// the zip.
+// It reads the k8s.io/kubelet module zip data/SOURCE records (the version
+// the newest release's go.mod requires) and keeps the file when the zip
+// is not at hand. TestFieldsMatchSource holds the file to the zip.
 package main
 
-import (
-	"path/filepath"
-
-	"github.com/karpgen/karpgen/hack/internal/gosrc"
-)
+import "github.com/karpgen/karpgen/hack/internal/gosrc"
 
 func main() {
-	src, label, closeSrc := gosrc.Args("kubeletfields")
-	defer closeSrc()
+	src, label, ok := gosrc.FromRecord("kubeletfields", "internal/kubelet/data", []string{"config/v1beta1/"})
+	if !ok {
+		return
+	}
 	files, err := Fields(src, label)
-	gosrc.Write("kubeletfields", filepath.Join("internal", "kubelet", "data"), files, err)
+	gosrc.WriteAll("kubeletfields", "internal/kubelet/data", files, err)
 }

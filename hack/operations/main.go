@@ -5,16 +5,17 @@
 // outside tests and fakes, for AWS SDK for Go v1 and v2 alike. The IAM
 // action is the service's prefix and the operation's name.
 //
-//	go run ./hack/operations SOURCE LABEL > reference/karpenter/vX.Y.Z/operations.txt
+//	go generate ./hack/operations
 //
-// SOURCE is a release's source tree (its root holds pkg/) or the module
-// zip `go mod download` fetched; LABEL says where it came from and is
-// written into the file's header. hack/refresh-reference.sh runs it for
-// every release it takes from the module; TestOperationsMatchSource holds
-// the files to their source when the source is at hand.
+// rewrites reference/karpenter/<release>/operations.txt for every release,
+// from the source its header names: the module zip (the proxy serves six
+// releases), or the tag's commit in a checkout under $KARPGEN_UPSTREAM; a
+// release whose source is at hand neither way keeps its file, and the
+// command says so. TestOperationsMatchSource holds the files to the zips.
 package main
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -24,22 +25,80 @@ import (
 	"maps"
 	"os"
 	"path"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/karpgen/karpgen/hack/internal/gosrc"
+	"github.com/karpgen/karpgen/internal/facts"
 )
 
+//go:generate go run .
+
 func main() {
-	src, label, closeSrc := gosrc.Args("operations")
-	defer closeSrc()
-	ops, unreached, err := Extract(src)
-	if err != nil {
+	if err := generate(); err != nil {
 		fmt.Fprintln(os.Stderr, "operations:", err)
 		os.Exit(1)
 	}
-	os.Stdout.Write(Format(ops, unreached, label))
+}
+
+// treeHeader is how an operations file names the tag's commit it came
+// from.
+var treeHeader = regexp.MustCompile(`from (tag (v[0-9.]+) commit ([0-9a-f]{40})[^;]*);`)
+
+// generate rewrites every release's operations file from its source.
+func generate() error {
+	root, err := gosrc.Root()
+	if err != nil {
+		return err
+	}
+	files, err := filepath.Glob(filepath.Join(root, "reference", "karpenter", "v*", "operations.txt"))
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(files, func(a, b string) int {
+		va, _ := facts.ParseVersion(filepath.Base(filepath.Dir(a)))
+		vb, _ := facts.ParseVersion(filepath.Base(filepath.Dir(b)))
+		return va.Compare(vb)
+	})
+	var kept []string
+	for _, file := range files {
+		old, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		u, ok := gosrc.Recorded(old)
+		if m := treeHeader.FindSubmatch(old); !ok && m != nil {
+			u = gosrc.Upstream{Module: "github.com/aws/karpenter-provider-aws", Version: string(m[2]), Repo: "aws/karpenter-provider-aws", Commit: string(m[3])}
+		} else if !ok {
+			return fmt.Errorf("%s names no source", file)
+		}
+		src, label, err := u.Read([]string{"pkg/"})
+		if errors.Is(err, gosrc.ErrUnavailable) {
+			kept = append(kept, u.Version)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !strings.HasPrefix(label, "module ") {
+			label = fmt.Sprintf("tag %s commit %s", u.Version, u.Commit)
+		}
+		ops, unreached, err := Extract(src)
+		if err != nil {
+			return fmt.Errorf("%s: %w", u, err)
+		}
+		rel, _ := filepath.Rel(root, file)
+		if err := gosrc.Output(root, filepath.ToSlash(rel), Format(ops, unreached, label)); err != nil {
+			return err
+		}
+	}
+	if len(kept) > 0 {
+		fmt.Fprintf(os.Stderr, "operations: kept the files of %s: their source is not at hand (no module zip, no checkout under $%s)\n", strings.Join(kept, ", "), gosrc.UpstreamEnv)
+	}
+	return nil
 }
 
 // Operation is one AWS API operation and the first file that calls it.

@@ -2,9 +2,11 @@
 // EC2NodeClass, by the rules of one release: whether existing nodes are
 // replaced (drift), left alone (in place), or the object must be deleted
 // and created again (the CRD refuses the change). The rules come from
-// data/table.tsv, which hack/drifttable derives from upstream's API types,
-// drift checks and CRDs (see reference/karpenter-src/SOURCE).
+// data/table.tsv, which go generate (hack/drifttable) derives from
+// upstream's API types, drift checks and CRDs (data/SOURCE names them).
 package drift
+
+//go:generate go run ../../hack/drifttable
 
 import (
 	_ "embed"

@@ -1,11 +1,39 @@
 package facts
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
+
+//go:generate go run ../../hack/chartvalues
+
+//go:embed data/chart_values.tsv
+var chartValuesTSV string
+
+// chartValues are the leaf keys (dotted paths) of each minor's chart
+// values.yaml, with their defaults as JSON, read from the table when
+// first asked for, not while the program starts.
+var chartValues = sync.OnceValue(func() map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, line := range strings.Split(chartValuesTSV, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.SplitN(line, "\t", 3)
+		if len(f) != 3 {
+			panic("facts: a chart values row without three fields: " + line)
+		}
+		if out[f[0]] == nil {
+			out[f[0]] = map[string]string{}
+		}
+		out[f[0]][f[1]] = f[2]
+	}
+	return out
+})
 
 // ChartValues returns the leaf keys of the minor's chart values.yaml
 // (dotted paths, "settings.featureGates.nodeRepair") with their defaults

@@ -411,6 +411,17 @@ func (v Version) Less(w Version) bool {
 	return v.Patch < w.Patch
 }
 
+// Compare orders v and w as releases, for slices.SortFunc.
+func (v Version) Compare(w Version) int {
+	switch {
+	case v.Less(w):
+		return -1
+	case w.Less(v):
+		return 1
+	}
+	return 0
+}
+
 // MinorBefore reports whether v's minor is older than w's, whatever
 // their patches.
 func (v Version) MinorBefore(w Version) bool {

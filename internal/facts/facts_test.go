@@ -189,8 +189,8 @@ func set(s []string) []string {
 }
 
 // TestChartValuesMatchUpstream: the generated table of chart values is
-// each minor's values.yaml (run `go run ./internal/facts/gen` after a
-// refresh of the reference data), and each row's CRDs are the minor's.
+// each minor's values.yaml (go generate ./internal/facts writes it
+// after a refresh of the reference data), and each row's CRDs are the minor's.
 func TestChartValuesMatchUpstream(t *testing.T) {
 	dir := reference.Dir(t)
 	tags := []string{"v0.37.8"}
@@ -208,7 +208,7 @@ func TestChartValuesMatchUpstream(t *testing.T) {
 		}
 		minor := strings.Join(strings.Split(strings.TrimPrefix(tag, "v"), ".")[:2], ".")
 		if got := facts.ChartValues(minor); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: the chart values table is stale: run go run ./internal/facts/gen", tag)
+			t.Errorf("%s: the chart values table is stale: run go generate ./internal/facts", tag)
 		}
 	}
 	kinds := map[string]string{"karpenter.sh_nodepools.yaml": "NodePool", "karpenter.sh_nodeclaims.yaml": "NodeClaim",

@@ -13,6 +13,8 @@
 // Karpenter does not launch them).
 package instancetypes
 
+//go:generate go run ../../hack/instancetypes
+
 import (
 	_ "embed"
 	"maps"

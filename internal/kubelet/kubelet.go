@@ -8,6 +8,8 @@
 // data/SOURCE).
 package kubelet
 
+//go:generate go run ../../hack/kubeletfields
+
 import (
 	_ "embed"
 	"fmt"

@@ -1,5 +1,7 @@
 package lint
 
+//go:generate go run ../../hack/gendocs rules
+
 import (
 	"fmt"
 	"strings"
@@ -9,7 +11,7 @@ import (
 func Markdown() []byte {
 	var b strings.Builder
 	b.WriteString("# karpgen vet rules\n\n")
-	b.WriteString("Generated from the rule catalog (`make docs`); do not edit.\n\n")
+	b.WriteString("Generated from the rule catalog (`go generate ./internal/lint`); do not edit.\n\n")
 	b.WriteString("Every finding names the profile field it is about (`file:line:col`), the environment, the rule ID and a fix hint. ")
 	b.WriteString("Errors stop `karpgen vet` and `karpgen render` with exit code 3 and nothing written; warnings are printed and never fail. ")
 	b.WriteString("Schema errors (syntax, types, unknown fields) are reported under the ID `schema`.\n")

@@ -27,7 +27,7 @@ var rooms = [][]string{
 	{"internal/pipeline"},
 	{"internal/printer"},
 	{"internal/upgrade"},
-	{"cmd/...", "conformance", "hack/...", "internal/bench/...", "internal/doctor/gendocs", "internal/lint/gendocs", "internal/facts/gen", "internal/rooms"},
+	{"cmd/...", "conformance", "hack/...", "internal/bench/...", "internal/rooms"},
 }
 
 func roomOf(pkg string) int {

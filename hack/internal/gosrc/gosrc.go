@@ -5,12 +5,15 @@ package gosrc
 
 import (
 	"archive/zip"
+	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -46,38 +49,50 @@ func Open(name string) (fs.FS, func(), error) {
 	return sub, func() { z.Close() }, nil
 }
 
-// Args opens the release source of a tool that derives data files from
-// it, `go run ./hack/NAME SOURCE LABEL`, and returns it with its label
-// and what closes it. A wrong command line or a source that cannot be
-// opened ends the tool.
-func Args(name string) (src fs.FS, label string, closeSrc func()) {
-	if len(os.Args) != 3 {
-		fmt.Fprintf(os.Stderr, "usage: go run ./hack/%s SOURCE LABEL\n", name)
-		os.Exit(2)
-	}
-	src, closeSrc, err := Open(os.Args[1])
+// FromRecord opens, for a generator whose data folder (relative to the
+// repository) is derived from the one module zip its SOURCE records, the
+// paths of that tree, with the label that names it. With the zip not at
+// hand it says the folder is kept, and ok is false.
+func FromRecord(name, dataDir string, paths []string) (src fs.FS, label string, ok bool) {
+	root, err := Root()
 	if err != nil {
 		fail(name, err)
 	}
-	return src, os.Args[2], closeSrc
+	record, err := os.ReadFile(filepath.Join(root, dataDir, "SOURCE"))
+	if err != nil {
+		fail(name, err)
+	}
+	u, found := Recorded(record)
+	if !found {
+		fail(name, fmt.Errorf("%s/SOURCE names no module zip", dataDir))
+	}
+	src, label, err = u.Read(paths)
+	if errors.Is(err, ErrUnavailable) {
+		fmt.Fprintf(os.Stderr, "%s: kept %s: %v\n", name, dataDir, err)
+		return nil, "", false
+	}
+	if err != nil {
+		fail(name, err)
+	}
+	return src, label, true
 }
 
-// Write writes the files a tool derived into outDir; an error in deriving
-// them or in writing them ends the tool.
-func Write(name, outDir string, files map[string][]byte, err error) {
+// WriteAll writes (or, under $KARPGEN_GENERATE_CHECK=1, checks) the files
+// a generator derived into its data folder; an error in deriving or
+// writing them ends the generator.
+func WriteAll(name, dataDir string, files map[string][]byte, err error) {
 	if err != nil {
 		fail(name, err)
 	}
-	for file, data := range files {
-		if err := os.WriteFile(filepath.Join(outDir, file), data, 0o644); err != nil {
+	root, err := Root()
+	if err != nil {
+		fail(name, err)
+	}
+	for _, file := range slices.Sorted(maps.Keys(files)) {
+		if err := Output(root, path.Join(dataDir, file), files[file]); err != nil {
 			fail(name, err)
 		}
 	}
-}
-
-func fail(name string, err error) {
-	fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-	os.Exit(1)
 }
 
 // ModuleZip is where `go mod download` keeps a module version's zip.
@@ -87,4 +102,9 @@ func ModuleZip(module, version string) (string, error) {
 		return "", err
 	}
 	return filepath.Join(strings.TrimSpace(string(out)), "cache", "download", module, "@v", version+".zip"), nil
+}
+
+func fail(name string, err error) {
+	fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+	os.Exit(1)
 }

@@ -1,0 +1,48 @@
+// Command gendocs writes a generated page of docs/ from its catalog: the
+// rule catalog (docs/rules.md) or the doctor's checks (docs/doctor.md).
+//
+//	go generate ./internal/lint ./internal/doctor
+//
+// make generate-check fails while a page is not what its catalog makes.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/karpgen/karpgen/hack/internal/gosrc"
+	"github.com/karpgen/karpgen/internal/doctor"
+	"github.com/karpgen/karpgen/internal/lint"
+)
+
+// pages are the generated pages, by the catalog they come from.
+var pages = map[string]struct {
+	file string
+	make func() []byte
+}{
+	"rules":  {"docs/rules.md", lint.Markdown},
+	"doctor": {"docs/doctor.md", doctor.Docs},
+}
+
+func main() {
+	page, ok := pages[arg()]
+	if !ok {
+		fmt.Fprintln(os.Stderr, "usage: go run ./hack/gendocs rules|doctor")
+		os.Exit(2)
+	}
+	root, err := gosrc.Root()
+	if err == nil {
+		err = gosrc.Output(root, page.file, page.make())
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gendocs:", err)
+		os.Exit(1)
+	}
+}
+
+func arg() string {
+	if len(os.Args) != 2 {
+		return ""
+	}
+	return os.Args[1]
+}
