@@ -12,19 +12,19 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/oracle"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/profile"
-	"github.com/karpgen/karpgen/internal/reference"
 )
 
 // argoCRD loads one of Argo CD's CRDs kept in reference/argocd, after
 // checking it against the SOURCE file's checksums.
 func argoCRD(t *testing.T, name string) *crd {
 	t.Helper()
-	dir := filepath.Join(reference.Root(), "reference", "argocd")
+	dir := filepath.Join(oracle.Root(), "reference", "argocd")
 	data, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
-		reference.Missing(t, "Argo CD CRD: %v", err)
+		oracle.Missing(t, "Argo CD CRD: %v", err)
 	}
 	source, err := os.ReadFile(filepath.Join(dir, "SOURCE"))
 	if err != nil {
@@ -53,7 +53,7 @@ func groupKind(o map[string]any) string {
 // bundle's values, the CRDs, the namespace Argo CD creates, and the
 // bundle's own objects as kustomize builds them.
 func TestAppProjectMatchesWhatTheApplicationDeploys(t *testing.T) {
-	reference.Dir(t)
+	oracle.Dir(t)
 	projectCRD, appCRD := argoCRD(t, "appproject-crd.yaml"), argoCRD(t, "application-crd.yaml")
 	for _, v := range matrix() {
 		if v.auth != profile.AuthPodIdentity || !v.queue {

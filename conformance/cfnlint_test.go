@@ -12,8 +12,8 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/oracle"
 	"github.com/karpgen/karpgen/internal/profile"
-	"github.com/karpgen/karpgen/internal/reference"
 )
 
 // partitionRegions are a region of each partition, with its OIDC domain.
@@ -33,7 +33,7 @@ func TestCloudFormationPassesCfnLint(t *testing.T) {
 	}
 	bin, err := exec.LookPath("cfn-lint")
 	if err != nil {
-		reference.Missing(t, "cfn-lint is not installed (pip install cfn-lint): %v", err)
+		oracle.Missing(t, "cfn-lint is not installed (pip install cfn-lint): %v", err)
 	}
 	for _, pr := range partitionRegions {
 		t.Run(pr.partition, func(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // freeForm are the values whose content the chart passes through as is.
@@ -58,7 +58,7 @@ func contains(s []string, x string) bool {
 
 func loadChart(t testing.TB, m *facts.Minor) *chart.Chart {
 	t.Helper()
-	ch, err := loader.Load(filepath.Join(reference.Dir(t), m.Reference, "chart"))
+	ch, err := loader.Load(filepath.Join(oracle.Dir(t), m.Reference, "chart"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func get(o any, path ...any) any {
 // TestChart renders every matrix cell's values with that minor's chart
 // and checks the Deployment and ServiceAccount it produces.
 func TestChart(t *testing.T) {
-	reference.Dir(t)
+	oracle.Dir(t)
 	charts := map[string]*chart.Chart{}
 	for _, v := range matrix() {
 		t.Run(v.String(), func(t *testing.T) {
@@ -243,7 +243,7 @@ func checkDeployment(t *testing.T, v variant, n model.Names, d map[string]any) {
 // TestUnknownValuesKeyIsCaught: a key a chart does not have, like the
 // settings.interruptionQueueName a peer tool set, is reported by name.
 func TestUnknownValuesKeyIsCaught(t *testing.T) {
-	reference.Dir(t)
+	oracle.Dir(t)
 	for _, m := range []*facts.Minor{facts.Oldest(), facts.Newest()} {
 		ch := loadChart(t, m)
 		values := map[string]any{

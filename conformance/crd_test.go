@@ -22,7 +22,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/lint"
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // crd validates objects of one CRD version as the API server does on
@@ -92,7 +92,7 @@ func (c *crd) validate(obj map[string]any) []string {
 type crds struct{ nodePool, nodeClass *crd }
 
 func loadCRDs(t testing.TB, m *facts.Minor) crds {
-	dir := filepath.Join(reference.Dir(t), m.Reference, "crds")
+	dir := filepath.Join(oracle.Dir(t), m.Reference, "crds")
 	return crds{
 		nodePool:  loadCRD(t, filepath.Join(dir, "karpenter.sh_nodepools.yaml")),
 		nodeClass: loadCRD(t, filepath.Join(dir, "karpenter.k8s.aws_ec2nodeclasses.yaml")),
@@ -102,7 +102,7 @@ func loadCRDs(t testing.TB, m *facts.Minor) crds {
 // TestCRDs validates the NodePools and EC2NodeClasses of every matrix cell
 // against that minor's CRDs, CEL rules included.
 func TestCRDs(t *testing.T) {
-	reference.Dir(t)
+	oracle.Dir(t)
 	loaded := map[string]crds{}
 	for _, v := range matrix() {
 		t.Run(v.String(), func(t *testing.T) {
@@ -136,7 +136,7 @@ func TestCRDs(t *testing.T) {
 // TestCRDsCatchMistakes shows the checks can fail: a v1beta1 field, a
 // restricted label and a missing required field are each reported.
 func TestCRDsCatchMistakes(t *testing.T) {
-	reference.Dir(t)
+	oracle.Dir(t)
 	m := facts.Newest()
 	c := loadCRDs(t, m)
 	b := render(t, variant{m, "irsa", true})
@@ -161,7 +161,7 @@ func TestCRDsCatchMistakes(t *testing.T) {
 // label or requirement key exactly when the CRD's CEL rules do, so vet
 // catches it before any cluster does.
 func TestLabelRulesAgreeWithCRD(t *testing.T) {
-	reference.Dir(t)
+	oracle.Dir(t)
 	keys := []string{
 		"example.com/team", "team", "karpenter.sh/capacity-type", "karpenter.sh/nodepool", "karpenter.sh/team",
 		"sub.karpenter.sh/x", "kubernetes.io/hostname", "kubernetes.io/arch", "kubernetes.io/os", "kubernetes.io/custom",

@@ -14,8 +14,8 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/doctor"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/oracle"
 	"github.com/karpgen/karpgen/internal/profile"
-	"github.com/karpgen/karpgen/internal/reference"
 )
 
 // installedCRDs is what `kubectl get crd -o json` lists once a minor's
@@ -62,7 +62,7 @@ func installedCRDs(t *testing.T, dir string) []byte {
 // without the NodeOverlay CRD (for a profile that uses overlays) it fails
 // naming it.
 func TestDoctorOnRealCRDs(t *testing.T) {
-	dir := reference.Dir(t)
+	dir := oracle.Dir(t)
 	checkedOverlays := 0
 	defer func() {
 		if checkedOverlays < 8 {

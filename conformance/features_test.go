@@ -12,8 +12,8 @@ import (
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/oracle"
 	"github.com/karpgen/karpgen/internal/profile"
-	"github.com/karpgen/karpgen/internal/reference"
 )
 
 // withFeature sets one feature of the facts table in a profile.
@@ -62,7 +62,7 @@ func withFeature(p *profile.Profile, f facts.Feature) {
 // on the minor it arrives in into objects that minor's CRDs (with CEL)
 // accept, and the chart of that minor renders with the gate it needs on.
 func TestFeaturesOnTheirFirstMinor(t *testing.T) {
-	dir := reference.Dir(t)
+	dir := oracle.Dir(t)
 	files := map[string]string{"NodePool": "karpenter.sh_nodepools.yaml", "EC2NodeClass": "karpenter.k8s.aws_ec2nodeclasses.yaml",
 		"NodeOverlay": "karpenter.sh_nodeoverlays.yaml", "CapacityBuffer": "autoscaling.x-k8s.io_capacitybuffers.yaml"}
 	bundleFile := map[string]string{"NodePool": "nodepools.yaml", "EC2NodeClass": "ec2nodeclasses.yaml", "NodeOverlay": "nodeoverlays.yaml", "CapacityBuffer": "capacitybuffers.yaml"}
@@ -146,7 +146,7 @@ func TestFeaturesRefusedBefore(t *testing.T) {
 			withFeature(p, f)
 			e := model.Resolve(p)
 			var found []string
-			for _, fd := range lint.Check(e, profileSource{reference.Normalize(p)}) {
+			for _, fd := range lint.Check(e, profileSource{oracle.Normalize(p)}) {
 				if fd.Rule == "version/feature" {
 					found = append(found, fd.Message)
 				}
@@ -169,7 +169,7 @@ func TestFeaturesRefusedBefore(t *testing.T) {
 // objects its CRDs accept, and the chart runs with reservedCapacity on
 // when a pool may use reserved capacity.
 func TestEnumValuesOnTheirFirstMinor(t *testing.T) {
-	dir := reference.Dir(t)
+	dir := oracle.Dir(t)
 	cases := []struct {
 		name  string
 		first string
@@ -230,7 +230,7 @@ func TestEnumValuesOnTheirFirstMinor(t *testing.T) {
 			p = richProfile(variant{prev, profile.AuthPodIdentity, true})
 			c.apply(p)
 			var refused []string
-			for _, fd := range lint.Check(model.Resolve(p), profileSource{reference.Normalize(p)}) {
+			for _, fd := range lint.Check(model.Resolve(p), profileSource{oracle.Normalize(p)}) {
 				if fd.Severity == diag.Error && strings.Contains(fd.Message, "arrives in Karpenter "+m.Minor) {
 					refused = append(refused, fd.Rule)
 				}

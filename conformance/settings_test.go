@@ -12,8 +12,8 @@ import (
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/oracle"
 	"github.com/karpgen/karpgen/internal/profile"
-	"github.com/karpgen/karpgen/internal/reference"
 
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chartutil"
@@ -62,7 +62,7 @@ func (r settingRun) run(settings map[string]any, gatesOff ...string) (refused []
 		delete(p.Karpenter.FeatureGates, g)
 	}
 	e := model.Resolve(p)
-	for _, f := range lint.Check(e, profileSource{reference.Normalize(p)}) {
+	for _, f := range lint.Check(e, profileSource{oracle.Normalize(p)}) {
 		if f.Rule == "version/setting" {
 			refused = append(refused, f.Message)
 		}
@@ -100,7 +100,7 @@ func envDiff(a, b map[string]string) []string {
 // left out by the chart, so vet refuses it, and the test shows the chart
 // does leave it out.
 func TestSettingsReachTheController(t *testing.T) {
-	reference.Dir(t)
+	oracle.Dir(t)
 	for i := range facts.Minors {
 		m := &facts.Minors[i]
 		t.Run(m.Minor, func(t *testing.T) {
@@ -220,7 +220,7 @@ func zeroOf(def any) any {
 // environment variable of the attacker's choosing to the controller. vet
 // refuses the value; the chart, given it anyway, shows why.
 func TestSettingsCannotAddToTheManifest(t *testing.T) {
-	reference.Dir(t)
+	oracle.Dir(t)
 	m := &facts.Minors[len(facts.Minors)-1]
 	r := settingRun{t, variant{m, profile.AuthPodIdentity, true}, loadChart(t, m)}
 	hostile := "https://x\"\n            - name: HTTPS_PROXY\n              value: \"http://proxy.example"
@@ -237,7 +237,7 @@ func TestSettingsCannotAddToTheManifest(t *testing.T) {
 // chart refuses makes the newest chart fail its render, and vet refuses
 // it first, naming both; each half alone renders.
 func TestSettingConflictsMatchTheChart(t *testing.T) {
-	reference.Dir(t)
+	oracle.Dir(t)
 	m := facts.Newest()
 	ch := loadChart(t, m)
 	for _, cf := range facts.SettingConflicts {
@@ -250,7 +250,7 @@ func TestSettingConflictsMatchTheChart(t *testing.T) {
 				setKey(p, other, true)
 				e := model.Resolve(p)
 				var refused []string
-				for _, f := range lint.Check(e, profileSource{reference.Normalize(p)}) {
+				for _, f := range lint.Check(e, profileSource{oracle.Normalize(p)}) {
 					if f.Rule == "version/setting" && strings.Contains(f.Message, other+" cannot be combined with "+cf.Setting) {
 						refused = append(refused, f.Message)
 					}

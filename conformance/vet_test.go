@@ -13,7 +13,7 @@ import (
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/load"
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // caseProfile is a valid environment whose fields a case may override.
@@ -38,7 +38,7 @@ environments: dev: {
 // with the rule named here. Each case is rendered without vet and shown
 // to the CRD, so a case that the CRD accepted would fail the test too.
 func TestVetRefusesWhatTheCRDsRefuse(t *testing.T) {
-	reference.Dir(t)
+	oracle.Dir(t)
 	cases := []struct {
 		name, override, rule, file string
 		// crdAccepts are the minors whose CRD lets the mistake through

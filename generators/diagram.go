@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
 // diagram draws the environment for SUMMARY.md as a Mermaid flowchart

@@ -16,8 +16,8 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iampolicy"
+	"github.com/karpgen/karpgen/internal/oracle"
 	"github.com/karpgen/karpgen/internal/profile"
-	"github.com/karpgen/karpgen/internal/reference"
 )
 
 // testProfile is a minimal valid profile for generator tests.
@@ -56,18 +56,18 @@ var regions = []string{"ap-northeast-2", "cn-north-1", "us-gov-west-1"}
 // into the same managed policies, and the node role, queue policy and
 // rules agree too.
 func TestControllerPolicyMatchesUpstream(t *testing.T) {
-	dir := reference.Dir(t)
+	dir := oracle.Dir(t)
 	for i := range facts.Minors {
 		m := &facts.Minors[i]
 		for _, region := range regions {
 			t.Run(m.Reference+"/"+region, func(t *testing.T) {
 				p := testProfile(strings.TrimPrefix(m.Reference, "v"), region, "ws-conformance")
 				n := model.Resolve(p).Names
-				vars := reference.Vars{
+				vars := oracle.Vars{
 					Partition: n.Partition, Region: n.Region, Account: n.Account, Cluster: n.Cluster,
 					URLSuffix: n.URLSuffix, NodeRoleARN: n.NodeRoleARN, QueueARN: n.QueueARN,
 				}
-				tpl, err := reference.LoadTemplate(dir, m.Template().Reference, vars)
+				tpl, err := oracle.LoadTemplate(dir, m.Template().Reference, vars)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -75,9 +75,9 @@ func TestControllerPolicyMatchesUpstream(t *testing.T) {
 				if _, err := os.Stat(filepath.Join(dir, m.Reference, "cloudformation.yaml")); m.IAM.NoTemplate == (err == nil) {
 					t.Fatalf("IAM.NoTemplate is %v, and the reference %s a getting-started template", m.IAM.NoTemplate, map[bool]string{true: "holds", false: "lacks"}[err == nil])
 				}
-				got := map[string]reference.Policy{}
+				got := map[string]oracle.Policy{}
 				for _, cp := range iampolicy.ControllerPolicies(m, n, model.IAMGates{}) {
-					got[cp.Name] = reference.Policy{Document: reference.Normalize(cp.Document).(map[string]any)}
+					got[cp.Name] = oracle.Policy{Document: oracle.Normalize(cp.Document).(map[string]any)}
 				}
 				if !reflect.DeepEqual(keys(got), keys(tpl.Policies)) {
 					t.Fatalf("managed policies:\n got %v\nwant %v", keys(got), keys(tpl.Policies))
@@ -94,23 +94,23 @@ func TestControllerPolicyMatchesUpstream(t *testing.T) {
 						}
 					}
 				}
-				arns := reference.Normalize(generators.NodeManagedPolicies(m, n)["ManagedPolicyArns"])
-				if want := reference.Normalize(tpl.NodeRolePolicies); !reflect.DeepEqual(arns, want) {
+				arns := oracle.Normalize(generators.NodeManagedPolicies(m, n)["ManagedPolicyArns"])
+				if want := oracle.Normalize(tpl.NodeRolePolicies); !reflect.DeepEqual(arns, want) {
 					t.Errorf("node role policies:\n got %v\nwant %v", arns, want)
 				}
-				if got, want := reference.Normalize(generators.NodeTrustPolicy(n)), reference.Normalize(tpl.NodeTrust); !reflect.DeepEqual(got, want) {
+				if got, want := oracle.Normalize(generators.NodeTrustPolicy(n)), oracle.Normalize(tpl.NodeTrust); !reflect.DeepEqual(got, want) {
 					t.Errorf("node trust:\n got %v\nwant %v", got, want)
 				}
-				qp := reference.Normalize(generators.InterruptionQueuePolicy(n)).(map[string]any)
+				qp := oracle.Normalize(generators.InterruptionQueuePolicy(n)).(map[string]any)
 				delete(qp, "Version") // the template leaves it to CloudFormation's default
-				if want := reference.Normalize(tpl.QueuePolicy); !reflect.DeepEqual(qp, want) {
+				if want := oracle.Normalize(tpl.QueuePolicy); !reflect.DeepEqual(qp, want) {
 					t.Errorf("queue policy:\n got %v\nwant %v", qp, want)
 				}
 				rules := map[string]any{}
 				for _, r := range m.InterruptionRules {
-					rules[r.Name] = reference.Normalize(map[string]any{"source": []string{r.Source}, "detail-type": []string{r.DetailType}})
+					rules[r.Name] = oracle.Normalize(map[string]any{"source": []string{r.Source}, "detail-type": []string{r.DetailType}})
 				}
-				if want := reference.Normalize(tpl.Rules); !reflect.DeepEqual(reference.Normalize(rules), want) {
+				if want := oracle.Normalize(tpl.Rules); !reflect.DeepEqual(oracle.Normalize(rules), want) {
 					t.Errorf("rules:\n got %v\nwant %v", rules, want)
 				}
 				checkCloudFormation(t, p, tpl)
@@ -173,14 +173,14 @@ func TestPolicySizeLimit(t *testing.T) {
 // applyErrata puts, in place of each statement an erratum of m names, the
 // statement as the template of the minor that fixed it has it: karpgen's
 // row must equal upstream everywhere else, and upstream's fix there.
-func applyErrata(t *testing.T, dir string, m *facts.Minor, vars reference.Vars, tpl *reference.Template) {
+func applyErrata(t *testing.T, dir string, m *facts.Minor, vars oracle.Vars, tpl *oracle.Template) {
 	t.Helper()
 	for _, e := range m.Errata {
 		fixed, ok := facts.LookupMinor(e.FixedIn)
 		if !ok {
 			t.Fatalf("erratum %s: no row for %s", e.Issue, e.FixedIn)
 		}
-		ftpl, err := reference.LoadTemplate(dir, fixed.Reference, vars)
+		ftpl, err := oracle.LoadTemplate(dir, fixed.Reference, vars)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,7 +219,7 @@ func keys[V any](m map[string]V) []string {
 
 // checkCloudFormation compares the bundle's template with upstream's:
 // the same managed policies, node role, queue, queue policy and rules.
-func checkCloudFormation(t *testing.T, p *profile.Profile, tpl *reference.Template) {
+func checkCloudFormation(t *testing.T, p *profile.Profile, tpl *oracle.Template) {
 	t.Helper()
 	b, err := generators.Render(model.Resolve(p))
 	if err != nil {
@@ -232,26 +232,26 @@ func checkCloudFormation(t *testing.T, p *profile.Profile, tpl *reference.Templa
 		} `json:"Resources"`
 	}
 	fromYAML(t, b.Files["iam/cloudformation.yaml"], &cfn)
-	policies := map[string]reference.Policy{}
+	policies := map[string]oracle.Policy{}
 	var rules []any
 	for logical, r := range cfn.Resources {
 		switch r.Type {
 		case "AWS::IAM::ManagedPolicy":
-			policies[r.Properties["ManagedPolicyName"].(string)] = reference.Policy{Document: r.Properties["PolicyDocument"].(map[string]any)}
+			policies[r.Properties["ManagedPolicyName"].(string)] = oracle.Policy{Document: r.Properties["PolicyDocument"].(map[string]any)}
 		case "AWS::IAM::Role":
 			if logical != "KarpenterNodeRole" {
 				continue
 			}
-			if !reflect.DeepEqual(r.Properties["ManagedPolicyArns"], reference.Normalize(tpl.NodeRolePolicies)) {
+			if !reflect.DeepEqual(r.Properties["ManagedPolicyArns"], oracle.Normalize(tpl.NodeRolePolicies)) {
 				t.Errorf("CloudFormation node role policies %v", r.Properties["ManagedPolicyArns"])
 			}
-			if !reflect.DeepEqual(r.Properties["AssumeRolePolicyDocument"], reference.Normalize(tpl.NodeTrust)) {
+			if !reflect.DeepEqual(r.Properties["AssumeRolePolicyDocument"], oracle.Normalize(tpl.NodeTrust)) {
 				t.Errorf("CloudFormation node trust %v", r.Properties["AssumeRolePolicyDocument"])
 			}
 		case "AWS::Events::Rule":
 			rules = append(rules, r.Properties["EventPattern"])
 		case "AWS::SQS::Queue":
-			for k, v := range reference.Normalize(tpl.Queue).(map[string]any) {
+			for k, v := range oracle.Normalize(tpl.Queue).(map[string]any) {
 				if !reflect.DeepEqual(r.Properties[k], v) {
 					t.Errorf("CloudFormation queue %s = %v, upstream %v", k, r.Properties[k], v)
 				}
@@ -272,7 +272,7 @@ func checkCloudFormation(t *testing.T, p *profile.Profile, tpl *reference.Templa
 	for _, want := range tpl.Rules {
 		found := false
 		for _, r := range rules {
-			found = found || reflect.DeepEqual(r, reference.Normalize(want))
+			found = found || reflect.DeepEqual(r, oracle.Normalize(want))
 		}
 		if !found {
 			t.Errorf("CloudFormation lacks the rule %v", want)
@@ -287,7 +287,7 @@ func checkCloudFormation(t *testing.T, p *profile.Profile, tpl *reference.Templa
 // updates it in place; karpgen's own resources have IDs upstream does not
 // use.
 func TestCloudFormationUpdatesUpstreamStack(t *testing.T) {
-	dir := reference.Dir(t)
+	dir := oracle.Dir(t)
 	names := []string{"RoleName", "ManagedPolicyName", "QueueName", "Name"}
 	for i := range facts.Minors {
 		m := &facts.Minors[i]
@@ -306,7 +306,7 @@ func TestCloudFormationUpdatesUpstreamStack(t *testing.T) {
 			if err := yaml.Unmarshal(data, &root); err != nil {
 				t.Fatal(err)
 			}
-			vars := reference.Vars{Partition: "aws", Region: "us-east-1", Account: "491085395789", Cluster: "ws-stack", URLSuffix: "amazonaws.com"}
+			vars := oracle.Vars{Partition: "aws", Region: "us-east-1", Account: "491085395789", Cluster: "ws-stack", URLSuffix: "amazonaws.com"}
 			for _, n := range []*yaml.Node{&root} {
 				substitute(n, vars)
 			}
@@ -345,7 +345,7 @@ func TestCloudFormationUpdatesUpstreamStack(t *testing.T) {
 }
 
 // substitute fills !Sub placeholders of a template in place.
-func substitute(n *yaml.Node, v reference.Vars) {
+func substitute(n *yaml.Node, v oracle.Vars) {
 	if n.Tag == "!Sub" {
 		n.Tag, n.Value = "!!str", strings.NewReplacer("${AWS::Partition}", v.Partition, "${AWS::Region}", v.Region,
 			"${AWS::AccountId}", v.Account, "${AWS::URLSuffix}", v.URLSuffix, "${ClusterName}", v.Cluster).Replace(n.Value)
@@ -395,7 +395,7 @@ func TestRebootForRepairAddsOneScopedStatement(t *testing.T) {
 func statementsBySid(policies []iampolicy.ControllerPolicy) map[string]map[string]any {
 	out := map[string]map[string]any{}
 	for _, cp := range policies {
-		doc := reference.Normalize(cp.Document).(map[string]any)
+		doc := oracle.Normalize(cp.Document).(map[string]any)
 		for _, st := range doc["Statement"].([]any) {
 			s := st.(map[string]any)
 			out[s["Sid"].(string)] = s

@@ -11,8 +11,8 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/oracle"
 	"github.com/karpgen/karpgen/internal/profile"
-	"github.com/karpgen/karpgen/internal/reference"
 )
 
 // TestIAMSimulator runs the IAM policy simulator (test/iamsim)
@@ -21,7 +21,7 @@ import (
 // partition, interruption on and off, and a 100-character cluster name.
 // `make test` installs the simulator's packages.
 func TestIAMSimulator(t *testing.T) {
-	reference.Simulator(t)
+	oracle.Simulator(t)
 	type variant struct {
 		region, cluster string
 		queue           bool
@@ -50,7 +50,7 @@ func TestIAMSimulator(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if out, ok := reference.Simulate(t, b.Files, e.Names, m.Minor); !ok {
+				if out, ok := oracle.Simulate(t, b.Files, e.Names, m.Minor); !ok {
 					t.Fatalf("simulator:\n%s", out)
 				}
 			})
@@ -66,8 +66,8 @@ func TestIAMSimulator(t *testing.T) {
 // it, node repair's reboot. Without a statement the test names the
 // operation it no longer allows.
 func TestControllerCallsAreAllowed(t *testing.T) {
-	reference.Simulator(t)
-	dir := reference.Dir(t)
+	oracle.Simulator(t)
+	dir := oracle.Dir(t)
 	for i := range facts.Minors {
 		if testing.Short() && i != len(facts.Minors)-1 {
 			continue // -short: the newest minor
@@ -86,7 +86,7 @@ func TestControllerCallsAreAllowed(t *testing.T) {
 				t.Fatal(err)
 			}
 			ops := filepath.Join(dir, m.Reference, "operations.txt")
-			if out, ok := reference.SimulateOperations(t, b.Files, e.Names, m.Minor, ops); !ok {
+			if out, ok := oracle.SimulateOperations(t, b.Files, e.Names, m.Minor, ops); !ok {
 				t.Fatalf("Karpenter %s calls operations its controller policy does not allow:\n%s", m.Minor, out)
 			}
 		})
@@ -119,7 +119,7 @@ func TestControllerCallsAreAllowed(t *testing.T) {
 		if !removed {
 			t.Fatal("no AllowScopedDeletion statement to remove")
 		}
-		out, ok := reference.SimulateOperations(t, b.Files, e.Names, m.Minor, filepath.Join(dir, m.Reference, "operations.txt"))
+		out, ok := oracle.SimulateOperations(t, b.Files, e.Names, m.Minor, filepath.Join(dir, m.Reference, "operations.txt"))
 		if ok || !strings.Contains(out, "FAIL   operation ec2:TerminateInstances is not allowed") || !strings.Contains(out, "FAIL   operation ec2:DeleteLaunchTemplate is not allowed") {
 			t.Errorf("without AllowScopedDeletion the simulator says:\n%s", out)
 		}

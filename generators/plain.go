@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/karpgen/karpgen/internal/jsonfields"
+	"github.com/karpgen/karpgen/internal/util/jsonfields"
 )
 
 // obj is a JSON object, the plain value every generator builds; encoding

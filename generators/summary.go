@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/instancetypes"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/escape"
 
 	"github.com/karpgen/karpgen/internal/profile"
 )

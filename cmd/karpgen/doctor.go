@@ -8,9 +8,9 @@ import (
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/doctor"
-	"github.com/karpgen/karpgen/internal/gcpolicy"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/printer"
+	"github.com/karpgen/karpgen/internal/util/gcpolicy"
 )
 
 // runDoctor prints the capture script of an environment, or checks a

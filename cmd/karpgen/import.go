@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing/fstest"
 
-	"github.com/karpgen/karpgen/internal/boundyaml"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/importer"
 	"github.com/karpgen/karpgen/internal/lint"
@@ -17,6 +16,7 @@ import (
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/printer"
+	"github.com/karpgen/karpgen/internal/util/boundyaml"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {

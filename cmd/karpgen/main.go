@@ -5,7 +5,7 @@ package main
 import (
 	"os"
 
-	"github.com/karpgen/karpgen/internal/gcpolicy"
+	"github.com/karpgen/karpgen/internal/util/gcpolicy"
 )
 
 func main() {

@@ -9,22 +9,22 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/karpgen/karpgen/internal/meter"
+	"github.com/karpgen/karpgen/internal/util/progress"
 )
 
-// progress draws "evaluating N/M environments", then "rendering N/M
+// progressLine draws "evaluating N/M environments", then "rendering N/M
 // environments", on one line of stderr for a render that takes longer
 // than a second: only when stderr is a terminal and CI is not set, unless
 // asked (--progress). It says nothing of itself otherwise, so CI logs
 // stay as they are. It reads a meter the work counts on, a few times a
-// second, from its own goroutine. A nil progress draws nothing.
-type progress struct {
+// second, from its own goroutine. A nil progressLine draws nothing.
+type progressLine struct {
 	w     io.Writer
 	start time.Time
 	every time.Duration
 
 	mu    sync.Mutex
-	m     *meter.Meter
+	m     *progress.Meter
 	shown string        // the last line drawn
 	width int           // of the line on the terminal, 0 when none
 	stop  chan struct{} // closed by end
@@ -33,18 +33,18 @@ type progress struct {
 
 // newProgress returns a progress line for w, or nil when none is wanted;
 // start is when the command started.
-func newProgress(w io.Writer, asked bool, start time.Time) *progress {
+func newProgress(w io.Writer, asked bool, start time.Time) *progressLine {
 	if !asked {
 		f, ok := w.(*os.File)
 		if !ok || !term.IsTerminal(int(f.Fd())) || os.Getenv("CI") != "" {
 			return nil
 		}
 	}
-	return &progress{w: w, start: start, every: 100 * time.Millisecond}
+	return &progressLine{w: w, start: start, every: 100 * time.Millisecond}
 }
 
 // watch draws m until end.
-func (p *progress) watch(m *meter.Meter) {
+func (p *progressLine) watch(m *progress.Meter) {
 	if p == nil {
 		return
 	}
@@ -69,11 +69,11 @@ func (p *progress) watch(m *meter.Meter) {
 }
 
 // draw shows the meter, when a second has passed and it moved.
-func (p *progress) draw() {
+func (p *progressLine) draw() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	phase, done, total := p.m.Read()
-	if phase == meter.Idle || time.Since(p.start) < time.Second {
+	if phase == progress.Idle || time.Since(p.start) < time.Second {
 		return
 	}
 	line := fmt.Sprintf("%s %d/%d environments", phase, done, total)
@@ -87,7 +87,7 @@ func (p *progress) draw() {
 
 // end stops drawing and clears the line, so that what follows starts on
 // an empty one.
-func (p *progress) end() {
+func (p *progressLine) end() {
 	if p == nil {
 		return
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/karpgen/karpgen/internal/meter"
+	"github.com/karpgen/karpgen/internal/util/progress"
 )
 
 // TestProgressLine: a render running for over a second shows the meter's
@@ -18,10 +18,10 @@ func TestProgressLine(t *testing.T) {
 	if newProgress(&buf, false, time.Now()) != nil {
 		t.Fatal("a progress line for a writer that is not a terminal, unasked")
 	}
-	m := new(meter.Meter)
+	m := new(progress.Meter)
 	quick := newProgress(&buf, true, time.Now())
 	quick.m = m
-	m.Begin(meter.Rendering, 20)
+	m.Begin(progress.Rendering, 20)
 	quick.draw()
 	quick.end()
 	if buf.Len() != 0 {
@@ -30,13 +30,13 @@ func TestProgressLine(t *testing.T) {
 
 	slow := newProgress(&buf, true, time.Now().Add(-2*time.Second))
 	slow.m = m
-	m.Begin(meter.Evaluating, 10)
+	m.Begin(progress.Evaluating, 10)
 	for range 10 {
 		m.Step()
 	}
 	slow.draw()
 	slow.draw() // nothing moved: nothing drawn
-	m.Begin(meter.Rendering, 10)
+	m.Begin(progress.Rendering, 10)
 	for range 9 {
 		m.Step()
 	}
@@ -54,7 +54,7 @@ func TestProgressLine(t *testing.T) {
 	buf.Reset()
 	ticking := newProgress(&buf, true, time.Now().Add(-2*time.Second))
 	ticking.every = time.Millisecond
-	m.Begin(meter.Evaluating, 3)
+	m.Begin(progress.Evaluating, 3)
 	ticking.watch(m)
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(ticking.line(), "evaluating 0/3") && time.Now().Before(deadline) {
@@ -71,13 +71,13 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("drawn after end: %q", buf.String()[after:])
 	}
 
-	var none *progress
+	var none *progressLine
 	none.watch(m)
 	none.end()
 }
 
 // line is what was drawn last.
-func (p *progress) line() string {
+func (p *progressLine) line() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.shown

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/karpgen/karpgen/internal/gcpolicy"
-	"github.com/karpgen/karpgen/internal/meter"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/upgrade"
+	"github.com/karpgen/karpgen/internal/util/gcpolicy"
+	"github.com/karpgen/karpgen/internal/util/progress"
 )
 
 func runRender(args []string, stdout, stderr io.Writer) error {
@@ -33,7 +33,7 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	if err := separate(dir, out); err != nil {
 		return err
 	}
-	m := new(meter.Meter)
+	m := new(progress.Meter)
 	p := newProgress(stderr, showProgress, start)
 	p.watch(m)
 	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, GC: gcpolicy.Fleet, Meter: m})

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // synopsisBlock is the README's generated command list.
@@ -18,7 +18,7 @@ var synopsisBlock = regexp.MustCompile("(?s)(<!-- synopsis:[^\n]*-->\n```\n)(.*?
 // --help has, as generated; a hand edit fails here (KARPGEN_UPDATE=1
 // rewrites the block).
 func TestReadmeSynopsis(t *testing.T) {
-	path := filepath.Join(reference.Root(), "README.md")
+	path := filepath.Join(oracle.Root(), "README.md")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/karpgen/karpgen/internal/gcpolicy"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/upgrade"
+	"github.com/karpgen/karpgen/internal/util/gcpolicy"
 )
 
 // runUpgrade plans the move of one environment to another Karpenter

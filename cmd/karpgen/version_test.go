@@ -7,16 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // TestVersionNamesTheRevision: a karpgen built from a git checkout (as
 // make build builds it) says which revision it was built from.
 func TestVersionNamesTheRevision(t *testing.T) {
-	root := reference.Root()
+	root := oracle.Root()
 	head, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
 	if err != nil {
-		reference.Missing(t, "not a git checkout (or no git): %v", err)
+		oracle.Missing(t, "not a git checkout (or no git): %v", err)
 		return
 	}
 	bin := filepath.Join(t.TempDir(), "karpgen")

@@ -11,7 +11,7 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 var walkthrough = regexp.MustCompile("(?s)<!-- walkthrough:[^\n]*-->\n```sh\n(.*?)```\n<!-- /walkthrough -->")
@@ -21,7 +21,7 @@ var walkthrough = regexp.MustCompile("(?s)<!-- walkthrough:[^\n]*-->\n```sh\n(.*
 // README says it does, so the README cannot promise what karpgen does not
 // do.
 func TestReadmeWalkthrough(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(reference.Root(), "README.md"))
+	data, err := os.ReadFile(filepath.Join(oracle.Root(), "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

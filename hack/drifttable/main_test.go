@@ -12,13 +12,13 @@ import (
 	"testing/fstest"
 
 	"github.com/karpgen/karpgen/hack/internal/gosrc"
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // inputs are the records, the committed table and the CRDs.
 func inputs(t *testing.T) ([]record, []byte, fs.FS) {
 	t.Helper()
-	root := reference.Root()
+	root := oracle.Root()
 	source, err := os.ReadFile(filepath.Join(root, dataDir, "SOURCE"))
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestTableMatchesItsSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	if read < served {
-		reference.Missing(t, "%d of the %d trees the proxy serves are not downloaded (make module-zips)", served-read, served)
+		oracle.Missing(t, "%d of the %d trees the proxy serves are not downloaded (make module-zips)", served-read, served)
 	}
 	if len(kept)+read != 2*len(records) {
 		t.Errorf("%d kept and %d read of %d releases", len(kept), read, len(records))
@@ -158,7 +158,7 @@ func TestTableFollowsATagChange(t *testing.T) {
 			}
 			for side, u := range r.sides {
 				if _, _, err := u.Read(nil); errors.Is(err, gosrc.ErrUnavailable) {
-					reference.Missing(t, "the %s tree of %s is not downloaded (make module-zips): %v", side, release, err)
+					oracle.Missing(t, "the %s tree of %s is not downloaded (make module-zips): %v", side, release, err)
 				}
 			}
 		}

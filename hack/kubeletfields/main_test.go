@@ -8,7 +8,7 @@ import (
 
 	"github.com/karpgen/karpgen/hack/internal/gosrctest"
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // TestFieldsMatchSource: internal/kubelet/data is what this command makes
@@ -18,7 +18,7 @@ import (
 func TestFieldsMatchSource(t *testing.T) {
 	_, version := gosrctest.HoldToZip(t, "internal/kubelet/data", "kubeletfields", Fields)
 	newest := facts.Newest()
-	gomod, err := os.ReadFile(filepath.Join(reference.Dir(t), newest.Reference, "go.mod"))
+	gomod, err := os.ReadFile(filepath.Join(oracle.Dir(t), newest.Reference, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}

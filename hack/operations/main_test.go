@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/karpgen/karpgen/hack/internal/gosrc"
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // moduleHeader is how an operations file names a module zip it came from.
@@ -22,7 +22,7 @@ var moduleHeader = regexp.MustCompile(`from module (github\.com/aws/karpenter-pr
 // NotCalled table's (which stands in for the search in trees of selected
 // files). `make test` fetches the zips from the module proxy.
 func TestOperationsMatchSource(t *testing.T) {
-	dir := reference.Dir(t)
+	dir := oracle.Dir(t)
 	files, err := filepath.Glob(filepath.Join(dir, "v*", "operations.txt"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no operations files in %s: %v", dir, err)
@@ -45,7 +45,7 @@ func TestOperationsMatchSource(t *testing.T) {
 				t.Fatal(err)
 			}
 			if _, err := os.Stat(zip); err != nil {
-				reference.Missing(t, "the module zip of %s is not downloaded (make module-zips): %v", release, err)
+				oracle.Missing(t, "the module zip of %s is not downloaded (make module-zips): %v", release, err)
 			}
 			src, closeSrc, err := gosrc.Open(zip)
 			if err != nil {

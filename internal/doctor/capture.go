@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
 // command is one read-only command of the capture and the file its JSON

@@ -9,12 +9,11 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/iamdoc"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
 // Check is one comparison of the catalog (docs/doctor.md).
@@ -234,12 +233,12 @@ func Catalog() []*Check { return catalog }
 var catalog = slices.Concat(networkChecks, iamChecks, clusterChecks)
 
 func (c *checkRun) comparePolicy(cp iampolicy.ControllerPolicy, have map[string]any) {
-	want := statementsBySid(iamdoc.Normalize(cp.Document))
-	got := statementsBySid(iamdoc.Normalize(have))
+	want := statementsBySid(iampolicy.Normalize(cp.Document))
+	got := statementsBySid(iampolicy.Normalize(have))
 	for _, sid := range slices.Sorted(maps.Keys(want)) {
 		g, ok := got[sid]
 		if !ok {
-			c.report("policy "+cp.Name, "statement "+sid+", which grants "+strings.Join(iamdoc.Strings(want[sid]["Action"]), ", "), "absent", c.deployIAM())
+			c.report("policy "+cp.Name, "statement "+sid+", which grants "+strings.Join(iampolicy.Strings(want[sid]["Action"]), ", "), "absent", c.deployIAM())
 			continue
 		}
 		if reflect.DeepEqual(g, want[sid]) {
@@ -275,7 +274,7 @@ func statementsBySid(doc any) map[string]map[string]any {
 }
 
 func actionDiff(want, got map[string]any) (missing, extra []string) {
-	return iamdoc.Diff(iamdoc.Strings(got["Action"]), iamdoc.Strings(want["Action"]))
+	return iampolicy.Diff(iampolicy.Strings(got["Action"]), iampolicy.Strings(want["Action"]))
 }
 
 // trusts reports whether a trust policy lets the principal (of a kind:
@@ -288,7 +287,7 @@ func trusts(doc map[string]any, kind, principal string) bool {
 			continue
 		}
 		p, _ := s["Principal"].(map[string]any)
-		if slices.Contains(iamdoc.Strings(p[kind]), principal) {
+		if slices.Contains(iampolicy.Strings(p[kind]), principal) {
 			return true
 		}
 	}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/escape"
-	"github.com/karpgen/karpgen/internal/iamdoc"
+	"github.com/karpgen/karpgen/internal/iampolicy"
+	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
 // clusterChecks compare what runs in the cluster (CRDs, webhooks, the controller, its values, the classes' status) with the bundle.
@@ -123,8 +123,8 @@ var clusterChecks = []*Check{
 			if !c.load("helm-values.json", &have, "release "+c.e.Names.Namespace+"/karpenter", "the rendered values", "") {
 				return
 			}
-			want := iamdoc.Normalize(generators.HelmValues(c.e)).(map[string]any)
-			for _, d := range diffKeys("", iamdoc.Normalize(have), want) {
+			want := iampolicy.Normalize(generators.HelmValues(c.e)).(map[string]any)
+			for _, d := range diffKeys("", iampolicy.Normalize(have), want) {
 				c.report("release "+c.e.Names.Namespace+"/karpenter", d.Key+" = "+valueText(d.Want), d.Key+" = "+valueText(d.Have),
 					c.helmUpgrade())
 			}

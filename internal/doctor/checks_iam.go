@@ -8,11 +8,10 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/escape"
-	"github.com/karpgen/karpgen/internal/iamdoc"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
 // iamChecks compare the account's roles, policies, access and interruption queue with the bundle's IAM.
@@ -160,12 +159,12 @@ var iamChecks = []*Check{
 			if c.load("sqs-queue.json", &q, "queue "+n.Queue, "the interruption queue", c.deployIAM()) {
 				var have any
 				json.Unmarshal([]byte(q.Attributes["Policy"]), &have)
-				want := iamdoc.Normalize(generators.InterruptionQueuePolicy(n))
+				want := iampolicy.Normalize(generators.InterruptionQueuePolicy(n))
 				delete(want.(map[string]any), "Version")
 				if m, ok := have.(map[string]any); ok {
 					delete(m, "Version")
 				}
-				if !reflect.DeepEqual(iamdoc.Normalize(have), want) {
+				if !reflect.DeepEqual(iampolicy.Normalize(have), want) {
 					c.report("queue "+n.Queue, "the policy of "+c.file(model.FileQueuePolicy), compact(have), c.deployIAM())
 				}
 			}

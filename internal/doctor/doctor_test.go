@@ -17,9 +17,9 @@ import (
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/oracle"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/printer"
-	"github.com/karpgen/karpgen/internal/reference"
 )
 
 func prodEnv(t testing.TB) *model.Env {
@@ -383,7 +383,7 @@ func TestCaptureScript(t *testing.T) {
 		t.Fatalf("sh -n: %v\n%s", err, out)
 	}
 	if _, err := exec.LookPath("shellcheck"); err != nil {
-		reference.Missing(t, "shellcheck is not installed: %v", err)
+		oracle.Missing(t, "shellcheck is not installed: %v", err)
 	} else if out, err := exec.Command("shellcheck", "-s", "sh", path).CombinedOutput(); err != nil {
 		t.Errorf("shellcheck: %v\n%s", err, out)
 	}

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
 // TestCaptureHoldsWhatChecksRead: every file a check reads (found by

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/safefs"
+	"github.com/karpgen/karpgen/internal/util/safefs"
 )
 
 // State is a captured folder: the files it holds, read lazily.

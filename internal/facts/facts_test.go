@@ -16,13 +16,13 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // TestTableMatchesUpstream checks every row of the facts table against
 // that minor's chart, CRDs and the compatibility matrix.
 func TestTableMatchesUpstream(t *testing.T) {
-	dir := reference.Dir(t)
+	dir := oracle.Dir(t)
 	compat := readYAML[struct {
 		Compatibility []struct {
 			AppVersion    string `yaml:"appVersion"`
@@ -192,7 +192,7 @@ func set(s []string) []string {
 // each minor's values.yaml (go generate ./internal/facts writes it
 // after a refresh of the reference data), and each row's CRDs are the minor's.
 func TestChartValuesMatchUpstream(t *testing.T) {
-	dir := reference.Dir(t)
+	dir := oracle.Dir(t)
 	tags := []string{"v0.37.8"}
 	for _, m := range facts.Minors {
 		tags = append(tags, m.Reference)
@@ -237,7 +237,7 @@ func TestChartValuesMatchUpstream(t *testing.T) {
 // of the minor it arrives in and not in the minor before, and its gate is
 // a chart gate of that minor.
 func TestFeaturesMatchUpstream(t *testing.T) {
-	dir := reference.Dir(t)
+	dir := oracle.Dir(t)
 	files := map[string]string{"EC2NodeClass": "karpenter.k8s.aws_ec2nodeclasses.yaml", "NodePool": "karpenter.sh_nodepools.yaml"}
 	for _, f := range facts.Features {
 		t.Run(f.Path, func(t *testing.T) {
@@ -289,7 +289,7 @@ func TestFeaturesMatchUpstream(t *testing.T) {
 // enum setting are the ones its values.yaml comment lists, on every minor
 // that has it.
 func TestSettingsTablesMatchUpstream(t *testing.T) {
-	dir := reference.Dir(t)
+	dir := oracle.Dir(t)
 	for name := range facts.DerivedSettings {
 		// A leaf setting, or a map of them (featureGates).
 		found := false
@@ -338,7 +338,7 @@ func TestSettingsTablesMatchUpstream(t *testing.T) {
 // or NodePool CRD adds is a feature of the table arriving in that minor,
 // so a new minor's fields cannot slip in ungated.
 func TestFeaturesCoverEveryNewField(t *testing.T) {
-	dir := reference.Dir(t)
+	dir := oracle.Dir(t)
 	files := map[string]string{"EC2NodeClass": "karpenter.k8s.aws_ec2nodeclasses.yaml", "NodePool": "karpenter.sh_nodepools.yaml"}
 	for kind, file := range files {
 		var prev map[string]bool
@@ -394,7 +394,7 @@ func specPaths(t *testing.T, file string) map[string]bool {
 // the name and the storage version of that minor's upstream CRD file, and
 // serves it; a minor converts through a webhook exactly when its CRDs do.
 func TestCRDNamesMatchUpstream(t *testing.T) {
-	dir := reference.Dir(t)
+	dir := oracle.Dir(t)
 	for _, m := range facts.Minors {
 		entries, err := os.ReadDir(filepath.Join(dir, m.Reference, "crds"))
 		if err != nil {

@@ -3,7 +3,7 @@ package fleetdiff
 import (
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/textdiff"
+	"github.com/karpgen/karpgen/internal/util/textdiff"
 )
 
 // files diffs the files of two sides that pass keep, cutting each diff

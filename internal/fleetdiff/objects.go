@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"github.com/karpgen/karpgen/internal/drift"
-	"github.com/karpgen/karpgen/internal/kobj"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/manifest"
 )
 
 // objects compares the NodePools and EC2NodeClasses of two bundles, by
@@ -116,7 +116,7 @@ func lazy(text []byte) func() (map[string]map[string]any, error) {
 // decode reads the objects of a YAML stream, by name.
 func decode(text []byte) (map[string]map[string]any, error) {
 	out := map[string]map[string]any{}
-	for doc, err := range kobj.Documents[map[string]any](text) {
+	for doc, err := range manifest.Documents[map[string]any](text) {
 		if err != nil {
 			return nil, fmt.Errorf("reading rendered objects: %w", err)
 		}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 func gitIn(t *testing.T, dir string, args ...string) {
@@ -28,7 +28,7 @@ func gitIn(t *testing.T, dir string, args ...string) {
 // repository are not in it.
 func TestOpenReadsTheRevision(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		reference.Missing(t, "git is not installed")
+		oracle.Missing(t, "git is not installed")
 	}
 	repo := t.TempDir()
 	gitIn(t, repo, "init", "-q", ".")
@@ -94,7 +94,7 @@ func TestOpenReadsTheRevision(t *testing.T) {
 func needGit(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		reference.Missing(t, "git is not installed")
+		oracle.Missing(t, "git is not installed")
 	}
 }
 

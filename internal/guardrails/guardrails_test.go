@@ -16,8 +16,8 @@ import (
 	"github.com/karpgen/karpgen/internal/iameval"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/oracle"
 	"github.com/karpgen/karpgen/internal/profile"
-	"github.com/karpgen/karpgen/internal/reference"
 )
 
 // env is a profile of the minor, in a region the corpus's region guardrail
@@ -115,7 +115,7 @@ func TestCorpusAgreesWithTheSimulator(t *testing.T) {
 			}
 			cases = append(cases, c)
 		}
-		oracle := reference.Decide(t, cases)
+		oracle := oracle.Decide(t, cases)
 		policies := iameval.Policies{Identity: nil, Boundary: e.Guardrails.Boundary, SCPs: e.Guardrails.SCPs, RCPs: e.Guardrails.RCPs}
 		for _, cp := range iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
 			b, _ := json.Marshal(cp.Document)

@@ -21,7 +21,7 @@ import (
 	"github.com/karpgen/karpgen/internal/iameval"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
-	"github.com/karpgen/karpgen/internal/safefs"
+	"github.com/karpgen/karpgen/internal/util/safefs"
 )
 
 // maxDocument bounds a policy document; IAM's own limits are far lower.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/karpgen/karpgen/internal/iameval"
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // policiesOf reads a generated case's documents.
@@ -70,7 +70,7 @@ func FuzzAgreesWithTheSimulator(f *testing.F) {
 // agreeOn runs the simulator on the cases and compares every decision.
 func agreeOn(t *testing.T, cases []Case) {
 	t.Helper()
-	oracle := reference.Decide(t, cases)
+	oracle := oracle.Decide(t, cases)
 	if len(oracle) != len(cases) {
 		t.Fatalf("the simulator answered %d of %d cases", len(oracle), len(cases))
 	}

@@ -16,11 +16,11 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/karpgen/karpgen/internal/boundyaml"
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/kobj"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/boundyaml"
+	"github.com/karpgen/karpgen/internal/util/manifest"
 )
 
 // Options name what the manifests do not say.
@@ -138,7 +138,7 @@ func Import(manifests []Input, values *Input, opts Options) (*Result, error) {
 }
 
 func (im *importer) readManifests(in Input) error {
-	for doc, err := range kobj.Documents[yaml.Node](in.Data) {
+	for doc, err := range manifest.Documents[yaml.Node](in.Data) {
 		if err != nil {
 			return fmt.Errorf("%s: %w", in.Name, err)
 		}
@@ -172,7 +172,7 @@ const scriptPlaceholders = `<<[A-Za-z_][A-Za-z0-9_-]*>>|\b(?:REPLACE_?ME|CHANGE_
 // not exist. userData is a script: ${VAR} is shell there, and only the
 // <<NAME>> and REPLACE_ME kinds count.
 func placeholders(in Input) error {
-	for doc, err := range kobj.Documents[yaml.Node](in.Data) {
+	for doc, err := range manifest.Documents[yaml.Node](in.Data) {
 		if err != nil {
 			return nil // the reader reports what does not parse
 		}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -97,7 +97,7 @@ func TestCompile(t *testing.T) {
 // TestSubsetIsTheCRDs: before 1.15 the EC2NodeClass CRD lists exactly
 // Subset's fields; from 1.15 it takes an open map.
 func TestSubsetIsTheCRDs(t *testing.T) {
-	dir := reference.Dir(t)
+	dir := oracle.Dir(t)
 	for _, m := range facts.Minors {
 		data, err := os.ReadFile(filepath.Join(dir, m.Reference, "crds", "karpenter.k8s.aws_ec2nodeclasses.yaml"))
 		if err != nil {

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/kobj"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/manifest"
 )
 
 // clusterScoped are the Karpenter kinds that live outside namespaces.
@@ -20,7 +20,7 @@ var clusterScoped = []string{"NodePool", "EC2NodeClass", "NodeOverlay", "NodeCla
 // and NodePool labels, requirements and taints pass the rules the
 // profile's were held to. The error lists every problem.
 func CheckBuilt(e *model.Env, stream []byte) error {
-	objs, err := kobj.All[builtObject](stream)
+	objs, err := manifest.All[builtObject](stream)
 	if err != nil {
 		return fmt.Errorf("reading the built objects: %w", err)
 	}
@@ -88,8 +88,8 @@ func CheckBuilt(e *model.Env, stream []byte) error {
 
 // builtObject is what CheckBuilt reads of an object.
 type builtObject struct {
-	kobj.Header `yaml:",inline"`
-	Spec        struct {
+	manifest.Header `yaml:",inline"`
+	Spec            struct {
 		Role            string `yaml:"role"`
 		InstanceProfile string `yaml:"instanceProfile"`
 		Template        struct {

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/escape"
+	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
 // multiLine are the profile fields whose strings are text of many lines

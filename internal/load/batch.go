@@ -10,7 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/where"
+	"github.com/karpgen/karpgen/internal/fieldpos"
 )
 
 // A large package is evaluated in batches. Evaluated whole, every
@@ -117,7 +117,7 @@ func loadInBatches(dir Folder, cueFiles []string, check Check) (*Result, error) 
 					}
 					if env != nil {
 						// The batch's values are garbage from here.
-						env.Source = where.Source{}
+						env.Source = fieldpos.Source{}
 					}
 					envs[index[name]], findings[index[name]] = env, fs
 				}

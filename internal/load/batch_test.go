@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/karpgen/karpgen/internal/bench/fleet"
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/fleet"
 )
 
 // batchExtra adds to a fleet what batches must get right: environments

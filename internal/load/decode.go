@@ -8,7 +8,7 @@ import (
 
 	"cuelang.org/go/cue"
 
-	"github.com/karpgen/karpgen/internal/jsonfields"
+	"github.com/karpgen/karpgen/internal/util/jsonfields"
 )
 
 // decode sets the Go value x points to from v, as cue.Value.Decode does

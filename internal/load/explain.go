@@ -11,7 +11,7 @@ import (
 	"cuelang.org/go/cue"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/where"
+	"github.com/karpgen/karpgen/internal/fieldpos"
 	"github.com/karpgen/karpgen/schema"
 )
 
@@ -376,7 +376,7 @@ func (e *Env) explainField(x *explainer, sels []cue.Selector, at diag.Pos) []dia
 			v := iter.Value()
 			if got, ok := literal(v); ok && !slices.Contains(choices, got) {
 				p := fmt.Sprintf("%s[%d]", path, i)
-				out = append(out, finding(p, where.Of(v), oneOfHint(got, choices), "%s: %s is not one of %s", p, got, strings.Join(choices, ", ")))
+				out = append(out, finding(p, fieldpos.Of(v), oneOfHint(got, choices), "%s: %s is not one of %s", p, got, strings.Join(choices, ", ")))
 			}
 		}
 		return out
@@ -431,7 +431,7 @@ func literalPos(v cue.Value, got string) diag.Pos {
 		return diag.Pos{}
 	}
 	if l, ok := literal(v); ok && l == got && op == cue.NoOp {
-		return where.Of(v)
+		return fieldpos.Of(v)
 	}
 	return diag.Pos{}
 }

@@ -10,7 +10,7 @@ import (
 	"cuelang.org/go/cue/token"
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/karpgen/karpgen/internal/fleet"
+	"github.com/karpgen/karpgen/internal/bench/fleet"
 )
 
 // fastLexHandles are texts fastLex must read (not give up on).

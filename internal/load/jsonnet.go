@@ -14,13 +14,13 @@ import (
 	"github.com/google/go-jsonnet/ast"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/where"
+	"github.com/karpgen/karpgen/internal/fieldpos"
 )
 
 // jsonnetFile is one evaluated profiles/*.jsonnet file: its
 // `environments`, and its syntax tree to find where a field was written.
 type jsonnetFile struct {
-	tree  *where.Jsonnet
+	tree  *fieldpos.Jsonnet
 	value cue.Value
 }
 
@@ -42,7 +42,7 @@ func (ej *evaluatedJsonnet) build(ctx *cue.Context) (*jsonnetFile, []diag.Findin
 	if err := v.Err(); err != nil {
 		return nil, []diag.Finding{jsonnetFinding(ej.path, err)}
 	}
-	return &jsonnetFile{tree: &where.Jsonnet{Root: ej.root, Path: ej.path}, value: v}, nil
+	return &jsonnetFile{tree: &fieldpos.Jsonnet{Root: ej.root, Path: ej.path}, value: v}, nil
 }
 
 // evalJsonnet evaluates a Jsonnet profile of the folder. Problems are
@@ -80,14 +80,14 @@ func jsonnetFinding(path string, err error) diag.Finding {
 		for i := len(rt.StackTrace) - 1; i >= 0; i-- {
 			if loc := rt.StackTrace[i].Loc; loc.Begin.Line > 0 {
 				if !f.Pos.IsValid() || f.Pos.Line == 0 {
-					f.Pos = where.FromLoc(loc, path)
-				} else if p := where.FromLoc(loc, path); p != f.Pos && !slices.Contains(f.Also, p) && len(f.Also) < maxFrames {
+					f.Pos = fieldpos.FromLoc(loc, path)
+				} else if p := fieldpos.FromLoc(loc, path); p != f.Pos && !slices.Contains(f.Also, p) && len(f.Also) < maxFrames {
 					f.Also = append(f.Also, p)
 				}
 			}
 		}
 	case errors.As(err, &static):
-		f.Pos = where.FromLoc(static.Loc(), path)
+		f.Pos = fieldpos.FromLoc(static.Loc(), path)
 	}
 	return f
 }

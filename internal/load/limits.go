@@ -6,7 +6,7 @@ import (
 	"cuelang.org/go/cue"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/where"
+	"github.com/karpgen/karpgen/internal/fieldpos"
 )
 
 // Limits bound what a profile package may expand to, so that a few
@@ -57,7 +57,7 @@ func (l *Limits) tooManyEnvironments(n int, at cue.Value) []diag.Finding {
 		return nil
 	}
 	return []diag.Finding{{
-		Rule: "limits", Severity: diag.Error, Path: "environments", Pos: where.Of(at),
+		Rule: "limits", Severity: diag.Error, Path: "environments", Pos: fieldpos.Of(at),
 		Message: fmt.Sprintf("the profiles define %d environments, more than the limit of %d", n, l.environments()),
 		Hint:    fmt.Sprintf("raise it with --%s if the fleet is really that large", FlagMaxEnvironments),
 	}}

@@ -31,8 +31,8 @@ import (
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/fieldpos"
 	"github.com/karpgen/karpgen/internal/profile"
-	"github.com/karpgen/karpgen/internal/where"
 	"github.com/karpgen/karpgen/schema"
 )
 
@@ -42,7 +42,7 @@ import (
 type Env struct {
 	Name    string
 	Profile *profile.Profile
-	where.Source
+	fieldpos.Source
 }
 
 // Result is what a profiles folder holds.
@@ -324,7 +324,7 @@ func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required
 		return []diag.Finding{{
 			Rule: "schema", Severity: diag.Error, Path: "environments",
 			Message: "the profiles define no `environments` map",
-			Pos:     where.Of(v), Hint: "add `environments: <name>: {...}` with one profile per environment",
+			Pos:     fieldpos.Of(v), Hint: "add `environments: <name>: {...}` with one profile per environment",
 		}}
 	}
 	var out []diag.Finding
@@ -332,7 +332,7 @@ func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required
 		if _, dup := raws[name]; dup {
 			out = append(out, diag.Finding{
 				Rule: "schema", Severity: diag.Error, Env: name, Path: "environments." + name,
-				Message: fmt.Sprintf("environment %q is defined twice", name), Pos: where.Of(v),
+				Message: fmt.Sprintf("environment %q is defined twice", name), Pos: fieldpos.Of(v),
 				Hint: "each environment lives in one file: the CUE package or one Jsonnet file",
 			})
 			return
@@ -365,7 +365,7 @@ func collect(v cue.Value, raws map[string]cue.Value, seen func(string), required
 		out = append(out, diag.Finding{
 			Rule: "schema", Severity: diag.Error, Path: "environments",
 			Message: "`environments` is empty: there is nothing to render",
-			Pos:     where.Of(envs), Hint: "add `environments: <name>: {...}` with one profile per environment",
+			Pos:     fieldpos.Of(envs), Hint: "add `environments: <name>: {...}` with one profile per environment",
 		})
 	}
 	return out
@@ -375,9 +375,9 @@ func sortedNames(m map[string]cue.Value) []string { return slices.Sorted(maps.Ke
 
 func (w *worker) unify(name string) (*Env, []diag.Finding) {
 	raw := w.raws[name]
-	env := &Env{Name: name, Source: where.CUE(raw)}
+	env := &Env{Name: name, Source: fieldpos.CUE(raw)}
 	if jf := w.sources[name]; jf != nil {
-		env.Source = where.JsonnetEnv(raw, jf.tree, name)
+		env.Source = fieldpos.JsonnetEnv(raw, jf.tree, name)
 	}
 	if fs := w.limits.tooManyObjects(env); len(fs) > 0 {
 		return nil, fs
@@ -431,7 +431,7 @@ func overflow(u cue.Value, env string) (diag.Finding, bool) {
 		if v.Kind() == cue.IntKind {
 			if _, err := v.Int64(); err != nil {
 				path := v.Path().String()
-				found = diag.Finding{Rule: "schema", Severity: diag.Error, Path: path, Pos: where.Of(v),
+				found = diag.Finding{Rule: "schema", Severity: diag.Error, Path: path, Pos: fieldpos.Of(v),
 					Message: fmt.Sprintf("%s: %v does not fit a 64-bit integer", path, v)}
 			}
 		}
@@ -527,7 +527,7 @@ func schemaFindings(err error) []diag.Finding {
 		f := diag.Finding{Rule: rule, Severity: diag.Error, Path: path, Message: msg}
 		var schemaPos diag.Pos
 		for _, p := range errors.Positions(e) {
-			dp := where.FromToken(p)
+			dp := fieldpos.FromToken(p)
 			if !dp.IsValid() {
 				continue
 			}

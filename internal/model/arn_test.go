@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // bundlePath matches a string literal naming a file of the bundle.
@@ -18,7 +18,7 @@ var bundlePath = regexp.MustCompile(`"((iam|helm)/[a-z0-9-]+\.(json|yaml)|(ec2no
 // bundle's file names; no other package's code writes an "arn: literal
 // or a bundle path (tests and the upstream reference readers aside).
 func TestNoHandBuiltARNs(t *testing.T) {
-	root := reference.Root()
+	root := oracle.Root()
 	checked := 0
 	for _, dir := range []string{"generators", "internal", "cmd"} {
 		filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {

@@ -16,8 +16,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/karpgen/karpgen/generators"
-	"github.com/karpgen/karpgen/internal/boundyaml"
-	"github.com/karpgen/karpgen/internal/safefs"
+	"github.com/karpgen/karpgen/internal/util/boundyaml"
+	"github.com/karpgen/karpgen/internal/util/safefs"
 )
 
 // Where the bundle and the overlay sit in kustomize's in-memory file

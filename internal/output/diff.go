@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
-	"github.com/karpgen/karpgen/internal/textdiff"
+	"github.com/karpgen/karpgen/internal/util/textdiff"
 )
 
 // DiffBundle writes a unified diff, file by file, from what is under

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/kobj"
+	"github.com/karpgen/karpgen/internal/util/manifest"
 )
 
 // objectID is what names a Kubernetes object: its group and kind, its
@@ -33,7 +33,7 @@ func (id objectID) allowed(allow []string) bool {
 
 // objectIDs reads the names of the objects of a YAML stream.
 func objectIDs(stream []byte) ([]objectID, error) {
-	objs, err := kobj.All[kobj.Header](stream)
+	objs, err := manifest.All[manifest.Header](stream)
 	if err != nil {
 		return nil, fmt.Errorf("reading the built objects: %w", err)
 	}

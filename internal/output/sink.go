@@ -16,7 +16,7 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
-	"github.com/karpgen/karpgen/internal/safefs"
+	"github.com/karpgen/karpgen/internal/util/safefs"
 )
 
 // Disk is the sink of `karpgen render`. Put stages each environment's

@@ -26,7 +26,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
-	"github.com/karpgen/karpgen/internal/safefs"
+	"github.com/karpgen/karpgen/internal/util/safefs"
 )
 
 const (

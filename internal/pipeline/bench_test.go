@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/karpgen/karpgen/generators"
-	"github.com/karpgen/karpgen/internal/fleet"
+	"github.com/karpgen/karpgen/internal/bench/fleet"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/pipeline"
 )

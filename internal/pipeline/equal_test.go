@@ -11,7 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/karpgen/karpgen/internal/fleet"
+	"github.com/karpgen/karpgen/internal/bench/fleet"
 	"github.com/karpgen/karpgen/internal/pipeline"
 )
 

@@ -16,12 +16,12 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/karpgen/karpgen/generators"
-	"github.com/karpgen/karpgen/internal/check"
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/gcpolicy"
+	"github.com/karpgen/karpgen/internal/envcheck"
 	"github.com/karpgen/karpgen/internal/load"
-	"github.com/karpgen/karpgen/internal/meter"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/gcpolicy"
+	"github.com/karpgen/karpgen/internal/util/progress"
 )
 
 // Options say what to run.
@@ -45,7 +45,7 @@ type Options struct {
 	GC gcpolicy.Policy
 	// Meter, when set, counts the environments evaluated, then (by
 	// Result.Render) the bundles rendered.
-	Meter *meter.Meter
+	Meter *progress.Meter
 	// KeepInvalid keeps, in Envs, the environments that decoded even when
 	// the rule catalog refuses them (the upgrade planner reports those
 	// findings as blockers); schema errors still leave Envs empty.
@@ -64,7 +64,7 @@ type Result struct {
 	// All says every environment was asked for.
 	All bool
 	// Meter, when set, counts the bundles the sink took.
-	Meter *meter.Meter
+	Meter *progress.Meter
 }
 
 // Check loads the profiles, resolves every environment asked for and
@@ -85,7 +85,7 @@ func Check(opts Options) (*Result, error) {
 	if opts.Limits != nil {
 		f.Limits = opts.Limits
 	}
-	checker := check.New(f.FS, f.Path, opts.Today)
+	checker := envcheck.New(f.FS, f.Path, opts.Today)
 	checker.Meter, checker.GC = opts.Meter, opts.GC
 	f.Sized = checker.Size
 	type result struct {
@@ -138,7 +138,7 @@ type Sink interface {
 // first error stops it; Finish is called only when every bundle is in.
 func (r *Result) Render(sink Sink) error {
 	rd := generators.NewRenderer()
-	r.Meter.Begin(meter.Rendering, len(r.Envs))
+	r.Meter.Begin(progress.Rendering, len(r.Envs))
 	g, ctx := errgroup.WithContext(context.Background())
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, e := range r.Envs {

@@ -9,8 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/karpgen/karpgen/internal/drift"
-	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
+	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
 // MaxMarkdown is the most a pull-request comment holds (GitHub refuses

@@ -7,7 +7,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/doctor"
-	"github.com/karpgen/karpgen/internal/escape"
+	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
 // Doctor writes a doctor report for a terminal: a count of the checks by

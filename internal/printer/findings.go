@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/escape"
+	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
 // Findings writes findings for people, one head line each and the

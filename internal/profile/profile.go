@@ -8,7 +8,7 @@ import (
 	"maps"
 	"reflect"
 
-	"github.com/karpgen/karpgen/internal/jsonfields"
+	"github.com/karpgen/karpgen/internal/util/jsonfields"
 )
 
 // Profile is one environment, after unification with the schema.

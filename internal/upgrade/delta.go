@@ -10,7 +10,6 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
-	"github.com/karpgen/karpgen/internal/iamdoc"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 )
@@ -23,7 +22,7 @@ var controllerPolicies = model.IAMFile(model.ControllerPolicyPrefix)
 func actions(sts map[string]map[string]any) []string {
 	var out []string
 	for _, s := range sts {
-		for _, a := range iamdoc.Strings(s["Action"]) {
+		for _, a := range iampolicy.Strings(s["Action"]) {
 			if !slices.Contains(out, a) {
 				out = append(out, a)
 			}
@@ -39,13 +38,13 @@ func actions(sts map[string]map[string]any) []string {
 func iamDelta(a, b *model.Env, before, after *generators.Bundle) IAMDelta {
 	was, is := fleetdiff.Statements(before.Files, controllerPolicies), fleetdiff.Statements(after.Files, controllerPolicies)
 	var d IAMDelta
-	d.Added, d.Removed = iamdoc.Diff(actions(was), actions(is))
+	d.Added, d.Removed = iampolicy.Diff(actions(was), actions(is))
 	for _, sid := range slices.Sorted(maps.Keys(is)) {
-		if old, ok := was[sid]; ok && !reflect.DeepEqual(iamdoc.Normalize(old), iamdoc.Normalize(is[sid])) {
+		if old, ok := was[sid]; ok && !reflect.DeepEqual(iampolicy.Normalize(old), iampolicy.Normalize(is[sid])) {
 			d.Rescoped = append(d.Rescoped, sid)
 		}
 	}
-	d.PoliciesAdded, d.PoliciesRemoved = iamdoc.Diff(policyNames(a), policyNames(b))
+	d.PoliciesAdded, d.PoliciesRemoved = iampolicy.Diff(policyNames(a), policyNames(b))
 	return d
 }
 
@@ -63,7 +62,7 @@ func policyNames(e *model.Env) []string {
 // that changed.
 func valuesDelta(before, after map[string]string) Values {
 	var v Values
-	added, removed := iamdoc.Diff(slices.Collect(maps.Keys(before)), slices.Collect(maps.Keys(after)))
+	added, removed := iampolicy.Diff(slices.Collect(maps.Keys(before)), slices.Collect(maps.Keys(after)))
 	for _, r := range removed {
 		last := r[strings.LastIndex(r, ".")+1:]
 		moved := ""
@@ -96,7 +95,7 @@ func valuesDelta(before, after map[string]string) Values {
 func crdChanges(a, b *facts.Minor) []string {
 	var out []string
 	add := func(what string, before, after []string) {
-		added, removed := iamdoc.Diff(before, after)
+		added, removed := iampolicy.Diff(before, after)
 		for _, x := range added {
 			out = append(out, fmt.Sprintf("%s %s is new", what, x))
 		}

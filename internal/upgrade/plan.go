@@ -14,12 +14,11 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/fieldpos"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
-	"github.com/karpgen/karpgen/internal/iamdoc"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
-	"github.com/karpgen/karpgen/internal/where"
 )
 
 // Plan is the move of one environment. Its JSON form is documented in
@@ -340,7 +339,7 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 	// the target version (the version rules aside: the target is the
 	// point).
 	target := p.envs[len(p.envs)-1]
-	for _, f := range lint.Check(target, where.Source{}) {
+	for _, f := range lint.Check(target, fieldpos.Source{}) {
 		if f.Severity != diag.Error || strings.HasPrefix(f.Rule, "version/") {
 			continue
 		}
@@ -453,8 +452,8 @@ func (p *Plan) hop(i int) (Hop, error) {
 		h.Objects, h.Policies, h.Helm = c.Objects, c.IAM, c.Helm
 	}
 	h.IAM = iamDelta(a, b, p.bundles[i-1], p.bundles[i])
-	h.NodeRole.ManagedPoliciesAdded, h.NodeRole.ManagedPoliciesRemoved = iamdoc.Diff(a.Facts.NodeRolePolicies, b.Facts.NodeRolePolicies)
-	h.CRDs.Added, _ = iamdoc.Diff(a.Facts.CRDs, b.Facts.CRDs)
+	h.NodeRole.ManagedPoliciesAdded, h.NodeRole.ManagedPoliciesRemoved = iampolicy.Diff(a.Facts.NodeRolePolicies, b.Facts.NodeRolePolicies)
+	h.CRDs.Added, _ = iampolicy.Diff(a.Facts.CRDs, b.Facts.CRDs)
 	h.CRDs.Changed = crdChanges(a.Facts, b.Facts)
 	h.Drift = driftLines(h.Objects)
 	var rulesBefore, rulesAfter []string
@@ -464,7 +463,7 @@ func (p *Plan) hop(i int) (Hop, error) {
 	for _, r := range b.Facts.InterruptionRules {
 		rulesAfter = append(rulesAfter, r.Name)
 	}
-	if added, _ := iamdoc.Diff(rulesBefore, rulesAfter); len(added) > 0 && b.Names.Queue != "" {
+	if added, _ := iampolicy.Diff(rulesBefore, rulesAfter); len(added) > 0 && b.Names.Queue != "" {
 		h.Notes = append(h.Notes, "Interruption rules added: "+strings.Join(added, ", ")+" (EventBridge, targeting the queue "+b.Names.Queue+").")
 	}
 	for _, g := range b.Facts.FeatureGates {

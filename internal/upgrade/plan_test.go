@@ -10,8 +10,8 @@ import (
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/oracle"
 	"github.com/karpgen/karpgen/internal/pipeline"
-	"github.com/karpgen/karpgen/internal/reference"
 	"github.com/karpgen/karpgen/internal/upgrade"
 )
 
@@ -108,7 +108,7 @@ func TestTransitionPolicies(t *testing.T) {
 			}
 		}
 	}
-	reference.Simulator(t)
+	oracle.Simulator(t)
 	for i := 1; i < len(facts.Minors); i++ {
 		if testing.Short() && i != len(facts.Minors)-1 {
 			continue // -short: the newest pair
@@ -125,7 +125,7 @@ func TestTransitionPolicies(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, m := range []*facts.Minor{from, to} {
-				if out, ok := reference.Simulate(t, b.Files, e.Names, m.Minor); !ok {
+				if out, ok := oracle.Simulate(t, b.Files, e.Names, m.Minor); !ok {
 					t.Errorf("scenarios of %s:\n%s", m.Minor, out)
 				}
 			}

@@ -7,11 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/escape"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
-	"github.com/karpgen/karpgen/internal/iamdoc"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
 // Dir is where --write puts a plan, under out/: <env>/upgrade/<to>.
@@ -114,7 +113,7 @@ func (p *Plan) TransitionPolicies() []iampolicy.ControllerPolicy {
 			if t, ok := have[sid]; ok && equalJSON(t, st) {
 				continue
 			}
-			key := fmt.Sprint(iamdoc.Normalize(st))
+			key := fmt.Sprint(iampolicy.Normalize(st))
 			if seen[key] {
 				continue
 			}
@@ -162,7 +161,7 @@ func pack(sts []any, n model.Names) []iampolicy.ControllerPolicy {
 }
 
 func equalJSON(a, b any) bool {
-	return fmt.Sprint(iamdoc.Normalize(a)) == fmt.Sprint(iamdoc.Normalize(b))
+	return fmt.Sprint(iampolicy.Normalize(a)) == fmt.Sprint(iampolicy.Normalize(b))
 }
 
 // kubernetesSteps adds the Kubernetes upgrades made before the hop to

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/karpgen/karpgen/hack/internal/gosrc"
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // header finds "from module M@V zip h1:...; do not edit" in a SOURCE.
@@ -22,7 +22,7 @@ var header = regexp.MustCompile(`from (module ([^@ ]+)@(v[0-9.]+) zip h1:\S+); d
 // module version. A zip that is not downloaded is Missing.
 func HoldToZip(t *testing.T, dir, tool string, derive func(fs.FS, string) (map[string][]byte, error)) (module, version string) {
 	t.Helper()
-	data := filepath.Join(reference.Root(), dir)
+	data := filepath.Join(oracle.Root(), dir)
 	source, err := os.ReadFile(filepath.Join(data, "SOURCE"))
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +36,7 @@ func HoldToZip(t *testing.T, dir, tool string, derive func(fs.FS, string) (map[s
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(zip); err != nil {
-		reference.Missing(t, "the module zip of %s %s is not downloaded (make module-zips): %v", m[2], m[3], err)
+		oracle.Missing(t, "the module zip of %s %s is not downloaded (make module-zips): %v", m[2], m[3], err)
 	}
 	src, closeSrc, err := gosrc.Open(zip)
 	if err != nil {
@@ -53,7 +53,7 @@ func HoldToZip(t *testing.T, dir, tool string, derive func(fs.FS, string) (map[s
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s/%s differs from what %s holds: run go run ./hack/%s %s %q", dir, name, zip, tool, zip, m[1])
+			t.Errorf("%s/%s differs from what %s holds (%s): run make generate", dir, name, zip, tool)
 		}
 	}
 	return string(m[2]), string(m[3])

@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"github.com/karpgen/karpgen/internal/bench/benchdoc"
-	"github.com/karpgen/karpgen/internal/fleet"
+	"github.com/karpgen/karpgen/internal/bench/fleet"
 )
 
 func main() {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/bench/benchdoc"
-	"github.com/karpgen/karpgen/internal/fleet"
+	"github.com/karpgen/karpgen/internal/bench/fleet"
 	"github.com/karpgen/karpgen/schema"
 )
 

@@ -1,4 +1,4 @@
-package kobj
+package manifest
 
 import (
 	"reflect"

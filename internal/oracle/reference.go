@@ -1,8 +1,8 @@
-// Package reference reads the upstream Karpenter release artifacts the
+// Package oracle reads the upstream Karpenter release artifacts the
 // repository carries in reference/karpenter (see its SOURCE file and
 // hack/refresh-reference.sh) for the conformance tests, and finds the IAM
 // policy simulator in test/iamsim. Only tests import it.
-package reference
+package oracle
 
 import (
 	"encoding/json"

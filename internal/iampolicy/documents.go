@@ -1,7 +1,8 @@
-// Package iamdoc holds what the upgrade planner and the doctor both do
-// with IAM policy documents: compare them as JSON values, and read and
-// compare the string lists IAM writes as a string or a list.
-package iamdoc
+package iampolicy
+
+// What the upgrade planner and the doctor both do with IAM policy
+// documents: compare them as JSON values, and read and compare the string
+// lists IAM writes as a string or a list.
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package where
+package fieldpos
 
 import "testing"
 

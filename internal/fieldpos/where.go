@@ -1,8 +1,8 @@
-// Package where finds where a profile's fields were written, in the CUE
+// Package fieldpos finds where a profile's fields were written, in the CUE
 // package or in a Jsonnet file, from a path below an environment
 // ("nodePools.app.zones[1]"): the positions of findings about a loaded
 // environment.
-package where
+package fieldpos
 
 import (
 	"sync"

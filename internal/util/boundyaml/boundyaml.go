@@ -10,7 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/karpgen/karpgen/internal/kobj"
+	"github.com/karpgen/karpgen/internal/util/manifest"
 )
 
 // Defaults: far above any real overlay, manifest or values file, far
@@ -36,7 +36,7 @@ func Check(name string, data []byte) error {
 		return &Error{name, fmt.Sprintf("%d bytes, more than %d: refused", len(data), MaxBytes)}
 	}
 	total := 0
-	for doc, err := range kobj.Documents[yaml.Node](data) {
+	for doc, err := range manifest.Documents[yaml.Node](data) {
 		if err != nil {
 			return nil
 		}
@@ -105,7 +105,7 @@ var coreTags = map[string]bool{"!!str": true, "!!int": true, "!!float": true, "!
 // returned, at its position. YAML that does not parse is left to the
 // caller's decoder, which says why.
 func Strict(name string, data []byte) error {
-	for doc, err := range kobj.Documents[yaml.Node](data) {
+	for doc, err := range manifest.Documents[yaml.Node](data) {
 		if err != nil {
 			return nil
 		}

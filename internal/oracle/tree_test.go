@@ -1,4 +1,4 @@
-package reference_test
+package oracle_test
 
 import (
 	"bufio"
@@ -11,13 +11,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpgen/karpgen/internal/reference"
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // TestReferenceChecksums: the upstream artifacts are exactly those the
 // SOURCE file lists, byte for byte (hack/refresh-reference.sh writes both).
 func TestReferenceChecksums(t *testing.T) {
-	dir := reference.Dir(t)
+	dir := oracle.Dir(t)
 	data, err := os.ReadFile(filepath.Join(dir, "SOURCE"))
 	if err != nil {
 		t.Fatal(err)
@@ -82,10 +82,10 @@ const maxTracked = 5 << 20
 // TestTreeHygiene: no tracked file is an executable binary, and none
 // outside reference/ is larger than 5 MiB.
 func TestTreeHygiene(t *testing.T) {
-	root := reference.Root()
+	root := oracle.Root()
 	out, err := exec.Command("git", "-C", root, "ls-files", "-z").Output()
 	if err != nil {
-		reference.Missing(t, "git ls-files: %v", err)
+		oracle.Missing(t, "git ls-files: %v", err)
 	}
 	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
 		path := filepath.Join(root, name)

@@ -1,4 +1,4 @@
-package rooms
+package layers
 
 import (
 	"go/types"

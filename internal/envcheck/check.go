@@ -1,22 +1,22 @@
-// Package check is what karpgen knows of one loaded environment: its
+// Package envcheck is what karpgen knows of one loaded environment: its
 // resolved model, the guardrails it names, and what the rule catalog
 // says of it. The loader hands each environment over while its source
 // (where each field was written) is at hand, so that findings carry
 // positions and a large package's CUE values need not outlive its
 // batch.
-package check
+package envcheck
 
 import (
 	"io/fs"
 	"sync"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/gcpolicy"
 	"github.com/karpgen/karpgen/internal/guardrails"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/load"
-	"github.com/karpgen/karpgen/internal/meter"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/gcpolicy"
+	"github.com/karpgen/karpgen/internal/util/progress"
 )
 
 // Checker checks the environments of one profiles folder and keeps their
@@ -26,7 +26,7 @@ type Checker struct {
 	dir   string
 	today string
 	// Meter, when set, counts the environments checked.
-	Meter *meter.Meter
+	Meter *progress.Meter
 	// GC is the collector's policy, sized to the environments.
 	GC gcpolicy.Policy
 
@@ -45,7 +45,7 @@ func New(fsys fs.FS, dir, today string) *Checker {
 // whether in batches: the meter starts counting them and the collector
 // is sized to them.
 func (c *Checker) Size(envs int, batched bool) {
-	c.Meter.Begin(meter.Evaluating, envs)
+	c.Meter.Begin(progress.Evaluating, envs)
 	c.GC.Size(envs, batched)
 }
 

@@ -1,7 +1,7 @@
-// Package kobj reads Kubernetes objects from a YAML stream: each document
+// Package manifest reads Kubernetes objects from a YAML stream: each document
 // in turn, decoded into the caller's type, and the header every object
 // carries (apiVersion, kind, name and namespace).
-package kobj
+package manifest
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package rooms
+package layers
 
 import (
 	"go/parser"
@@ -17,17 +17,16 @@ const module = "github.com/karpgen/karpgen/"
 // rooms are the packages by room, from the bottom (see the package
 // doc); a name ending in "/..." stands for the packages below it.
 var rooms = [][]string{
-	{"schema", "internal/profile", "internal/facts", "internal/diag", "internal/escape", "internal/safefs",
-		"internal/boundyaml", "internal/iameval", "internal/iamdoc", "internal/drift", "internal/gitrev",
-		"internal/templates", "internal/kubelet", "internal/where", "internal/fleet", "internal/jsonfields", "internal/kobj", "internal/gcpolicy", "internal/meter", "internal/textdiff"},
-	{"internal/model", "internal/instancetypes", "internal/iampolicy", "internal/reference"},
+	{"schema", "internal/profile", "internal/facts", "internal/diag", "internal/util/...", "internal/iameval", "internal/drift",
+		"internal/gitrev", "internal/templates", "internal/kubelet", "internal/fieldpos", "internal/bench/fleet"},
+	{"internal/model", "internal/instancetypes", "internal/iampolicy", "internal/oracle"},
 	{"internal/load", "generators", "internal/guardrails"},
 	{"internal/lint"},
-	{"internal/check", "internal/importer", "internal/output", "internal/fleetdiff", "internal/doctor"},
+	{"internal/envcheck", "internal/importer", "internal/output", "internal/fleetdiff", "internal/doctor"},
 	{"internal/pipeline"},
 	{"internal/printer"},
 	{"internal/upgrade"},
-	{"cmd/...", "conformance", "hack/...", "internal/bench/...", "internal/rooms"},
+	{"cmd/...", "conformance", "hack/...", "internal/bench/...", "internal/layers"},
 }
 
 func roomOf(pkg string) int {
@@ -122,16 +121,16 @@ func TestRoomsNameRealPackages(t *testing.T) {
 	}
 }
 
-// TestReferenceIsForTests: the upstream artifacts are the tests' oracle;
+// TestOracleIsForTests: the upstream artifacts are the tests' oracle;
 // no package that ships imports the helpers that read them, and they do
 // not import testing themselves.
-func TestReferenceIsForTests(t *testing.T) {
+func TestOracleIsForTests(t *testing.T) {
 	for pkg, deps := range imports(t) {
-		if slices.Contains(deps, "internal/reference") && pkg != "hack/internal/gosrctest" {
-			t.Errorf("%s imports internal/reference outside its tests", pkg)
+		if slices.Contains(deps, "internal/oracle") && pkg != "hack/internal/gosrctest" {
+			t.Errorf("%s imports internal/oracle outside its tests", pkg)
 		}
 	}
-	files, _ := filepath.Glob(filepath.Join("..", "reference", "*.go"))
+	files, _ := filepath.Glob(filepath.Join("..", "oracle", "*.go"))
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue

@@ -1,8 +1,8 @@
-// Package meter counts how far a command is through its fleet: the
+// Package progress counts how far a command is through its fleet: the
 // environments evaluated, then the bundles rendered. The work adds to the
 // counts and the command reads them when it draws a progress line, so
 // progress never calls back into the command.
-package meter
+package progress
 
 import "sync"
 
