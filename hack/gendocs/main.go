@@ -1,7 +1,8 @@
 // Command gendocs writes a generated page of docs/ from its catalog: the
-// rule catalog (docs/rules.md) or the doctor's checks (docs/doctor.md).
+// rule catalog (docs/rules.md), the doctor's checks (docs/doctor.md) or
+// the profile's schema (docs/profile.md).
 //
-//	go generate ./internal/lint ./internal/doctor
+//	go generate ./internal/lint ./internal/doctor ./internal/load
 //
 // make generate-check fails while a page is not what its catalog makes.
 package main
@@ -20,14 +21,15 @@ var pages = map[string]struct {
 	file string
 	make func() []byte
 }{
-	"rules":  {"docs/rules.md", lint.Markdown},
-	"doctor": {"docs/doctor.md", doctor.Docs},
+	"rules":   {"docs/rules.md", lint.Markdown},
+	"doctor":  {"docs/doctor.md", doctor.Docs},
+	"profile": {"docs/profile.md", profilePage},
 }
 
 func main() {
 	page, ok := pages[arg()]
 	if !ok {
-		fmt.Fprintln(os.Stderr, "usage: go run ./hack/gendocs rules|doctor")
+		fmt.Fprintln(os.Stderr, "usage: go run ./hack/gendocs rules|doctor|profile")
 		os.Exit(2)
 	}
 	root, err := gosrc.Root()

@@ -1,0 +1,187 @@
+package load
+
+//go:generate go run ../../hack/gendocs profile
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/format"
+
+	"github.com/karpgen/karpgen/schema"
+)
+
+// Field is one field of a profile as the schema declares it, for the
+// field reference (docs/profile.md).
+type Field struct {
+	// Path is dotted from the profile: * stands for a name of the
+	// profile's own (a map key), [] for a list's element.
+	Path string
+	// Type says in words what the field takes.
+	Type string
+	// Default is the CUE text of the default; "" for none.
+	Default string
+	// Required is a field a profile must set.
+	Required bool
+	// Doc is the schema's comment on the field.
+	Doc string
+	// Example is the example a finding about the field shows, if any.
+	Example string
+}
+
+// Reference walks the schema's #Profile, field by field, depth first in
+// the schema's order.
+func Reference() ([]Field, error) {
+	s := cuecontext.New().CompileBytes(schema.Source(), cue.Filename(schema.Filename))
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	var out []Field
+	var walk func(v cue.Value, path string, depth int)
+	walk = func(v cue.Value, path string, depth int) {
+		if depth > 12 {
+			return
+		}
+		iter, err := v.Fields(cue.Optional(true))
+		if err != nil {
+			return
+		}
+		for iter.Next() {
+			f := iter.Value()
+			p := iter.Selector().Unquoted()
+			if path != "" {
+				p = path + "." + p
+			}
+			def, hasDefault := f.Default()
+			field := Field{Path: p, Type: typeWords(f), Doc: docOf(f)}
+			switch {
+			case !hasDefault || !def.IsConcrete() || sameValue(def, f):
+			case def.Validate(cue.Concrete(true)) != nil:
+				field.Default = "derived from the profile"
+			default:
+				field.Default = cueText(def)
+			}
+			field.Required = !iter.IsOptional() && !hasDefault && f.IncompleteKind()&(cue.StructKind|cue.ListKind) == 0 && !f.IsConcrete()
+			field.Example = requiredExamples[strings.ReplaceAll(p, "[]", ".*")]
+			if w, ok := patternWords[pattern(f)]; ok && field.Example == "" {
+				field.Example = w[1]
+			}
+			if i := slices.IndexFunc(out, func(o Field) bool { return o.Path == p }); i >= 0 {
+				// A field declared twice (the profile's defaults beside
+				// its type): one row, the later facts filling in.
+				if out[i].Default == "" {
+					out[i].Default = field.Default
+				}
+				if out[i].Doc == "" {
+					out[i].Doc = field.Doc
+				}
+				continue
+			}
+			out = append(out, field)
+			if e := elemOf(f); e.Exists() {
+				walk(e, p+"[]", depth+1)
+				continue
+			}
+			walk(f, p, depth+1)
+			if e := f.LookupPath(cue.MakePath(cue.AnyString)); e.Exists() {
+				walk(e, p+".*", depth+1)
+			}
+		}
+	}
+	walk(s.LookupPath(cue.ParsePath("#Profile")), "", 0)
+	return out, nil
+}
+
+// sameValue reports whether a default is the whole field (a concrete
+// value with nothing else to choose).
+func sameValue(def, v cue.Value) bool {
+	op, _ := v.Expr()
+	return op != cue.OrOp && v.IsConcrete() && def.Equals(v)
+}
+
+// typeWords says what a field takes.
+func typeWords(v cue.Value) string {
+	if vals := enum(v); len(vals) > 0 {
+		return "one of " + strings.Join(vals, ", ")
+	}
+	if e := v.LookupPath(cue.MakePath(cue.AnyString)); e.Exists() && v.IncompleteKind() == cue.StructKind {
+		if hasFields(v) {
+			return "a struct, and any other field of " + strings.TrimPrefix(typeWords(e), "a ")
+		}
+		return "a map of names to " + strings.TrimPrefix(typeWords(e), "a ")
+	}
+	if e := elemOf(v); e.Exists() {
+		return "a list of " + elementWords(e)
+	}
+	if p := pattern(v); p != "" {
+		if w, ok := patternWords[p]; ok {
+			return w[0]
+		}
+		return fmt.Sprintf("a string matching `%s`", p)
+	}
+	if v.IncompleteKind() == cue.StructKind {
+		return "a struct"
+	}
+	return kindWords(v.IncompleteKind())
+}
+
+// hasFields reports whether a struct declares fields by name.
+func hasFields(v cue.Value) bool {
+	iter, err := v.Fields(cue.Optional(true))
+	return err == nil && iter.Next()
+}
+
+// elemOf is the element of a list field: past a default, and through
+// the conjuncts of a field declared twice.
+func elemOf(v cue.Value) cue.Value {
+	if e := listElem(v); e.Exists() {
+		return e
+	}
+	if op, args := v.Expr(); op == cue.AndOp || op == cue.OrOp {
+		for _, a := range args {
+			if e := a.LookupPath(cue.MakePath(cue.AnyIndex)); e.Exists() {
+				return e
+			}
+			if e := elemOf(a); e.Exists() {
+				return e
+			}
+		}
+	}
+	return cue.Value{}
+}
+
+// plural names the element kinds of a list.
+var plural = map[string]string{"a struct": "structs", "a string": "strings", "a whole number": "whole numbers", "a number": "numbers", "true or false": "booleans"}
+
+// elementWords says what a list's element is.
+func elementWords(e cue.Value) string {
+	if vals := enum(e); len(vals) > 0 {
+		return strings.Join(vals, ", ")
+	}
+	w := typeWords(e)
+	if p, ok := plural[w]; ok {
+		return p
+	}
+	return strings.TrimPrefix(w, "a ")
+}
+
+// docOf is the schema's comment on a field, as one paragraph.
+func docOf(v cue.Value) string {
+	var parts []string
+	for _, g := range v.Doc() {
+		parts = append(parts, strings.Join(strings.Fields(g.Text()), " "))
+	}
+	return strings.Join(parts, " ")
+}
+
+// cueText is a concrete value as CUE writes it, on one line.
+func cueText(v cue.Value) string {
+	b, err := format.Node(v.Syntax(cue.Concrete(true)), format.Simplify())
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.Join(strings.Fields(string(b)), " ")
+}
