@@ -23,12 +23,12 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// TestScripts runs the end-to-end scenarios in testdata/script. Each
-// starts with testdata/common/base.cue as profiles/base.cue (a script that
-// wants its own package removes it); $HOOK is hack/pre-commit. KARPGEN_UPDATE=1 rewrites the
-// expected files inside the scripts.
+// TestScripts runs the end-to-end scenarios in testdata/script. A script
+// that shares the common base profile copies it in its first line
+// (cp $COMMON/base.cue profiles/base.cue); $HOOK is hack/pre-commit.
+// KARPGEN_UPDATE=1 rewrites the expected files inside the scripts.
 func TestScripts(t *testing.T) {
-	base, err := os.ReadFile(filepath.Join("testdata", "common", "base.cue"))
+	common, err := filepath.Abs(filepath.Join("testdata", "common"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +48,8 @@ func TestScripts(t *testing.T) {
 			// which the base profile's Karpenter 1.2 was supported;
 			// rule_version_support.txtar names its days with --on.
 			env.Setenv("SOURCE_DATE_EPOCH", "1738368000")
-			dir := filepath.Join(env.WorkDir, "profiles")
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return err
-			}
-			return os.WriteFile(filepath.Join(dir, "base.cue"), base, 0o644)
+			env.Setenv("COMMON", common)
+			return nil
 		},
 	})
 }

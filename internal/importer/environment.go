@@ -75,7 +75,7 @@ func (im *importer) environment() (map[string]any, error) {
 				im.note("default-version", im.first, "node classes use %s AMIs, which EKS publishes up to Kubernetes %s: the profile says %s; move them to al2023@latest to go further", family, max, max)
 			}
 		}
-		im.note("default-version", im.first, "no --kubernetes-version: the profile says Kubernetes %s, the newest Karpenter %s and the imported node classes support; give the cluster's", kube, version)
+		im.note("default-version", im.first, "no Kubernetes version given: the profile says Kubernetes %s, the newest Karpenter %s and the imported node classes support; set cluster.kubernetesVersion to the cluster's", kube, version)
 	}
 
 	karpenter := map[string]any{"version": version, "namespace": orString(o.Namespace, "kube-system")}
