@@ -11,6 +11,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/fieldpos"
+	"github.com/karpgen/karpgen/internal/load/internal/prune"
 )
 
 // A large package is evaluated in batches. Evaluated whole, every
@@ -39,11 +40,11 @@ const batchSize = 256
 // batches; nil, nil when the package is not one to batch, or when a
 // batch's package has errors.
 func loadInBatches(dir Folder, cueFiles []string, check Check) (*Result, error) {
-	ps := scanPackage(dir, cueFiles)
-	if ps == nil || len(ps.envs) <= batchSize || slices.ContainsFunc(ps.envs, func(n string) bool { return ps.refs[n] }) {
+	ps := prune.Scan(dir.FS, dir.Path, cueFiles)
+	if ps == nil || len(ps.Envs()) <= batchSize || slices.ContainsFunc(ps.Envs(), ps.Refers) {
 		return nil, nil
 	}
-	batches := slices.Collect(slices.Chunk(ps.envs, batchSize))
+	batches := slices.Collect(slices.Chunk(ps.Envs(), batchSize))
 	// The first batch's worker takes in every environment its package
 	// holds: the batch, and those that are not plain fields.
 	first, fs, err := batchWorker(dir, cueFiles, ps, batches[0], nil)
@@ -56,8 +57,8 @@ func loadInBatches(dir Folder, cueFiles []string, check Check) (*Result, error) 
 	// The first batch also checks the environments that are not plain
 	// fields; one that is also a plain field of a later batch is that
 	// batch's (the first batch's package holds only part of it).
-	plain := make(map[string]bool, len(ps.envs))
-	for _, n := range ps.envs {
+	plain := make(map[string]bool, len(ps.Envs()))
+	for _, n := range ps.Envs() {
 		plain[n] = true
 	}
 	var extras []string
@@ -67,7 +68,7 @@ func loadInBatches(dir Folder, cueFiles []string, check Check) (*Result, error) 
 		}
 	}
 	firstNames := slices.Concat(batches[0], extras)
-	names := slices.Sorted(slices.Values(slices.Concat(ps.envs, extras)))
+	names := slices.Sorted(slices.Values(slices.Concat(ps.Envs(), extras)))
 	res := &Result{Names: names}
 	if fs := dir.Limits.tooManyEnvironments(len(names), first.envs); len(fs) > 0 {
 		res.Findings = fs
@@ -138,8 +139,8 @@ func loadInBatches(dir Folder, cueFiles []string, check Check) (*Result, error) 
 // batchWorker builds the package pruned to keep, taking in the
 // environments in only (all that the pruned package holds when nil).
 // A package pruning cannot take apart for keep is built whole.
-func batchWorker(dir Folder, cueFiles []string, ps *packageScan, keep, only []string) (*worker, []diag.Finding, error) {
-	return buildWorker(dir, cueFiles, nil, only, func(cfg *load.Config) { ps.apply(cfg, keep) })
+func batchWorker(dir Folder, cueFiles []string, ps *prune.Package, keep, only []string) (*worker, []diag.Finding, error) {
+	return buildWorker(dir, cueFiles, nil, only, func(cfg *load.Config) { ps.Apply(cfg, keep) })
 }
 
 func containsAll(raws map[string]cue.Value, names []string) bool {

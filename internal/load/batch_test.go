@@ -8,6 +8,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/bench/fleet"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/load/internal/prune"
 )
 
 // batchExtra adds to a fleet what batches must get right: environments
@@ -50,7 +51,7 @@ func TestBatchesAsWhole(t *testing.T) {
 		return []diag.Finding{{Rule: "test", Severity: diag.Warning, Env: e.Name, Pos: e.Pos("cluster.name"), Message: e.Profile.Cluster.Name}}
 	}
 	folder := Folder{FS: os.DirFS(dir), Path: dir}
-	if ps := scanPackage(folder, []string{"base.cue", "environments.cue", "extra.cue"}); ps == nil || len(ps.envs) != 700 {
+	if ps := prune.Scan(folder.FS, folder.Path, []string{"base.cue", "environments.cue", "extra.cue"}); ps == nil || len(ps.Envs()) != 700 {
 		t.Fatalf("the package does not scan to 700 plain environments")
 	}
 	whole, err := loadPackage(folder, nil, check, false)

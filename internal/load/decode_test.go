@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/karpgen/karpgen/internal/load/internal/decode"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/templates"
 )
@@ -82,7 +83,7 @@ func TestDecodeAsCUEDoes(t *testing.T) {
 			}
 			var want, got profile.Profile
 			wantErr := u.Decode(&want)
-			gotErr := decode(u, &got)
+			gotErr := decode.Decode(u, &got)
 			switch {
 			case wantErr != nil && gotErr == nil:
 				t.Errorf("%s %s: decoded what CUE refuses (%v)", pkg, name, wantErr)

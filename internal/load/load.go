@@ -32,6 +32,8 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/fieldpos"
+	"github.com/karpgen/karpgen/internal/load/internal/decode"
+	"github.com/karpgen/karpgen/internal/load/internal/prune"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/schema"
 )
@@ -251,7 +253,7 @@ func (res *Result) gather(envs []*Env, findings [][]diag.Finding) {
 func newWorker(dir Folder, cueFiles []string, evaluated []*evaluatedJsonnet, only []string) (*worker, []diag.Finding, error) {
 	return buildWorker(dir, cueFiles, evaluated, only, func(cfg *load.Config) {
 		if len(only) > 0 {
-			prune(cfg, dir, cueFiles, only)
+			prune.Prune(cfg, dir.FS, dir.Path, cueFiles, only)
 		}
 	})
 }
@@ -387,7 +389,7 @@ func (w *worker) unify(name string) (*Env, []diag.Finding) {
 		return nil, env.explain(w.explainer, env.suggest(u, env.placed(env.rooted(schemaFindings(err)))))
 	}
 	p := &profile.Profile{}
-	if decode(u, p) != nil {
+	if decode.Decode(u, p) != nil {
 		// CUE's own decoder says what is wrong.
 		p = &profile.Profile{}
 		if err := u.Decode(p); err != nil {

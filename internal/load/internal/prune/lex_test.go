@@ -1,4 +1,4 @@
-package load
+package prune
 
 import (
 	"bytes"
@@ -22,9 +22,9 @@ var aheadSources = []string{
 	"a: \"unterminated\nb: 1\n",
 }
 
-func lexAll(t testing.TB, src []byte, split int) ([]tok, bool) {
-	var got []tok
-	ok := tokensFrom("f.cue", src, split, func(x tok) { got = append(got, x) })
+func lexAll(t testing.TB, src []byte, split int) ([]Token, bool) {
+	var got []Token
+	ok := tokensFrom("f.cue", src, split, func(x Token) { got = append(got, x) })
 	return got, ok
 }
 

@@ -1,4 +1,4 @@
-package load
+package prune
 
 import (
 	"os"
@@ -48,15 +48,15 @@ var fastLexGivesUp = []string{
 	"a: 1 %\n",
 }
 
-func lexTokens(src string) ([]tok, bool) {
-	var toks []tok
-	ok := lex("f.cue", []byte(src), 0, func(t tok, _ bool) bool { toks = append(toks, t); return true })
+func lexTokens(src string) ([]Token, bool) {
+	var toks []Token
+	ok := lex("f.cue", []byte(src), 0, func(t Token, _ bool) bool { toks = append(toks, t); return true })
 	return toks, ok
 }
 
-func fastTokens(src string) ([]tok, bool) {
-	var toks []tok
-	ok := fastLex(src, func(t tok) { toks = append(toks, t) })
+func fastTokens(src string) ([]Token, bool) {
+	var toks []Token
+	ok := Fast(src, func(t Token) { toks = append(toks, t) })
 	return toks, ok
 }
 
@@ -89,7 +89,7 @@ func TestFastLexAsCUE(t *testing.T) {
 			t.Errorf("fastLex read %q, outside its subset", src)
 		}
 	}
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..", "..", "..", "..")
 	read, total := 0, 0
 	check := func(name, src string) {
 		total++
@@ -100,7 +100,11 @@ func TestFastLexAsCUE(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(root, "*", "*.cue"))
 	more, _ := filepath.Glob(filepath.Join(root, "internal", "*", "testdata", "*", "*.cue"))
 	for _, f := range append(files, more...) {
-		check(f, string(must(os.ReadFile(f))))
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(f, string(data))
 	}
 	scripts, _ := filepath.Glob(filepath.Join(root, "cmd/karpgen/testdata/script/*.txtar"))
 	for _, s := range scripts {
@@ -119,8 +123,11 @@ func TestFastLexAsCUE(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"base.cue", "environments.cue"} {
-		src := string(must(os.ReadFile(filepath.Join(dir, f))))
-		if !sameAsCUE(t, f, src) {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameAsCUE(t, f, string(data)) {
 			t.Errorf("fastLex gave up on the fleet's %s", f)
 		}
 	}

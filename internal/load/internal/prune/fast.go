@@ -1,4 +1,4 @@
-package load
+package prune
 
 import (
 	"unicode/utf8"
@@ -22,7 +22,7 @@ import (
 // fastLex calls yield with the tokens of src as lex would; it reports
 // false, having called yield with some tokens or none, when src is not
 // in the subset it reads.
-func fastLex(src string, yield func(tok)) bool {
+func Fast(src string, yield func(Token)) bool {
 	l := fastLexer{src: src, yield: yield}
 	return l.run()
 }
@@ -30,7 +30,7 @@ func fastLex(src string, yield func(tok)) bool {
 type fastLexer struct {
 	src   string
 	i     int
-	yield func(tok)
+	yield func(Token)
 	// insertComma: a line end after the last token is a comma.
 	insertComma bool
 	depth       int
@@ -44,7 +44,7 @@ type interpFrame struct {
 	depth int
 }
 
-func (l *fastLexer) emit(off int, t token.Token, lit string) { l.yield(tok{off, t, lit}) }
+func (l *fastLexer) emit(off int, t token.Token, lit string) { l.yield(Token{off, t, lit}) }
 
 func (l *fastLexer) run() bool {
 	src := l.src

@@ -1,4 +1,6 @@
-package load
+// Package decode sets a profile's Go value from its CUE value, faster
+// than cue.Value.Decode for the profile's types (see Decode).
+package decode
 
 import (
 	"encoding/json"
@@ -11,7 +13,7 @@ import (
 	"github.com/karpgen/karpgen/internal/util/jsonfields"
 )
 
-// decode sets the Go value x points to from v, as cue.Value.Decode does
+// Decode sets the Go value x points to from v, as cue.Value.Decode does
 // for the profile's types, but reads a struct's fields by their names
 // instead of asking CUE for the fields in order: CUE orders them (a
 // topological sort of every struct that contributed to the value) each
@@ -20,7 +22,7 @@ import (
 // decoded by its own UnmarshalJSON, and interfaces, are left to CUE. An
 // error is only a sign to decode again with cue.Value.Decode, whose
 // error says what is wrong; the value is then not used.
-func decode(v cue.Value, x any) error {
+func Decode(v cue.Value, x any) error {
 	return decodeValue(v, reflect.ValueOf(x).Elem())
 }
 

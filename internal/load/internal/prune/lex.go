@@ -1,4 +1,9 @@
-package load
+package prune
+
+// The tokens of a CUE file as CUE's scanner reads them, fast: Fast reads
+// the common subset itself, Tokens falls back on the scanner (a large
+// file from both ends at once). Pruning reads every byte of a package
+// with them.
 
 import (
 	"runtime"
@@ -24,18 +29,18 @@ import (
 // aheadFrom is the size from which a file's second half is scanned ahead.
 const aheadFrom = 256 << 10
 
-// tok is one scanned token.
-type tok struct {
-	off int
-	tok token.Token
-	lit string
+// Token is one scanned token.
+type Token struct {
+	Off int
+	Tok token.Token
+	Lit string
 }
 
 // lex calls yield with the tokens of src, in order, as CUE's scanner
 // reads them, following string interpolations; offsets are from base.
 // yield's clean is whether no interpolation is open. lex stops when
 // yield returns false; it reports false when src does not scan.
-func lex(name string, src []byte, base int, yield func(t tok, clean bool) bool) bool {
+func lex(name string, src []byte, base int, yield func(t Token, clean bool) bool) bool {
 	var sc scanner.Scanner
 	bad := false
 	sc.Init(token.NewFile(name, -1, len(src)), src, func(token.Pos, string, []any) { bad = true }, 0)
@@ -48,7 +53,7 @@ func lex(name string, src []byte, base int, yield func(t tok, clean bool) bool) 
 		if bad || t == token.ILLEGAL {
 			return false
 		}
-		if !yield(tok{base + pos.Offset(), t, lit}, len(interp) == 0) || t == token.EOF {
+		if !yield(Token{base + pos.Offset(), t, lit}, len(interp) == 0) || t == token.EOF {
 			return true
 		}
 		switch t {
@@ -71,29 +76,29 @@ func lex(name string, src []byte, base int, yield func(t tok, clean bool) bool) 
 // tokens calls yield with every token of src, scanning a large file's
 // second half ahead on another core. It reports false when src does not
 // scan.
-func tokens(name string, src []byte, yield func(tok)) bool {
+func Tokens(name string, src []byte, yield func(Token)) bool {
 	return tokensFrom(name, src, aheadSplit(src), yield)
 }
 
 // tokensFrom is tokens with the second scanner starting at split, a
 // line start (none when split is -1).
-func tokensFrom(name string, src []byte, split int, yield func(tok)) bool {
+func tokensFrom(name string, src []byte, split int, yield func(Token)) bool {
 	if split < 0 {
-		return lex(name, src, 0, func(t tok, _ bool) bool { yield(t); return true })
+		return lex(name, src, 0, func(t Token, _ bool) bool { yield(t); return true })
 	}
 	type scanned struct {
-		toks []tok
+		toks []Token
 		ok   bool
 	}
 	ahead := make(chan scanned, 1)
 	go func() {
-		toks := make([]tok, 0, (len(src)-split)/4)
-		ok := lex(name, src[split:], split, func(t tok, _ bool) bool { toks = append(toks, t); return true })
+		toks := make([]Token, 0, (len(src)-split)/4)
+		ok := lex(name, src[split:], split, func(t Token, _ bool) bool { toks = append(toks, t); return true })
 		ahead <- scanned{toks, ok}
 	}()
 	var rest *scanned
-	ok := lex(name, src, 0, func(t tok, clean bool) bool {
-		if t.off < split || rest != nil {
+	ok := lex(name, src, 0, func(t Token, clean bool) bool {
+		if t.Off < split || rest != nil {
 			yield(t)
 			return true
 		}

@@ -1,10 +1,16 @@
-package load
+// Package prune is the loader's fleet machinery: it reads a profile
+// package's CUE files once, as tokens, and prunes them to the
+// environments a command is about, so that a package of ten thousand
+// environments costs little more than one; the loader builds it in
+// batches of the environments Scan finds.
+package prune
 
 import (
 	"bytes"
 	"io"
 	"io/fs"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -33,7 +39,7 @@ import (
 // whole.
 //
 // The work is done on tokens, not syntax trees: each file is read once
-// (by fastLex, or by CUE's scanner where fastLex gives up), and a dropped
+// (by Fast, or by CUE's scanner where fastLex gives up), and a dropped
 // environment's text is taken out, its newlines kept, so what remains is
 // parsed small, at the line and column it has in the file (the loader
 // reads it through an overlay of the folder). Only the environments a
@@ -41,25 +47,25 @@ import (
 // environment, a syntax error too, is for the commands that evaluate
 // that one.
 
-// prune sets cfg to load the package's CUE files pruned to the
-// environments in keep. It leaves cfg as it is when the package cannot
-// be pruned safely.
-func prune(cfg *load.Config, dir Folder, names []string, keep []string) {
-	if ps := scanPackage(dir, names); ps != nil {
-		ps.apply(cfg, keep)
+// Prune sets cfg to load the package's CUE files (names, in fsys, shown
+// below the folder shown) pruned to the environments in keep. It leaves
+// cfg as it is when the package cannot be pruned safely.
+func Prune(cfg *load.Config, fsys fs.FS, shown string, names []string, keep []string) {
+	if ps := Scan(fsys, shown, names); ps != nil {
+		ps.Apply(cfg, keep)
 	}
 }
 
-// apply sets cfg to load the package pruned to the environments in keep:
+// Apply sets cfg to load the package pruned to the environments in keep:
 // the loader reads their pruned text through an overlay of the folder
 // and takes the syntax trees pruning parsed. It reports false, leaving
 // cfg as it is, when the package cannot be pruned to keep safely.
-func (p *packageScan) apply(cfg *load.Config, keep []string) bool {
+func (p *Package) Apply(cfg *load.Config, keep []string) bool {
 	srcs, trees := p.keep(keep)
 	if srcs == nil {
 		return false
 	}
-	cfg.FS = overlay{p.dir.FS, srcs}
+	cfg.FS = overlay{p.fsys, srcs}
 	cfg.ParseFile = func(name string, src any, pc parser.Config) (*ast.File, error) {
 		if f, ok := trees[name]; ok {
 			return f, nil
@@ -104,12 +110,13 @@ type sizedInfo struct {
 
 func (i sizedInfo) Size() int64 { return i.size }
 
-// packageScan is a package's CUE files read once: each file's ranges
+// Package is a package's CUE files read once: each file's ranges
 // of plain environment fields, the identifiers that are not labels, and
 // the names of the environments those fields declare. It prunes the
 // package to any set of environments.
-type packageScan struct {
-	dir   Folder
+type Package struct {
+	fsys  fs.FS
+	shown string
 	files []string
 	scans []*fileScan
 	refs  map[string]bool
@@ -117,17 +124,18 @@ type packageScan struct {
 	envs []string
 }
 
-// scanPackage reads and scans the package's files; nil when a file does
-// not read or scan (the loader reports that), or when an identifier
-// spells `environments` (a reference to the whole map).
-func scanPackage(dir Folder, files []string) *packageScan {
-	p := &packageScan{dir: dir, files: files, scans: make([]*fileScan, len(files)), refs: map[string]bool{}}
+// Scan reads and scans the package's files (names in fsys, shown below
+// the folder shown in positions); nil when a file does not read or scan
+// (the loader reports that), or when an identifier spells `environments`
+// (a reference to the whole map).
+func Scan(fsys fs.FS, shown string, files []string) *Package {
+	p := &Package{fsys: fsys, shown: shown, files: files, scans: make([]*fileScan, len(files)), refs: map[string]bool{}}
 	for i, name := range files {
-		src, err := readString(dir.FS, name)
+		src, err := readString(fsys, name)
 		if err != nil {
 			return nil
 		}
-		if p.scans[i] = scanFile(dir.show(name), src, p.refs); p.scans[i] == nil {
+		if p.scans[i] = scanFile(p.show(name), src, p.refs); p.scans[i] == nil {
 			return nil
 		}
 		p.envs = append(p.envs, p.scans[i].dropped...)
@@ -160,7 +168,7 @@ func readString(fsys fs.FS, name string) (string, error) {
 // loader shows it; nils when the package cannot be pruned to keep
 // safely (an identifier spells a dropped environment, or a file does not
 // parse: the loader reports that).
-func (p *packageScan) keep(keep []string) (map[string][]byte, map[string]*ast.File) {
+func (p *Package) keep(keep []string) (map[string][]byte, map[string]*ast.File) {
 	kept := map[string]bool{}
 	for _, k := range keep {
 		kept[k] = true
@@ -174,11 +182,11 @@ func (p *packageScan) keep(keep []string) (map[string][]byte, map[string]*ast.Fi
 	for i, s := range p.scans {
 		name := p.files[i]
 		src := s.blanked(kept)
-		f, err := parser.ParseFile(p.dir.show(name), src, parser.ParseComments)
+		f, err := parser.ParseFile(p.show(name), src, parser.ParseComments)
 		if err != nil {
 			return nil, nil
 		}
-		srcs[name], trees[p.dir.show(name)] = src, f
+		srcs[name], trees[p.show(name)] = src, f
 	}
 	// A let clause or alias used only by a dropped environment would be
 	// an "unreferenced" error of the pruned package alone.
@@ -262,40 +270,40 @@ func writeRepeat(b *bytes.Buffer, c byte, n int) {
 // field of top-level declarations of `environments`. nil when the file
 // does not scan.
 func scanFile(name string, src string, refs map[string]bool) *fileScan {
-	// The common subset first: when fastLex gives up part way, what it
+	// The common subset first: when Fast gives up part way, what it
 	// found is dropped and CUE's scanner reads the file.
 	found := map[string]bool{}
-	if r := scanTokens(src, found, func(yield func(tok)) bool { return fastLex(src, yield) }); r != nil {
+	if r := scanTokens(src, found, func(yield func(Token)) bool { return Fast(src, yield) }); r != nil {
 		maps.Copy(refs, found)
 		return r
 	}
-	return scanTokens(src, refs, func(yield func(tok)) bool { return tokens(name, []byte(src), yield) })
+	return scanTokens(src, refs, func(yield func(Token)) bool { return Tokens(name, []byte(src), yield) })
 }
 
 // scanTokens is scanFile over the tokens read calls yield with; nil when
 // read reports false.
-func scanTokens(src string, refs map[string]bool, read func(yield func(tok)) bool) *fileScan {
+func scanTokens(src string, refs map[string]bool, read func(yield func(Token)) bool) *fileScan {
 	r := &fileScan{src: src}
 	var (
 		depth int
-		prev  [2]tok // the two tokens before
+		prev  [2]Token // the two tokens before
 		d     envDecl
 	)
-	ok := read(func(cur tok) {
-		t := cur.tok
+	ok := read(func(cur Token) {
+		t := cur.Tok
 		// An identifier is a reference unless a colon (after ? or !)
 		// makes it a label.
 		switch {
-		case prev[0].tok == token.IDENT && t != token.COLON && t != token.OPTION && t != token.NOT:
-			refs[prev[0].lit] = true
-		case prev[1].tok == token.IDENT && (prev[0].tok == token.OPTION || prev[0].tok == token.NOT) && t != token.COLON:
-			refs[prev[1].lit] = true
+		case prev[0].Tok == token.IDENT && t != token.COLON && t != token.OPTION && t != token.NOT:
+			refs[prev[0].Lit] = true
+		case prev[1].Tok == token.IDENT && (prev[0].Tok == token.OPTION || prev[0].Tok == token.NOT) && t != token.COLON:
+			refs[prev[1].Lit] = true
 		}
-		atStart := prev[0].tok == token.ILLEGAL || prev[0].tok == token.COMMA && depth == 0
+		atStart := prev[0].Tok == token.ILLEGAL || prev[0].Tok == token.COMMA && depth == 0
 		prev[1], prev[0] = prev[0], cur
 		if atStart {
 			d = envDecl{}
-			if t == token.IDENT && cur.lit == "environments" {
+			if t == token.IDENT && cur.Lit == "environments" {
 				d = envDecl{on: true}
 			}
 		}
@@ -339,20 +347,20 @@ type envDecl struct {
 	// inStruct: the declaration is `environments: {`, and its fields
 	// are being read; closed: the struct's brace has closed.
 	inStruct, closed bool
-	field            []tok // the first tokens of the struct's current field
+	field            []Token // the first tokens of the struct's current field
 	drops            []span
 	dropped          []string
 	ok               bool // the declaration has the shape that is pruned
 }
 
-func (d *envDecl) next(t tok, depth int) {
+func (d *envDecl) next(t Token, depth int) {
 	d.n++
 	switch {
 	case d.n == 1:
 		// environments
 	case d.n == 2:
-		d.on = t.tok == token.COLON
-	case d.n == 3 && t.tok == token.LBRACE:
+		d.on = t.Tok == token.COLON
+	case d.n == 3 && t.Tok == token.LBRACE:
 		d.inStruct = true
 	case d.n <= 5 && !d.inStruct:
 		d.field = append(d.field, t)
@@ -362,28 +370,28 @@ func (d *envDecl) next(t tok, depth int) {
 			d.on, d.ok = ok, ok
 			if ok {
 				// environments: {} keeps the field.
-				d.drops, d.dropped = []span{{from: d.field[0].off, to: -1, empty: true}}, []string{name}
+				d.drops, d.dropped = []span{{from: d.field[0].Off, to: -1, empty: true}}, []string{name}
 			}
 		}
 	case !d.inStruct:
-		if (t.tok == token.COMMA || t.tok == token.EOF) && depth == 0 && len(d.drops) == 1 && d.drops[0].to < 0 {
+		if (t.Tok == token.COMMA || t.Tok == token.EOF) && depth == 0 && len(d.drops) == 1 && d.drops[0].to < 0 {
 			d.drops[0].to = end(t)
 		}
 	case d.closed:
 		// After the struct: only the declaration's end.
-		d.ok = d.ok && (t.tok == token.COMMA || t.tok == token.EOF)
-	case depth == 1 && (t.tok == token.COMMA || t.tok == token.RBRACE):
+		d.ok = d.ok && (t.Tok == token.COMMA || t.Tok == token.EOF)
+	case depth == 1 && (t.Tok == token.COMMA || t.Tok == token.RBRACE):
 		// The end of a field of the struct (the brace ends the last).
 		if name, ok := plainLabel(d.field); ok {
 			to := end(t)
-			if t.tok == token.RBRACE {
-				to = t.off
+			if t.Tok == token.RBRACE {
+				to = t.Off
 			}
-			d.drops = append(d.drops, span{from: d.field[0].off, to: to})
+			d.drops = append(d.drops, span{from: d.field[0].Off, to: to})
 			d.dropped = append(d.dropped, name)
 		}
 		d.field = d.field[:0]
-		if t.tok == token.RBRACE {
+		if t.Tok == token.RBRACE {
 			d.closed, d.ok = true, true
 		}
 	case len(d.field) < 3:
@@ -393,35 +401,35 @@ func (d *envDecl) next(t tok, depth int) {
 
 // end is the offset a field ends at when t ends it: after a comma that
 // is in the source, before one inserted at a newline (or the end).
-func end(t tok) int {
-	if t.tok == token.COMMA && t.lit == "," {
-		return t.off + 1
+func end(t Token) int {
+	if t.Tok == token.COMMA && t.Lit == "," {
+		return t.Off + 1
 	}
-	return t.off
+	return t.Off
 }
 
 // plainLabel is the name of a field whose tokens start with a regular
 // label (an identifier that is neither hidden nor a definition, or a
 // string without interpolation), a colon and a value.
-func plainLabel(field []tok) (string, bool) {
-	if len(field) < 3 || field[1].tok != token.COLON {
+func plainLabel(field []Token) (string, bool) {
+	if len(field) < 3 || field[1].Tok != token.COLON {
 		return "", false
 	}
-	switch field[2].tok {
+	switch field[2].Tok {
 	case token.COMMA, token.EOF, token.RBRACE:
 		return "", false
 	}
-	switch l := field[0]; l.tok {
+	switch l := field[0]; l.Tok {
 	case token.IDENT:
-		if strings.HasPrefix(l.lit, "_") || strings.HasPrefix(l.lit, "#") {
+		if strings.HasPrefix(l.Lit, "_") || strings.HasPrefix(l.Lit, "#") {
 			return "", false
 		}
-		return l.lit, true
+		return l.Lit, true
 	case token.STRING:
-		if len(l.lit) > 2 && l.lit[0] == '"' && !strings.ContainsAny(l.lit[1:len(l.lit)-1], "\\\"") {
-			return l.lit[1 : len(l.lit)-1], true // the common case, without escapes
+		if len(l.Lit) > 2 && l.Lit[0] == '"' && !strings.ContainsAny(l.Lit[1:len(l.Lit)-1], "\\\"") {
+			return l.Lit[1 : len(l.Lit)-1], true // the common case, without escapes
 		}
-		name, err := cuelit.Unquote(l.lit)
+		name, err := cuelit.Unquote(l.Lit)
 		return name, err == nil
 	}
 	return "", false
@@ -463,3 +471,16 @@ func references(f *ast.File, refs map[string]bool) {
 		return true
 	}, nil)
 }
+
+// show is a file's name as positions show it: below the shown folder,
+// as the loader shows it.
+func (p *Package) show(name string) string {
+	return filepath.Join(p.shown, filepath.FromSlash(strings.TrimPrefix(name, "/")))
+}
+
+// Envs are the environments the package's plain fields declare, sorted.
+func (p *Package) Envs() []string { return p.envs }
+
+// Refers reports whether an identifier of the package, other than a
+// field's own label, spells name.
+func (p *Package) Refers(name string) bool { return p.refs[name] }
