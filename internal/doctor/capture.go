@@ -70,8 +70,16 @@ func commands(e *model.Env) []command {
 		command{"k8s-karpenter-deployment.json", fmt.Sprintf("kubectl get deployment karpenter --namespace %s -o json", q(n.Namespace))},
 		command{"k8s-ec2nodeclasses.json", "kubectl get ec2nodeclasses.karpenter.k8s.aws -o json"},
 		command{"k8s-nodepools.json", "kubectl get nodepools.karpenter.sh -o json"},
-		command{"helm-values.json", fmt.Sprintf("helm get values karpenter --namespace %s -o json", q(n.Namespace))},
 	)
+	if app := e.Application; app != nil {
+		// Argo CD renders the charts with helm template: there is no
+		// release to read. Its Application says what it deploys and how
+		// that went; ARGOCD_CONTEXT names the kubeconfig context of the
+		// cluster Argo CD runs in, when that is another one.
+		out = append(out, command{"argocd-application.json", fmt.Sprintf(`kubectl ${ARGOCD_CONTEXT:+--context "$ARGOCD_CONTEXT"} get applications.argoproj.io %s --namespace %s -o json`, q(app.Name), q(app.Namespace))})
+	} else {
+		out = append(out, command{"helm-values.json", fmt.Sprintf("helm get values karpenter --namespace %s -o json", q(n.Namespace))})
+	}
 	if e.Profile.Karpenter.NodeAccess == "awsAuth" {
 		out = append(out, command{"k8s-aws-auth.json", "kubectl get configmap aws-auth --namespace kube-system -o json"})
 	}

@@ -205,6 +205,28 @@ func fromCluster(file string) bool {
 	return strings.HasPrefix(file, "k8s-") || strings.HasPrefix(file, "helm-")
 }
 
+// applyApplication is how the Application is put right: it is the
+// bundle's argocd-application.yaml, applied to the cluster Argo CD runs in.
+func (c *checkRun) applyApplication() string {
+	return escape.ShellJoin("kubectl", "apply", "-f", c.file(model.FileApplication))
+}
+
+// argoApplication is what doctor reads of an Argo CD Application.
+type argoApplication struct {
+	Spec struct {
+		Sources any `json:"sources"`
+	} `json:"spec"`
+	Status struct {
+		Sync struct {
+			Status string `json:"status"`
+		} `json:"sync"`
+		Health struct {
+			Status  string `json:"status"`
+			Message string `json:"message"`
+		} `json:"health"`
+	} `json:"status"`
+}
+
 // wantCRDs are the CRDs the profile's minor installs that the profile
 // needs: NodePool, NodeClaim and EC2NodeClass always, NodeOverlay and
 // CapacityBuffer when it has some.
@@ -223,6 +245,9 @@ func (c *checkRun) wantCRDs() []facts.CRD {
 
 // installCRDs is the command that installs the minor's CRDs.
 func (c *checkRun) installCRDs() string {
+	if c.e.Application != nil {
+		return c.helmUpgrade()
+	}
 	return escape.ShellJoin("helm", "upgrade", "--install", "karpenter-crd", "oci://public.ecr.aws/karpenter/karpenter-crd",
 		"--version", c.e.Version.String(), "--namespace", c.e.Names.Namespace)
 }
@@ -422,6 +447,9 @@ func (c *checkRun) deployIAM() string {
 // helmUpgrade is the command that installs the bundle's values, run from
 // the repository root.
 func (c *checkRun) helmUpgrade() string {
+	if app := c.e.Application; app != nil {
+		return "render and commit " + c.file("") + ", then " + escape.ShellJoin("argocd", "app", "sync", app.Namespace+"/"+app.Name) + " (Argo CD installs the charts)"
+	}
 	return escape.ShellJoin("helm", "upgrade", "karpenter", "oci://public.ecr.aws/karpenter/karpenter", "--version", c.e.Version.String(),
 		"--namespace", c.e.Names.Namespace, "--values", c.file(model.FileHelmValues))
 }

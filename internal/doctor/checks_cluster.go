@@ -8,6 +8,7 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/iampolicy"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
@@ -119,6 +120,9 @@ var clusterChecks = []*Check{
 		ID: "doctor/helm-values", Severity: diag.Error,
 		Summary: "The Helm values in use equal the rendered values (the keys that differ are named).",
 		run: func(c *checkRun) {
+			if c.e.Application != nil {
+				return // no Helm release: doctor/argocd-application checks what Argo CD deploys
+			}
 			var have map[string]any
 			if !c.load("helm-values.json", &have, "release "+c.e.Names.Namespace+"/karpenter", "the rendered values", "") {
 				return
@@ -127,6 +131,47 @@ var clusterChecks = []*Check{
 			for _, d := range diffKeys("", iampolicy.Normalize(have), want) {
 				c.report("release "+c.e.Names.Namespace+"/karpenter", d.Key+" = "+valueText(d.Want), d.Key+" = "+valueText(d.Have),
 					c.helmUpgrade())
+			}
+		},
+	},
+	{
+		ID: "doctor/argocd-application", Severity: diag.Error,
+		Summary: "An environment Argo CD delivers: its Application deploys what the bundle's argocd-application.yaml says (the charts at the profile's version, the values and the objects of out/<env>), and is synced and healthy.",
+		run: func(c *checkRun) {
+			app := c.e.Application
+			if app == nil {
+				return
+			}
+			var have argoApplication
+			resource := "application " + app.Namespace + "/" + app.Name
+			if !c.load("argocd-application.json", &have, resource, "the Application of "+c.file(model.FileApplication), c.applyApplication()) {
+				return
+			}
+			want := iampolicy.Normalize(generators.Application(app)).(map[string]any)
+			wantSpec, _ := want["spec"].(map[string]any)
+			haveSources, _ := iampolicy.Normalize(have.Spec.Sources).([]any)
+			wantSources, _ := wantSpec["sources"].([]any)
+			for i := range max(len(haveSources), len(wantSources)) {
+				var h, w any
+				if i < len(haveSources) {
+					h = haveSources[i]
+				}
+				if i < len(wantSources) {
+					w = wantSources[i]
+				}
+				for _, d := range diffKeys(fmt.Sprintf("spec.sources[%d]", i), h, w) {
+					c.report(resource, d.Key+" = "+valueText(d.Want), d.Key+" = "+valueText(d.Have), c.applyApplication())
+				}
+			}
+			if s := have.Status.Sync.Status; s != "Synced" {
+				c.report(resource, "sync status Synced", "sync status "+orNone(s), escape.ShellJoin("argocd", "app", "sync", app.Namespace+"/"+app.Name))
+			}
+			if h := have.Status.Health; h.Status != "Healthy" {
+				found := "health " + orNone(h.Status)
+				if h.Message != "" {
+					found += " (" + h.Message + ")"
+				}
+				c.report(resource, "health Healthy", found, "read the unhealthy resources: "+escape.ShellJoin("argocd", "app", "get", app.Namespace+"/"+app.Name))
 			}
 		},
 	},

@@ -20,6 +20,7 @@ import (
 	"github.com/karpgen/karpgen/internal/oracle"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/printer"
+	"github.com/karpgen/karpgen/internal/profile"
 )
 
 func prodEnv(t testing.TB) *model.Env {
@@ -99,7 +100,36 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 		files["events-targets-"+rm["Name"].(string)+".json"] = map[string]any{"Targets": rm["Targets"]}
 	}
 	files["events-rules.json"] = map[string]any{"Rules": rules}
+	if app := e.Application; app != nil {
+		// Argo CD installs the charts: no release, and the Application
+		// as the bundle writes it, synced and healthy.
+		delete(files, "helm-values.json")
+		var obj map[string]any
+		if err := json.Unmarshal(mustJSONBytes(t, generators.Application(app)), &obj); err != nil {
+			t.Fatal(err)
+		}
+		obj["status"] = map[string]any{"sync": map[string]any{"status": "Synced"}, "health": map[string]any{"status": "Healthy"}}
+		files["argocd-application.json"] = obj
+	}
 	return files
+}
+
+func mustJSONBytes(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// argoEnv is prodEnv delivered by Argo CD.
+func argoEnv(t testing.TB) *model.Env {
+	t.Helper()
+	p := *prodEnv(t).Profile
+	p.ArgoCD = &profile.ArgoCD{RepoURL: "https://git.example.com/platform/karpenter.git", TargetRevision: "main", Path: ".", Namespace: "argocd"}
+	p.ArgoCD.Destination.Name = p.Cluster.Name
+	return model.Resolve(&p)
 }
 
 func attached(n model.Names, names []string, managed bool) map[string]any {
@@ -192,11 +222,11 @@ func TestHealthy(t *testing.T) {
 	}
 	r := run(t, e, dir)
 	for _, res := range r.Results {
-		if res.Status != "ok" {
+		if res.Status != "ok" && !(res.Check == "doctor/argocd-application" && res.Status == "not-applicable") {
 			t.Errorf("%s: %s %s %+v", res.Check, res.Status, res.Skipped, res.Findings)
 		}
 	}
-	if !strings.HasPrefix(text(r), "doctor prod: 15 checks, 15 ok, 0 failed, 0 skipped, 0 not checked, 0 not applicable\n") {
+	if !strings.HasPrefix(text(r), "doctor prod: 16 checks, 15 ok, 0 failed, 0 skipped, 0 not checked, 1 not applicable\n") {
 		t.Errorf("report:\n%s", text(r))
 	}
 	if len(r.Results) != len(doctor.Catalog()) {
@@ -204,6 +234,27 @@ func TestHealthy(t *testing.T) {
 	}
 	if a, b := text(r), text(run(t, e, dir)); a != b {
 		t.Error("two runs on the same folder differ")
+	}
+}
+
+// TestHealthyArgoCD: an environment Argo CD delivers has no Helm release;
+// its capture reads the Application instead, and a healthy one passes
+// every check (the release's values are not applicable), never
+// "incomplete".
+func TestHealthyArgoCD(t *testing.T) {
+	e := argoEnv(t)
+	r := run(t, e, writeState(t, healthy(t, e)))
+	for _, res := range r.Results {
+		if res.Status != "ok" && !(res.Check == "doctor/helm-values" && res.Status == "not-applicable") {
+			t.Errorf("%s: %s %s %+v", res.Check, res.Status, res.Skipped, res.Findings)
+		}
+	}
+	if got := text(r); !strings.HasPrefix(got, "doctor prod: 16 checks, 15 ok, 0 failed, 0 skipped, 0 not checked, 1 not applicable\n") || r.Incomplete() {
+		t.Errorf("report:\n%s", got)
+	}
+	script := doctor.Script(e)
+	if strings.Contains(script, "helm ") || !strings.Contains(script, `run argocd-application.json kubectl ${ARGOCD_CONTEXT:+--context "$ARGOCD_CONTEXT"} get applications.argoproj.io karpenter-prod --namespace argocd -o json`) {
+		t.Errorf("capture script:\n%s", script)
 	}
 }
 
@@ -277,6 +328,12 @@ func TestBroken(t *testing.T) {
 		{"doctor/helm-values", "release karpenter/karpenter", `settings.interruptionQueue = ""`, func(f map[string]any) {
 			f["helm-values.json"].(map[string]any)["settings"].(map[string]any)["interruptionQueue"] = ""
 		}},
+		{"doctor/argocd-application", "application argocd/karpenter-prod", "spec.sources[0].targetRevision = \"1.9.3\"", func(f map[string]any) {
+			get(f, "argocd-application.json", "spec")["sources"].([]any)[0].(map[string]any)["targetRevision"] = "1.9.3"
+		}},
+		{"doctor/argocd-application", "application argocd/karpenter-prod", "health Degraded (Deployment karpenter/karpenter: 0 of 2 replicas ready)", func(f map[string]any) {
+			f["argocd-application.json"].(map[string]any)["status"].(map[string]any)["health"] = map[string]any{"status": "Degraded", "message": "Deployment karpenter/karpenter: 0 of 2 replicas ready"}
+		}},
 		{"doctor/node-class-status", "ec2nodeclass default", "Ready=False (SubnetsNotFound: SubnetSelector did not match any Subnets)", func(f map[string]any) {
 			f["k8s-ec2nodeclasses.json"].(map[string]any)["items"] = []any{map[string]any{"kind": "EC2NodeClass", "metadata": map[string]any{"name": "default"},
 				"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "False", "reason": "SubnetsNotFound", "message": "SubnetSelector did not match any Subnets"}}}}}
@@ -286,9 +343,13 @@ func TestBroken(t *testing.T) {
 	for _, c := range cases {
 		covered[c.check] = true
 		t.Run(strings.TrimPrefix(c.check, "doctor/")+"/"+c.found, func(t *testing.T) {
-			f := healthy(t, e)
+			env := e
+			if c.check == "doctor/argocd-application" {
+				env = argoEnv(t) // the check of an environment Argo CD delivers
+			}
+			f := healthy(t, env)
 			c.breakIt(f)
-			got := findings(run(t, e, writeState(t, f)))
+			got := findings(run(t, env, writeState(t, f)))
 			if len(got) != 1 {
 				t.Fatalf("%d findings, want exactly one: %+v", len(got), got)
 			}

@@ -70,6 +70,21 @@ func (p *Plan) steps() []Step {
 			values = dir + "/helm/karpenter-values.yaml"
 		}
 		p.kubernetesSteps(add, v.String())
+		if app := target.Application; app != nil {
+			// Argo CD renders the charts with helm template: there is no
+			// release to upgrade. Each hop is a commit of the profile at
+			// that release, which the Application syncs (CRDs before the
+			// objects that use them) and waits on.
+			set := fmt.Sprintf("karpenter.version: %q", v)
+			add(fmt.Sprintf("Move the profile to %s and let Argo CD sync the CRDs, the controller and the objects", v),
+				fmt.Sprintf("set %s in the profile, then: %s && %s && %s && %s\n%s && %s", set,
+					sh("karpgen", "render", p.Env), sh("git", "add", "profiles", "out/"+p.Env),
+					sh("git", "commit", "-m", fmt.Sprintf("%s: Karpenter %s", p.Env, v)), sh("git", "push"),
+					sh("argocd", "app", "sync", app.Namespace+"/"+app.Name),
+					sh("argocd", "app", "wait", app.Namespace+"/"+app.Name, "--sync", "--health", "--timeout", "600")),
+				"")
+			continue
+		}
 		add(fmt.Sprintf("Upgrade the CRDs to %s", v),
 			sh("helm", "upgrade", "--install", "karpenter-crd", "oci://public.ecr.aws/karpenter/karpenter-crd", "--version", v.String(), "--namespace", ns), "")
 		add(fmt.Sprintf("Upgrade the controller to %s", v),
@@ -81,8 +96,10 @@ func (p *Plan) steps() []Step {
 	if p.KubernetesTo != "" {
 		set += fmt.Sprintf(" and cluster.kubernetesVersion: %q", p.KubernetesTo)
 	}
-	add("Move the profile to the target and apply its NodePools and EC2NodeClasses",
-		fmt.Sprintf("set %s in the profile, then: %s && %s (or let Argo CD sync)", set, sh("karpgen", "render", p.Env), sh("kubectl", "apply", "-k", "out/"+p.Env)), "")
+	if target.Application == nil || p.KubernetesTo != "" {
+		add("Move the profile to the target and apply its NodePools and EC2NodeClasses",
+			fmt.Sprintf("set %s in the profile, then: %s && %s (or let Argo CD sync)", set, sh("karpgen", "render", p.Env), sh("kubectl", "apply", "-k", "out/"+p.Env)), "")
+	}
 	if len(transition) > 0 {
 		var cmds []string
 		for _, cp := range transition {
