@@ -56,18 +56,28 @@ func Application(a *model.Application) obj {
 					},
 				},
 				obj{"repoURL": a.RepoURL, "targetRevision": a.TargetRevision, "ref": valuesRef},
-				obj{
-					"repoURL": a.RepoURL, "targetRevision": a.TargetRevision, "path": a.Path,
-					"plugin": obj{"name": PluginName, "env": []any{obj{"name": PluginEnv, "value": a.Env}}},
-				},
+				objects(a),
 			},
 			"syncPolicy": obj{"syncOptions": strs("CreateNamespace=true", "ServerSideApply=true")},
 		},
 	}
 }
 
-// ApplicationSet covers every environment that has an Application, with
-// a list generator holding each one's Application.
+// objects is the Application's source of the NodePools and EC2NodeClasses:
+// the karpgen plugin over the repository, or the committed out/<env> as a
+// Kustomize source (its kustomization.yaml lists the objects).
+func objects(a *model.Application) obj {
+	if a.Rendered {
+		return obj{"repoURL": a.RepoURL, "targetRevision": a.TargetRevision, "path": a.RenderedPath}
+	}
+	return obj{
+		"repoURL": a.RepoURL, "targetRevision": a.TargetRevision, "path": a.Path,
+		"plugin": obj{"name": PluginName, "env": []any{obj{"name": PluginEnv, "value": a.Env}}},
+	}
+}
+
+// ApplicationSet covers the environments whose fleet is an
+// ApplicationSet, with a list generator holding each one's Application.
 func ApplicationSet(apps []*model.Application) obj {
 	if len(apps) == 0 {
 		return nil

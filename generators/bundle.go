@@ -107,7 +107,7 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 		head, rest, _ := strings.Cut(string(b.Files[model.FileCloudFormation]), "\n")
 		b.Files[model.FileCloudFormation] = []byte(head + "\n# " + note + "\n" + rest)
 	}
-	if e.Application != nil {
+	if e.Application != nil && !e.Application.InSet {
 		if project := AppProject(e); project != nil {
 			yamlFile(model.FileApplication, project, Application(e.Application))
 		} else {
@@ -128,15 +128,16 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 }
 
 // FleetFiles are the files of out/ itself, which span every environment:
-// the Argo CD ApplicationSet when any environment is delivered by Argo CD.
-// Keys are file names under out/.
+// the Argo CD ApplicationSet of the environments whose argocd.fleet is
+// applicationSet (with their AppProjects). Keys are file names under out/.
 func (r *Renderer) FleetFiles(envs []*model.Env) map[string][]byte {
 	var apps []*model.Application
 	var docs []any
 	for _, e := range envs {
-		if e.Application != nil {
-			apps = append(apps, e.Application)
+		if e.Application == nil || !e.Application.InSet {
+			continue
 		}
+		apps = append(apps, e.Application)
 		if project := AppProject(e); project != nil {
 			docs = append(docs, project)
 		}

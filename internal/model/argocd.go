@@ -32,7 +32,20 @@ type Application struct {
 	RepoURL, TargetRevision, Path, ValuesFile string
 	// Env is the environment the plugin renders.
 	Env string
+	// Rendered: Argo CD applies the committed out/<env> (RenderedPath) as
+	// a Kustomize source instead of running the plugin.
+	Rendered     bool
+	RenderedPath string
+	// InSet: the environment is an element of the fleet's ApplicationSet,
+	// not an Application file of its own.
+	InSet bool
 }
+
+// Argo CD delivery and fleet modes of a profile's argocd section.
+const (
+	DeliveryRendered    = "rendered"
+	FleetApplicationSet = "applicationSet"
+)
 
 func applicationOf(p *profile.Profile, m *facts.Minor, n Names) *Application {
 	a := p.ArgoCD
@@ -47,6 +60,8 @@ func applicationOf(p *profile.Profile, m *facts.Minor, n Names) *Application {
 		RepoURL:              a.RepoURL, TargetRevision: a.TargetRevision, Path: a.Path,
 		ValuesFile: path.Join(a.Path, "out", p.Env, "helm", "karpenter-values.yaml"),
 		Env:        p.Env,
+		Rendered:   a.Delivery == DeliveryRendered, RenderedPath: path.Join(a.Path, "out", p.Env),
+		InSet: a.Fleet == FleetApplicationSet,
 	}
 	if app.Project == "" {
 		app.Project, app.OwnProject = app.Name, true

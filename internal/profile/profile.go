@@ -53,7 +53,11 @@ type ArgoCD struct {
 	Path           string `json:"path"`
 	Namespace      string `json:"namespace"`
 	Project        string `json:"project,omitempty"`
-	Destination    struct {
+	// Delivery is "plugin" or "rendered"; Fleet "applications" or
+	// "applicationSet".
+	Delivery    string `json:"delivery"`
+	Fleet       string `json:"fleet"`
+	Destination struct {
 		Server string `json:"server,omitempty"`
 		Name   string `json:"name,omitempty"`
 	} `json:"destination"`
