@@ -1,16 +1,21 @@
 package conformance
 
 import (
+	"archive/zip"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/oracle"
 	"github.com/karpgen/karpgen/internal/output"
@@ -132,5 +137,153 @@ func TestAppProjectMatchesWhatTheApplicationDeploys(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// argoModuleCRD loads a CRD of Argo CD's module at the version
+// reference/argocd/SOURCE names, from the zip `go mod download` fetches
+// (make module-zips): the ApplicationSet CRD is a megabyte, not kept in
+// the repository.
+func argoModuleCRD(t *testing.T, name string) *crd {
+	t.Helper()
+	source, err := os.ReadFile(filepath.Join(oracle.Root(), "reference", "argocd", "SOURCE"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var module, sum string
+	for _, line := range strings.Split(string(source), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "module" {
+			module, sum = f[1], f[2]
+		}
+	}
+	cmd := exec.Command("go", "mod", "download", "-json", module)
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
+	out, _ := cmd.Output()
+	var d struct{ Zip, Sum string }
+	if err := json.Unmarshal(out, &d); err != nil || d.Zip == "" {
+		oracle.Missing(t, "the module zip of %s is not downloaded (make module-zips): %s", module, out)
+	}
+	if d.Sum != sum {
+		t.Fatalf("%s: the zip's hash is %s, SOURCE says %s", module, d.Sum, sum)
+	}
+	z, err := zip.OpenReader(d.Zip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	data, err := fs.ReadFile(z, module+"/manifests/crds/"+name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return loadCRD(t, path)
+}
+
+// TestArgoCDFleetAndDelivery: every form of the argocd section
+// (Applications or one ApplicationSet, the plugin or the rendered out/,
+// a destination by name or by server, Karpenter 1.0's conversion webhook
+// or not) writes objects Argo CD's CRDs accept; an environment is in its
+// own file or in the ApplicationSet, never both; and the rendered
+// delivery's objects come from out/<env> with no plugin.
+func TestArgoCDFleetAndDelivery(t *testing.T) {
+	oracle.Dir(t)
+	projectCRD, appCRD, setCRD := argoCRD(t, "appproject-crd.yaml"), argoCRD(t, "application-crd.yaml"), argoModuleCRD(t, "applicationset-crd.yaml")
+	var envs []*model.Env
+	for i, minor := range []*facts.Minor{facts.Oldest(), facts.Newest()} {
+		for _, delivery := range []string{"plugin", "rendered"} {
+			for _, fleet := range []string{"applications", "applicationSet"} {
+				p := richProfile(variant{minor, profile.AuthPodIdentity, true})
+				p.Env = fmt.Sprintf("%s-%s-%d", delivery, strings.ToLower(fleet), i)
+				p.ArgoCD = &profile.ArgoCD{RepoURL: "https://git.example.com/platform.git", TargetRevision: "main", Path: "gitops", Namespace: "argocd",
+					Delivery: delivery, Fleet: fleet}
+				if i == 0 {
+					p.ArgoCD.Destination.Server = "https://prod.example.com:6443"
+				} else {
+					p.ArgoCD.Destination.Name = p.Cluster.Name
+				}
+				envs = append(envs, model.Resolve(p))
+			}
+		}
+	}
+	r := generators.NewRenderer()
+	inSet := 0
+	for _, e := range envs {
+		b, err := r.Render(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file, own := b.Files[model.FileApplication]
+		if own == e.Application.InSet {
+			t.Errorf("%s: fleet %s, and its own Application file: %v", e.Name, e.Profile.ArgoCD.Fleet, own)
+		}
+		if e.Application.InSet {
+			inSet++
+			continue
+		}
+		for _, o := range objects(t, file) {
+			c := appCRD
+			if o["kind"] == "AppProject" {
+				c = projectCRD
+			}
+			if problems := c.validate(o); len(problems) > 0 {
+				t.Errorf("%s: Argo CD's CRD refuses the %s: %v", e.Name, o["kind"], problems)
+			}
+			if o["kind"] == "Application" {
+				checkObjectsSource(t, e, o)
+			}
+		}
+	}
+	set := r.FleetFiles(envs)[generators.ApplicationSetFile]
+	var sets, projects int
+	for _, o := range objects(t, set) {
+		switch o["kind"] {
+		case "ApplicationSet":
+			sets++
+			if problems := setCRD.validate(o); len(problems) > 0 {
+				t.Errorf("Argo CD's CRD refuses the ApplicationSet: %v", problems)
+			}
+			elements := get(o, "spec", "generators").([]any)[0].(map[string]any)["list"].(map[string]any)["elements"].([]any)
+			if len(elements) != inSet {
+				t.Errorf("the ApplicationSet has %d elements, %d environments say applicationSet", len(elements), inSet)
+			}
+			for _, el := range elements {
+				el := el.(map[string]any)
+				app := map[string]any{"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
+					"metadata": map[string]any{"name": el["name"], "namespace": "argocd"}, "spec": el["spec"]}
+				if problems := appCRD.validate(app); len(problems) > 0 {
+					t.Errorf("%v: Argo CD's CRD refuses the Application the ApplicationSet makes: %v", el["name"], problems)
+				}
+			}
+		case "AppProject":
+			projects++
+			if problems := projectCRD.validate(o); len(problems) > 0 {
+				t.Errorf("Argo CD's CRD refuses the AppProject: %v", problems)
+			}
+		}
+	}
+	if sets != 1 || projects != inSet {
+		t.Errorf("out/%s holds %d ApplicationSets and %d AppProjects, for %d environments", generators.ApplicationSetFile, sets, projects, inSet)
+	}
+}
+
+// checkObjectsSource holds an Application's last source to its
+// delivery: the plugin over the repository, or out/<env> with none.
+func checkObjectsSource(t *testing.T, e *model.Env, app map[string]any) {
+	t.Helper()
+	sources := get(app, "spec", "sources").([]any)
+	last := sources[len(sources)-1].(map[string]any)
+	_, plugin := last["plugin"]
+	switch e.Profile.ArgoCD.Delivery {
+	case "rendered":
+		if plugin || last["path"] != "gitops/out/"+e.Name {
+			t.Errorf("%s: rendered delivery's objects source is %v", e.Name, last)
+		}
+	default:
+		if !plugin || last["path"] != "gitops" {
+			t.Errorf("%s: the plugin's source is %v", e.Name, last)
+		}
 	}
 }

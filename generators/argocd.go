@@ -63,6 +63,26 @@ func Application(a *model.Application) obj {
 	}
 }
 
+// ArgoCDNeeds says which Argo CD an Application needs: 2.6 for several
+// sources with a $values reference, 2.8 for the CRD chart's valuesObject
+// (Karpenter 1.0's conversion webhook).
+func ArgoCDNeeds(a *model.Application) string {
+	if a.CRDWebhook {
+		return "Needs Argo CD 2.8 or later: an Application of several sources, with a $values reference and helm.valuesObject."
+	}
+	return "Needs Argo CD 2.6 or later: an Application of several sources, with a $values reference."
+}
+
+// applicationSetNeeds says which Argo CD the ApplicationSet needs.
+const applicationSetNeeds = "Needs Argo CD 2.10 or later: an ApplicationSet with templatePatch, whose Applications have several sources."
+
+// noted puts a comment line below the generated-code line, which stays
+// first.
+func noted(text []byte, note string) []byte {
+	head, rest, _ := strings.Cut(string(text), "\n")
+	return []byte(head + "\n# " + note + "\n" + rest)
+}
+
 // objects is the Application's source of the NodePools and EC2NodeClasses:
 // the karpgen plugin over the repository, or the committed out/<env> as a
 // Kustomize source (its kustomization.yaml lists the objects).

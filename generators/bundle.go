@@ -103,9 +103,7 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 	}
 	yamlFile(model.FileCloudFormation, cloudFormation(e, policies))
 	if note := TemplateNote(m); note != "" {
-		// Below the generated-code line, which stays first.
-		head, rest, _ := strings.Cut(string(b.Files[model.FileCloudFormation]), "\n")
-		b.Files[model.FileCloudFormation] = []byte(head + "\n# " + note + "\n" + rest)
+		b.Files[model.FileCloudFormation] = noted(b.Files[model.FileCloudFormation], note)
 	}
 	if e.Application != nil && !e.Application.InSet {
 		if project := AppProject(e); project != nil {
@@ -113,6 +111,7 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 		} else {
 			yamlFile(model.FileApplication, Application(e.Application))
 		}
+		b.Files[model.FileApplication] = noted(b.Files[model.FileApplication], ArgoCDNeeds(e.Application))
 	}
 	for path, v := range AddonFiles(e) {
 		if strings.HasSuffix(path, ".json") {
@@ -144,7 +143,7 @@ func (r *Renderer) FleetFiles(envs []*model.Env) map[string][]byte {
 	}
 	files := map[string][]byte{}
 	if set := ApplicationSet(apps); set != nil {
-		files[ApplicationSetFile] = r.enc.YAMLFile(append(docs, set)...)
+		files[ApplicationSetFile] = noted(r.enc.YAMLFile(append(docs, set)...), applicationSetNeeds)
 	}
 	return files
 }
