@@ -140,11 +140,10 @@ func TestAppProjectMatchesWhatTheApplicationDeploys(t *testing.T) {
 	}
 }
 
-// argoModuleCRD loads a CRD of Argo CD's module at the version
+// argoModuleFile reads a file of Argo CD's module at the version
 // reference/argocd/SOURCE names, from the zip `go mod download` fetches
-// (make module-zips): the ApplicationSet CRD is a megabyte, not kept in
-// the repository.
-func argoModuleCRD(t *testing.T, name string) *crd {
+// (make module-zips), its hash held to SOURCE.
+func argoModuleFile(t *testing.T, name string) []byte {
 	t.Helper()
 	source, err := os.ReadFile(filepath.Join(oracle.Root(), "reference", "argocd", "SOURCE"))
 	if err != nil {
@@ -171,12 +170,19 @@ func argoModuleCRD(t *testing.T, name string) *crd {
 		t.Fatal(err)
 	}
 	defer z.Close()
-	data, err := fs.ReadFile(z, module+"/manifests/crds/"+name)
+	data, err := fs.ReadFile(z, module+"/"+name)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return data
+}
+
+// argoModuleCRD loads a CRD of Argo CD's module: the ApplicationSet CRD
+// is a megabyte, not kept in the repository.
+func argoModuleCRD(t *testing.T, name string) *crd {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := os.WriteFile(path, argoModuleFile(t, "manifests/crds/"+name), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return loadCRD(t, path)
