@@ -5,7 +5,7 @@ BIN      := bin/karpgen
 # The IAM policy simulator; its packages are installed from its lockfile.
 SIMDIR   := test/iamsim
 
-.PHONY: all build render test fmt-check vet staticcheck unit iamsim module-zips out-check generate-check generate install clean bench tools
+.PHONY: release all build render test fmt-check vet staticcheck unit iamsim module-zips out-check generate-check generate install clean bench tools
 
 all: build
 
@@ -94,5 +94,10 @@ tools: bin/helm bin/cue
 bin/helm bin/cue: tools/go.mod tools/tools.go
 	cd tools && $(GO) build -o ../bin/helm helm.sh/helm/v3/cmd/helm && $(GO) build -o ../bin/cue cuelang.org/go/cmd/cue
 
+# Binaries for linux and darwin (amd64, arm64), their SBOMs and SHA256SUMS
+# in dist/<version>/, the version being the tag of HEAD (hack/release.sh).
+release:
+	bash hack/release.sh
+
 clean:
-	rm -rf bin .cache $(SIMDIR)/node_modules
+	rm -rf bin dist .cache $(SIMDIR)/node_modules

@@ -57,12 +57,14 @@ var interrupt func(step int) bool
 // errInterrupted is what a commit stopped by interrupt returns.
 var errInterrupted = errors.New("interrupted")
 
-// exchange swaps two names at once; errNoExchange says the system cannot,
-// and the swap is then two renames, with the old entry at staged+"-old"
-// in between (the journal puts it back from there too).
-var exchange = func(a, b string) error {
-	return unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
-}
+// exchange swaps two names at once (swap_linux.go); errNoExchange says
+// the system cannot, and the swap is then two renames, with the old
+// entry at staged+"-old" in between (the journal puts it back from there
+// too).
+var exchange = exchangeNames
+
+// errNoExchange is the error of a system without an exchange of names.
+var errNoExchange = errors.New("the system cannot exchange two names at once")
 
 func inode(p string) (uint64, bool) {
 	info, err := os.Lstat(p)
@@ -157,7 +159,7 @@ func undo(outDir string, done []move) {
 // between (when set) may stop it as a kill would.
 func swapNames(a, b, aside string, between func() bool) (stopped bool, err error) {
 	err = exchange(a, b)
-	if err == nil || !(errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL)) {
+	if err == nil || !(errors.Is(err, errNoExchange) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL)) {
 		return false, err
 	}
 	if err := os.Rename(b, aside); err != nil {

@@ -120,9 +120,7 @@ func TestAKilledRenderIsPutBack(t *testing.T) {
 				t.Errorf("two-step %v, stop %d: the render after: %q", twoStep, stop, got)
 			}
 		}
-		exchange = func(a, b string) error {
-			return unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
-		}
+		exchange = exchangeNames
 	}
 }
 
