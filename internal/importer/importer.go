@@ -57,7 +57,7 @@ type importer struct {
 	notes   []diag.Finding
 	pools   map[string]map[string]any
 	classes map[string]map[string]any
-	// kubelets are the kubelet settings pools carried, by node class.
+	// kubelets are the kubelet settings pools carried, by pool.
 	kubelets  map[string]kubeletSource
 	values    node
 	nodeRoles map[string]diag.Pos // role -> where
@@ -70,7 +70,7 @@ type importer struct {
 type kubeletSource struct {
 	value any
 	pos   diag.Pos
-	pool  string
+	class string
 }
 
 // note reports what the import changed or dropped, as a finding of rule

@@ -2,10 +2,12 @@ package importer
 
 import (
 	"fmt"
-	"go.yaml.in/yaml/v3"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // shorthand maps requirement keys to the profile fields that say them.
@@ -280,23 +282,48 @@ func (im *importer) kubelet(pool map[string]any, k node, poolName string) {
 			im.note("kubelet", k.keyPos("containerRuntime"), "kubelet containerRuntime is gone in v1 (containerd only); dropped")
 		}
 	}
-	if prev, ok := im.kubelets[class]; ok && fmt.Sprint(prev.value) != fmt.Sprint(v) {
-		im.note("kubelet", k.pos(), "pools %s and %s share node class %s but not their kubelet settings; kept those of %s (%s)", prev.pool, poolName, class, prev.pool, prev.pos)
-		return
-	}
-	im.kubelets[class] = kubeletSource{v, k.pos(), poolName}
-	im.note("kubelet", k.pos(), "kubelet settings moved from the pool to node class %s", class)
+	im.kubelets[poolName] = kubeletSource{v, k.pos(), class}
 }
 
+// applyKubelets puts each pool's kubelet settings on a node class, as
+// upstream's migration does: where every pool of a class has the same
+// settings (or the class has one pool), on the class itself; where they
+// differ, each pool with settings of its own gets a copy of the class
+// with them, so that no pool's nodes take another pool's kubelet.
 func (im *importer) applyKubelets() {
-	for class, k := range im.kubelets {
-		nc, ok := im.classes[class]
-		if !ok {
-			im.note("kubelet", k.pos, "kubelet settings of pool %s name node class %s, which is not in the input; dropped", k.pool, class)
-			continue
+	byClass := map[string][]string{}
+	for _, pool := range slices.Sorted(maps.Keys(im.pools)) {
+		class, _ := im.pools[pool]["nodeClass"].(string)
+		byClass[class] = append(byClass[class], pool)
+	}
+	for _, class := range slices.Sorted(maps.Keys(byClass)) {
+		pools := byClass[class]
+		distinct := map[string]bool{}
+		for _, p := range pools {
+			k, ok := im.kubelets[p]
+			distinct[fmt.Sprint(ok, k.value)] = true
 		}
-		if _, set := nc["kubelet"]; !set {
-			nc["kubelet"] = k.value
+		for _, p := range pools {
+			k, ok := im.kubelets[p]
+			if !ok {
+				continue
+			}
+			nc, found := im.classes[class]
+			if !found {
+				im.note("kubelet", k.pos, "kubelet settings of pool %s name node class %s, which is not in the input; dropped", p, class)
+				continue
+			}
+			if len(distinct) == 1 {
+				nc["kubelet"] = k.value
+				im.note("kubelet", k.pos, "kubelet settings moved from the pool to node class %s", class)
+				continue
+			}
+			copied := class + "-" + p
+			cp := maps.Clone(nc)
+			cp["kubelet"] = k.value
+			im.classes[copied] = cp
+			im.pools[p]["nodeClass"] = copied
+			im.note("kubelet", k.pos, "kubelet settings moved from the pool to node class %s, a copy of %s: the other pools of %s have other kubelet settings, which stay theirs", copied, class, class)
 		}
 	}
 }
