@@ -95,9 +95,21 @@ func (im *importer) environment() (map[string]any, error) {
 		}
 	} else {
 		karpenter["auth"] = "podIdentity"
+		if v.ok() {
+			im.note("default-auth", v.pos(), "the Helm values name no IRSA role (serviceAccount.annotations): the profile takes EKS Pod Identity (karpenter.auth); set \"irsa\" if the controller uses IRSA")
+		} else {
+			im.note("default-auth", im.first, "without the Helm values in use, the controller's credentials are not known: the profile takes EKS Pod Identity (karpenter.auth); set \"irsa\" if the controller uses IRSA")
+		}
 	}
 	queue := orString(settings.get("interruptionQueue").str(), legacy.get("interruptionQueueName").str())
 	karpenter["interruptionQueue"] = queue != ""
+	if queue == "" {
+		where, why := im.first, "without the Helm values in use, no interruption queue is known"
+		if v.ok() {
+			where, why = v.pos(), "the Helm values name no interruption queue"
+		}
+		im.note("default-queue", where, "%s: the profile has none (karpenter.interruptionQueue: false), so Karpenter does not see spot interruptions or rebalance notices; set it to true to have the bundle create the queue and its rules", why)
+	}
 	if queue != "" && queue != model.DefaultQueue(cluster) {
 		karpenter["queueName"] = queue
 	}
