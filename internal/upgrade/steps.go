@@ -75,14 +75,8 @@ func (p *Plan) steps() []Step {
 			// release to upgrade. Each hop is a commit of the profile at
 			// that release, which the Application syncs (CRDs before the
 			// objects that use them) and waits on.
-			set := fmt.Sprintf("karpenter.version: %q", v)
 			add(fmt.Sprintf("Move the profile to %s and let Argo CD sync the CRDs, the controller and the objects", v),
-				fmt.Sprintf("set %s in the profile, then: %s && %s && %s && %s\n%s && %s", set,
-					sh("karpgen", "render", p.Env), sh("git", "add", "profiles", "out/"+p.Env),
-					sh("git", "commit", "-m", fmt.Sprintf("%s: Karpenter %s", p.Env, v)), sh("git", "push"),
-					sh("argocd", "app", "sync", app.Namespace+"/"+app.Name),
-					sh("argocd", "app", "wait", app.Namespace+"/"+app.Name, "--sync", "--health", "--timeout", "600")),
-				"")
+				p.argoCommit(app, fmt.Sprintf("karpenter.version: %q", v), fmt.Sprintf("Karpenter %s", v)), "")
 			continue
 		}
 		add(fmt.Sprintf("Upgrade the CRDs to %s", v),
@@ -96,9 +90,15 @@ func (p *Plan) steps() []Step {
 	if p.KubernetesTo != "" {
 		set += fmt.Sprintf(" and cluster.kubernetesVersion: %q", p.KubernetesTo)
 	}
-	if target.Application == nil || p.KubernetesTo != "" {
+	switch app := target.Application; {
+	case app == nil:
 		add("Move the profile to the target and apply its NodePools and EC2NodeClasses",
-			fmt.Sprintf("set %s in the profile, then: %s && %s (or let Argo CD sync)", set, sh("karpgen", "render", p.Env), sh("kubectl", "apply", "-k", "out/"+p.Env)), "")
+			fmt.Sprintf("set %s in the profile, then: %s && %s", set, sh("karpgen", "render", p.Env), sh("kubectl", "apply", "-k", "out/"+p.Env)), "")
+	case p.KubernetesTo != "":
+		// Each hop moved karpenter.version; the Kubernetes version is the
+		// profile's last change.
+		add("Move the profile to the cluster's Kubernetes and let Argo CD sync it",
+			p.argoCommit(app, fmt.Sprintf("cluster.kubernetesVersion: %q", p.KubernetesTo), "Kubernetes "+p.KubernetesTo), "")
 	}
 	if len(transition) > 0 {
 		var cmds []string
@@ -109,6 +109,18 @@ func (p *Plan) steps() []Step {
 		add("Remove the transition policies once the target controller runs", strings.Join(cmds, "\n"), "")
 	}
 	return steps
+}
+
+// argoCommit is the command of a change Argo CD delivers: set the profile
+// field, render, commit and push, then sync the Application and wait until
+// it is synced and healthy.
+func (p *Plan) argoCommit(app *model.Application, set, what string) string {
+	sh := escape.ShellJoin
+	name := app.Namespace + "/" + app.Name
+	return fmt.Sprintf("set %s in the profile, then: %s && %s && %s && %s\n%s && %s", set,
+		sh("karpgen", "render", p.Env), sh("git", "add", "profiles", "out/"+p.Env),
+		sh("git", "commit", "-m", p.Env+": "+what), sh("git", "push"),
+		sh("argocd", "app", "sync", name), sh("argocd", "app", "wait", name, "--sync", "--health", "--timeout", "600"))
 }
 
 // TransitionPolicies are the statements a release on the way needs that
