@@ -94,6 +94,23 @@ var refRules = []*Rule{
 			}
 		},
 	},
+	{
+		ID: "ref/instance-profile-role", Severity: diag.Warning, Group: "References",
+		Summary: "A node class that launches with an instance profile of its own: the role inside it is not in the profile, and the controller may pass only the environment's node role.",
+		check: func(c *Context) {
+			n := c.E.Names
+			for _, name := range names(c.P.NodeClasses) {
+				nc := c.P.NodeClasses[name]
+				if nc.InstanceProfile == "" || nc.Role != "" {
+					continue
+				}
+				c.Report(at("nodeClasses", field(name), "instanceProfile"),
+					fmt.Sprintf("check that it holds %s (aws iam get-instance-profile --instance-profile-name %s), or drop instanceProfile and let Karpenter make one for the node role", n.NodeRole, nc.InstanceProfile),
+					"node class %q launches with instance profile %q, whose role karpgen cannot see: the controller may pass only %q (iam:PassRole), and the bundle's access entry admits only that role's nodes; an instance profile holding another role launches no node that joins",
+					name, nc.InstanceProfile, n.NodeRole)
+			}
+		},
+	},
 }
 
 var authRules = []*Rule{
