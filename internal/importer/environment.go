@@ -175,13 +175,20 @@ func (im *importer) readValues(karpenter map[string]any, settings node) {
 	karpenter["controller"] = controller
 	gates := map[string]any{}
 	fg := settings.get("featureGates")
+	_, minor, _ := model.Release(im.version)
 	for _, k := range fg.keys() {
-		if strings.EqualFold(k, "drift") {
+		if strings.EqualFold(k, "drift") || strings.EqualFold(k, "driftEnabled") {
 			if on, ok := fg.get(k).boolean(); ok && !on {
 				im.keepNodesFromDrift(fg.keyPos(k))
 				continue
 			}
 			im.note("drift-gate", fg.keyPos(k), "the drift feature gate is gone in v1 (drift is always on); dropped")
+			continue
+		}
+		if minor != nil && !slices.ContainsFunc(minor.FeatureGates, func(g facts.Gate) bool { return g.Name == k }) {
+			// A gate the chart of the profile's version does not have (it
+			// ignores it) never enters the profile, which vet would refuse.
+			im.note("feature-gate", fg.keyPos(k), "settings.featureGates.%s is not a feature gate of the Karpenter %s chart, which ignores it; dropped", k, minor.Minor)
 			continue
 		}
 		if b, ok := fg.get(k).boolean(); ok {
@@ -194,6 +201,10 @@ func (im *importer) readValues(karpenter map[string]any, settings node) {
 	awsGates := map[string]any{}
 	ag := settings.get("awsFeatureGates")
 	for _, k := range ag.keys() {
+		if minor != nil && !slices.ContainsFunc(minor.AWSFeatureGates, func(g facts.Gate) bool { return g.Name == k }) {
+			im.note("feature-gate", ag.keyPos(k), "settings.awsFeatureGates.%s is not an AWS feature gate of the Karpenter %s chart, which ignores it; dropped", k, minor.Minor)
+			continue
+		}
 		if b, ok := ag.get(k).boolean(); ok {
 			awsGates[k] = b
 		}
