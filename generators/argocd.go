@@ -63,18 +63,17 @@ func Application(a *model.Application) obj {
 	}
 }
 
-// ArgoCDNeeds says which Argo CD an Application needs: 2.6 for several
-// sources with a $values reference, 2.8 for the CRD chart's valuesObject
-// (Karpenter 1.0's conversion webhook).
+// ArgoCDNeeds says which Argo CD an Application needs (NeedsArgoCD).
 func ArgoCDNeeds(a *model.Application) string {
-	if a.CRDWebhook {
-		return "Needs Argo CD 2.8 or later: an Application of several sources, with a $values reference and helm.valuesObject."
-	}
-	return "Needs Argo CD 2.6 or later: an Application of several sources, with a $values reference."
+	minor, why := a.NeedsArgoCD()
+	return "Needs Argo CD " + minor + " or later: " + why + "."
 }
 
 // applicationSetNeeds says which Argo CD the ApplicationSet needs.
-const applicationSetNeeds = "Needs Argo CD 2.10 or later: an ApplicationSet with templatePatch, whose Applications have several sources."
+func applicationSetNeeds() string {
+	minor, why := (&model.Application{InSet: true}).NeedsArgoCD()
+	return "Needs Argo CD " + minor + " or later: " + why + ", whose Applications have several sources."
+}
 
 // noted puts a comment line below the generated-code line, which stays
 // first.

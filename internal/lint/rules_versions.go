@@ -11,6 +11,21 @@ import (
 
 var versionRules = []*Rule{
 	{
+		ID: "version/argocd", Severity: diag.Error, Group: "Versions",
+		Summary: "The Argo CD the profile states (argocd.version) runs what karpgen generates for it: 2.6 for Applications of several sources, 2.8 for Karpenter 1.0's CRD values, 2.10 for an ApplicationSet.",
+		check: func(c *Context) {
+			a := c.E.Application
+			if a == nil || c.P.ArgoCD.Version == "" {
+				return
+			}
+			need, why := a.NeedsArgoCD()
+			if have := c.P.ArgoCD.Version; facts.MinorLess(have, need) {
+				c.Report("argocd.version", fmt.Sprintf("upgrade Argo CD to %s or later, or change what needs it", need),
+					"Argo CD %s cannot run what karpgen writes for this environment: %s needs Argo CD %s", have, why, need)
+			}
+		},
+	},
+	{
 		ID: "version/known-regression", Severity: diag.Warning, Group: "Versions",
 		Summary: "The Karpenter patch release has no known regression (the facts table lists the patches upstream had to fix).",
 		check: func(c *Context) {

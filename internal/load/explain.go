@@ -25,6 +25,7 @@ import (
 // example; TestEveryConstraintIsExplained holds the table to the schema.
 var patternWords = map[string][2]string{
 	`^[0-9]{12}$`:                {"a 12-digit AWS account ID", `"123456789012"`},
+	`^[23]\.[0-9]+$`:             {"an Argo CD minor version", `"2.10"`},
 	`^1\.[0-9]+$`:                {"a Kubernetes minor version", `"1.32"`},
 	`^[A-Za-z0-9_-]{1,80}$`:      {"an SQS queue name: 1 to 80 letters, digits, '-' and '_'", `"Karpenter-prod"`},
 	`^[A-Za-z0-9+=,.@_-]{1,64}$`: {"an IAM role name (not an ARN): 1 to 64 letters, digits and +=,.@_-", `"KarpenterNodeRole-prod"`},

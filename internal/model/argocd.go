@@ -41,6 +41,20 @@ type Application struct {
 	InSet bool
 }
 
+// NeedsArgoCD is the oldest Argo CD minor that runs the Application, and
+// what needs it: 2.6 for an Application of several sources with a $values
+// reference, 2.8 for the CRD chart's helm.valuesObject (Karpenter 1.0's
+// conversion webhook), 2.10 for the ApplicationSet's templatePatch.
+func (a *Application) NeedsArgoCD() (minor, why string) {
+	switch {
+	case a.InSet:
+		return "2.10", "an ApplicationSet with templatePatch"
+	case a.CRDWebhook:
+		return "2.8", "an Application of several sources, with a $values reference and helm.valuesObject"
+	}
+	return "2.6", "an Application of several sources, with a $values reference"
+}
+
 // Argo CD delivery and fleet modes of a profile's argocd section.
 const (
 	DeliveryRendered    = "rendered"

@@ -55,6 +55,8 @@ type ArgoCD struct {
 	Project        string `json:"project,omitempty"`
 	// Delivery is "plugin" or "rendered"; Fleet "applications" or
 	// "applicationSet".
+	// Version is the Argo CD minor the profile states, "" for none.
+	Version     string `json:"version,omitempty"`
 	Delivery    string `json:"delivery"`
 	Fleet       string `json:"fleet"`
 	Destination struct {
