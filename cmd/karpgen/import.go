@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing/fstest"
 
@@ -22,6 +23,7 @@ import (
 func runImport(args []string, stdout, stderr io.Writer) error {
 	var opts importer.Options
 	var valuesFile, out, format string
+	var draft bool
 	fs := newFlags("import", stdout, stderr)
 	// flagOf names the flag of each option, for an import that needs one.
 	flagOf := map[string]string{}
@@ -41,6 +43,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&valuesFile, "values", "", "Helm values of the karpenter release")
 	fs.StringVar(&out, "output-file", "", "file to write the profile to (default: standard output); never overwritten")
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json (what the import changed or dropped, on standard error)")
+	fs.BoolVar(&draft, "draft", false, "write the profile even when vet refuses it, with vet's findings as comments at its end, and exit 1")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -108,19 +111,52 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	} else {
 		printer.Findings(stderr, relative(findings))
 	}
-	if refused {
-		return &exitError{exitInvalid, errors.New("import: the imported profile would not vet (above); nothing was written: give the flags or fix the input the findings name")}
+	profile := res.CUE
+	switch {
+	case refused && !draft:
+		return &exitError{exitInvalid, errors.New("import: the imported profile would not vet (above); nothing was written: give the flags or fix the input the findings name, or write it as a draft with --draft")}
+	case refused:
+		// At the end, so that the findings' lines are the file's.
+		profile = append(slices.Clone(profile), draftNote(checked.Findings)...)
 	}
 	if out == "" {
-		_, err := stdout.Write(res.CUE)
-		return err
+		if _, err := stdout.Write(profile); err != nil {
+			return err
+		}
+	} else {
+		written, err := output.WriteNew(filepath.Dir(out), map[string][]byte{filepath.Base(out): profile})
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", filepath.ToSlash(written[0]))
 	}
-	written, err := output.WriteNew(filepath.Dir(out), map[string][]byte{filepath.Base(out): res.CUE})
-	if err != nil {
-		return fmt.Errorf("import: %w", err)
+	if refused {
+		return &exitError{exitFound, errors.New("import: wrote a draft: vet refuses it as it is (above, and at its end); fix what the findings name, then run karpgen vet")}
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", filepath.ToSlash(written[0]))
 	return nil
+}
+
+// draftNote is what vet refuses of a draft profile, as comments: one line
+// each, whatever the finding's text holds.
+func draftNote(findings []diag.Finding) []byte {
+	var b strings.Builder
+	b.WriteString("\n// Draft: karpgen vet refuses this profile as it is. Fix what these name, then remove this note:\n")
+	for _, f := range findings {
+		if f.Severity != diag.Error {
+			continue
+		}
+		line := fmt.Sprintf("%s: %s [%s]", f.Pos, f.Message, f.Rule)
+		if f.Hint != "" {
+			line += " (" + f.Hint + ")"
+		}
+		b.WriteString("//   - " + strings.Map(func(r rune) rune {
+			if r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' {
+				return ' '
+			}
+			return r
+		}, line) + "\n")
+	}
+	return []byte(b.String())
 }
 
 // readBounded reads a file to import, at most one byte past the size an
