@@ -223,6 +223,42 @@ func manualSteps(e *model.Env) []string {
 		steps = append(steps, "Windows nodes need the VPC resource controller's Windows IP address management: "+
 			"`kubectl patch configmap amazon-vpc-cni -n kube-system --type merge -p '{\"data\":{\"enable-windows-ipam\":\"true\"}}'`.")
 	}
+	if len(p.NodeGroups) > 0 {
+		var groups []string
+		for _, name := range slices.Sorted(maps.Keys(p.NodeGroups)) {
+			g := p.NodeGroups[name]
+			text := escape.Code(name) + " (labels " + labelsText(g.Labels)
+			if len(g.Taints) > 0 {
+				var taints []string
+				for _, t := range g.Taints {
+					s := t.Key
+					if t.Value != "" {
+						s += "=" + t.Value
+					}
+					taints = append(taints, escape.Code(s+":"+t.Effect))
+				}
+				text += ", taints " + strings.Join(taints, ", ")
+			}
+			groups = append(groups, text+")")
+		}
+		steps = append(steps, "Create the EKS managed node groups Karpenter does not manage, with fixed sizes, before Karpenter: "+strings.Join(groups, "; ")+
+			". The controller runs on "+escape.Code(e.Placement.ControllerGroup)+".")
+	}
+	if app := e.Application; app != nil {
+		file := "out/" + e.Name + "/" + model.FileApplication
+		if app.InSet {
+			file = "out/" + ApplicationSetFile
+		}
+		steps = append(steps, "Install Karpenter through Argo CD: register `public.ecr.aws/karpenter` as a Helm repository with enableOCI (karpgen's deploy/argocd/karpenter-chart-repository.yaml), then "+
+			escape.Code(escape.ShellJoin("kubectl", "apply", "-n", app.Namespace, "-f", file))+
+			": Argo CD installs the CRD chart, the controller chart with `out/"+e.Name+"/helm/karpenter-values.yaml`, and the NodePools and EC2NodeClasses.")
+	} else {
+		v := strings.TrimPrefix(p.Karpenter.Version, "v")
+		steps = append(steps, "Install Karpenter: "+
+			escape.Code(escape.ShellJoin("helm", "upgrade", "--install", "karpenter-crd", "oci://public.ecr.aws/karpenter/karpenter-crd", "--version", v, "--namespace", n.Namespace, "--create-namespace"))+", then "+
+			escape.Code(escape.ShellJoin("helm", "upgrade", "--install", "karpenter", "oci://public.ecr.aws/karpenter/karpenter", "--version", v, "--namespace", n.Namespace, "--values", "out/"+e.Name+"/helm/karpenter-values.yaml"))+
+			", then the NodePools and EC2NodeClasses: "+escape.Code(escape.ShellJoin("kubectl", "apply", "-k", "out/"+e.Name))+".")
+	}
 	if e.Placement.AddonGroup != "" {
 		helm := ""
 		if len(p.Addons.Helm) > 0 {
