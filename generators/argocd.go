@@ -63,6 +63,10 @@ func Application(a *model.Application) obj {
 	}
 }
 
+// ChartRef is the OCI reference helm takes for one of Karpenter's charts
+// (karpenter, karpenter-crd): the registry the Applications name.
+func ChartRef(chart string) string { return "oci://" + chartRepo + "/" + chart }
+
 // ArgoCDNeeds says which Argo CD an Application needs (NeedsArgoCD).
 func ArgoCDNeeds(a *model.Application) string {
 	minor, why := a.NeedsArgoCD()

@@ -255,8 +255,8 @@ func manualSteps(e *model.Env) []string {
 	} else {
 		v := strings.TrimPrefix(p.Karpenter.Version, "v")
 		steps = append(steps, "Install Karpenter: "+
-			escape.Code(escape.ShellJoin("helm", "upgrade", "--install", "karpenter-crd", "oci://public.ecr.aws/karpenter/karpenter-crd", "--version", v, "--namespace", n.Namespace, "--create-namespace"))+", then "+
-			escape.Code(escape.ShellJoin("helm", "upgrade", "--install", "karpenter", "oci://public.ecr.aws/karpenter/karpenter", "--version", v, "--namespace", n.Namespace, "--values", "out/"+e.Name+"/helm/karpenter-values.yaml"))+
+			escape.Code(escape.ShellJoin("helm", "upgrade", "--install", "karpenter-crd", ChartRef("karpenter-crd"), "--version", v, "--namespace", n.Namespace, "--create-namespace"))+", then "+
+			escape.Code(escape.ShellJoin("helm", "upgrade", "--install", "karpenter", ChartRef("karpenter"), "--version", v, "--namespace", n.Namespace, "--values", "out/"+e.Name+"/helm/karpenter-values.yaml"))+
 			", then the NodePools and EC2NodeClasses: "+escape.Code(escape.ShellJoin("kubectl", "apply", "-k", "out/"+e.Name))+".")
 	}
 	if e.Placement.AddonGroup != "" {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iampolicy"
@@ -248,7 +249,7 @@ func (c *checkRun) installCRDs() string {
 	if c.e.Application != nil {
 		return c.helmUpgrade()
 	}
-	return escape.ShellJoin("helm", "upgrade", "--install", "karpenter-crd", "oci://public.ecr.aws/karpenter/karpenter-crd",
+	return escape.ShellJoin("helm", "upgrade", "--install", "karpenter-crd", generators.ChartRef("karpenter-crd"),
 		"--version", c.e.Version.String(), "--namespace", c.e.Names.Namespace)
 }
 
@@ -450,6 +451,6 @@ func (c *checkRun) helmUpgrade() string {
 	if app := c.e.Application; app != nil {
 		return "render and commit " + c.file("") + ", then " + escape.ShellJoin("argocd", "app", "sync", app.Namespace+"/"+app.Name) + " (Argo CD installs the charts)"
 	}
-	return escape.ShellJoin("helm", "upgrade", "karpenter", "oci://public.ecr.aws/karpenter/karpenter", "--version", c.e.Version.String(),
+	return escape.ShellJoin("helm", "upgrade", "karpenter", generators.ChartRef("karpenter"), "--version", c.e.Version.String(),
 		"--namespace", c.e.Names.Namespace, "--values", c.file(model.FileHelmValues))
 }

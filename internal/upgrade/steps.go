@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
@@ -62,7 +63,7 @@ func (p *Plan) steps() []Step {
 	for i, v := range p.versions[1:] {
 		if v.Major == 0 {
 			add(fmt.Sprintf("Upgrade the v1beta1 controller to %s with its webhooks enabled", v),
-				sh("helm", "upgrade", "karpenter", "oci://public.ecr.aws/karpenter/karpenter", "--version", v.String(), "--namespace", ns, "--reuse-values", "--set", "webhook.enabled=true"), "")
+				sh("helm", "upgrade", "karpenter", generators.ChartRef("karpenter"), "--version", v.String(), "--namespace", ns, "--reuse-values", "--set", "webhook.enabled=true"), "")
 			continue
 		}
 		values := fmt.Sprintf("%s/helm/karpenter-values-%s.yaml", dir, v)
@@ -80,9 +81,9 @@ func (p *Plan) steps() []Step {
 			continue
 		}
 		add(fmt.Sprintf("Upgrade the CRDs to %s", v),
-			sh("helm", "upgrade", "--install", "karpenter-crd", "oci://public.ecr.aws/karpenter/karpenter-crd", "--version", v.String(), "--namespace", ns), "")
+			sh("helm", "upgrade", "--install", "karpenter-crd", generators.ChartRef("karpenter-crd"), "--version", v.String(), "--namespace", ns), "")
 		add(fmt.Sprintf("Upgrade the controller to %s", v),
-			sh("helm", "upgrade", "karpenter", "oci://public.ecr.aws/karpenter/karpenter", "--version", v.String(), "--namespace", ns, "--values", values)+
+			sh("helm", "upgrade", "karpenter", generators.ChartRef("karpenter"), "--version", v.String(), "--namespace", ns, "--values", values)+
 				" && "+sh("kubectl", "-n", ns, "rollout", "status", "deployment/karpenter"), "")
 	}
 	p.kubernetesSteps(add, "")
