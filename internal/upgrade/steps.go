@@ -66,10 +66,6 @@ func (p *Plan) steps() []Step {
 				sh("helm", "upgrade", "karpenter", generators.ChartRef("karpenter"), "--version", v.String(), "--namespace", ns, "--reuse-values", "--set", "webhook.enabled=true"), "")
 			continue
 		}
-		values := fmt.Sprintf("%s/helm/karpenter-values-%s.yaml", dir, v)
-		if i == len(p.versions)-2 {
-			values = dir + "/helm/karpenter-values.yaml"
-		}
 		p.kubernetesSteps(add, v.String())
 		if app := target.Application; app != nil {
 			// Argo CD renders the charts with helm template: there is no
@@ -79,6 +75,10 @@ func (p *Plan) steps() []Step {
 			add(fmt.Sprintf("Move the profile to %s and let Argo CD sync the CRDs, the controller and the objects", v),
 				p.argoCommit(app, fmt.Sprintf("karpenter.version: %q", v), fmt.Sprintf("Karpenter %s", v)), "")
 			continue
+		}
+		values := fmt.Sprintf("%s/helm/karpenter-values-%s.yaml", dir, v)
+		if i == len(p.versions)-2 {
+			values = dir + "/helm/karpenter-values.yaml"
 		}
 		add(fmt.Sprintf("Upgrade the CRDs to %s", v),
 			sh("helm", "upgrade", "--install", "karpenter-crd", generators.ChartRef("karpenter-crd"), "--version", v.String(), "--namespace", ns), "")
