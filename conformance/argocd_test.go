@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/karpgen/karpgen/generators"
@@ -145,37 +146,57 @@ func TestAppProjectMatchesWhatTheApplicationDeploys(t *testing.T) {
 // (make module-zips), its hash held to SOURCE.
 func argoModuleFile(t *testing.T, name string) []byte {
 	t.Helper()
-	source, err := os.ReadFile(filepath.Join(oracle.Root(), "reference", "argocd", "SOURCE"))
-	if err != nil {
-		t.Fatal(err)
+	m := argoModule()
+	switch {
+	case m.err != nil:
+		t.Fatal(m.err)
+	case m.zip == "":
+		oracle.Missing(t, "the module zip of %s is not downloaded (make module-zips): %s", m.module, m.missing)
 	}
-	var module, sum string
-	for _, line := range strings.Split(string(source), "\n") {
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "module" {
-			module, sum = f[1], f[2]
-		}
-	}
-	cmd := exec.Command("go", "mod", "download", "-json", module)
-	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
-	out, _ := cmd.Output()
-	var d struct{ Zip, Sum string }
-	if err := json.Unmarshal(out, &d); err != nil || d.Zip == "" {
-		oracle.Missing(t, "the module zip of %s is not downloaded (make module-zips): %s", module, out)
-	}
-	if d.Sum != sum {
-		t.Fatalf("%s: the zip's hash is %s, SOURCE says %s", module, d.Sum, sum)
-	}
-	z, err := zip.OpenReader(d.Zip)
+	z, err := zip.OpenReader(m.zip)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer z.Close()
-	data, err := fs.ReadFile(z, module+"/"+name)
+	data, err := fs.ReadFile(z, m.module+"/"+name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return data
 }
+
+// argoModule finds the zip of Argo CD's module once for the tests that
+// read it: go mod download is asked once, not for every file.
+var argoModule = sync.OnceValue(func() (m struct {
+	module, zip, missing string
+	err                  error
+}) {
+	source, err := os.ReadFile(filepath.Join(oracle.Root(), "reference", "argocd", "SOURCE"))
+	if err != nil {
+		m.err = err
+		return m
+	}
+	var sum string
+	for _, line := range strings.Split(string(source), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "module" {
+			m.module, sum = f[1], f[2]
+		}
+	}
+	cmd := exec.Command("go", "mod", "download", "-json", m.module)
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
+	out, _ := cmd.Output()
+	var d struct{ Zip, Sum string }
+	if err := json.Unmarshal(out, &d); err != nil || d.Zip == "" {
+		m.missing = string(out)
+		return m
+	}
+	if d.Sum != sum {
+		m.err = fmt.Errorf("%s: the zip's hash is %s, SOURCE says %s", m.module, d.Sum, sum)
+		return m
+	}
+	m.zip = d.Zip
+	return m
+})
 
 // argoModuleCRD loads a CRD of Argo CD's module: the ApplicationSet CRD
 // is a megabyte, not kept in the repository.
