@@ -42,12 +42,12 @@ func roomOf(pkg string) int {
 	return room
 }
 
-// imports lists, for each package of the module (outside upstream's
-// reference source, the tools module and test data), the packages of
-// the module its non-test files import.
-func imports(t *testing.T) map[string][]string {
+// sources calls each with every non-test Go file of the module (outside
+// upstream's reference artifacts, the tools module and test data): its
+// path, and its path relative to the repository.
+func sources(t *testing.T, each func(path, rel string) error) {
+	t.Helper()
 	root := filepath.Join("..", "..")
-	out := map[string][]string{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -63,6 +63,18 @@ func imports(t *testing.T) map[string][]string {
 		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
+		return each(path, rel)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// imports lists, for each package of the module, the packages of the
+// module its non-test files import.
+func imports(t *testing.T) map[string][]string {
+	out := map[string][]string{}
+	sources(t, func(path, rel string) error {
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
@@ -79,9 +91,6 @@ func imports(t *testing.T) map[string][]string {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return out
 }
 

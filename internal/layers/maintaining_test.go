@@ -1,7 +1,6 @@
 package layers
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -67,28 +66,16 @@ func TestMaintainingRecipe(t *testing.T) {
 	// Every generator is in the table, with a file it writes that exists.
 	directive := regexp.MustCompile(`(?m)^//go:generate `)
 	var generators []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	sources(t, func(path, rel string) error {
+		data, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() && (rel == "reference" || rel == "tools" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && rel != ".") {
-			return filepath.SkipDir
-		}
-		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			if directive.Match(data) {
-				generators = append(generators, filepath.ToSlash(filepath.Dir(rel)))
-			}
+		if pkg := filepath.ToSlash(filepath.Dir(rel)); directive.Match(data) && !slices.Contains(generators, pkg) {
+			generators = append(generators, pkg)
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(generators) < 7 {
 		t.Fatalf("%d packages with go:generate: %q", len(generators), generators)
 	}
