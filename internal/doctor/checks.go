@@ -247,7 +247,7 @@ func (c *checkRun) wantCRDs() []facts.CRD {
 // installCRDs is the command that installs the minor's CRDs.
 func (c *checkRun) installCRDs() string {
 	if c.e.Application != nil {
-		return c.helmUpgrade()
+		return c.deployController()
 	}
 	return escape.ShellJoin("helm", "upgrade", "--install", "karpenter-crd", generators.ChartRef("karpenter-crd"),
 		"--version", c.e.Version.String(), "--namespace", c.e.Names.Namespace)
@@ -445,9 +445,11 @@ func (c *checkRun) deployIAM() string {
 		"--stack-name", c.e.Names.Stack, "--capabilities", "CAPABILITY_NAMED_IAM")
 }
 
-// helmUpgrade is the command that installs the bundle's values, run from
-// the repository root.
-func (c *checkRun) helmUpgrade() string {
+// deployController is the fix that installs the controller with the
+// bundle's values, run from the repository root: helm upgrade of the
+// release, or for an environment Argo CD delivers, a sync of its
+// Application.
+func (c *checkRun) deployController() string {
 	if app := c.e.Application; app != nil {
 		return "render and commit " + c.file("") + ", then " + escape.ShellJoin("argocd", "app", "sync", app.Namespace+"/"+app.Name) + " (Argo CD installs the charts)"
 	}

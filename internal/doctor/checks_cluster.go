@@ -88,7 +88,7 @@ var clusterChecks = []*Check{
 		run: func(c *checkRun) {
 			n := c.e.Names
 			var d k8sDeployment
-			if !c.load("k8s-karpenter-deployment.json", &d, "deployment "+n.Namespace+"/karpenter", "the controller", c.helmUpgrade()) {
+			if !c.load("k8s-karpenter-deployment.json", &d, "deployment "+n.Namespace+"/karpenter", "the controller", c.deployController()) {
 				return
 			}
 			for _, ct := range d.Spec.Template.Spec.Containers {
@@ -102,7 +102,7 @@ var clusterChecks = []*Check{
 				}
 				if tag != c.e.Version.String() {
 					c.report("deployment "+n.Namespace+"/karpenter", "image "+c.e.Version.String(), ct.Image,
-						c.helmUpgrade())
+						c.deployController())
 				}
 				env := map[string]string{}
 				for _, v := range ct.Env {
@@ -110,7 +110,7 @@ var clusterChecks = []*Check{
 				}
 				for k, want := range map[string]string{"CLUSTER_NAME": n.Cluster, "INTERRUPTION_QUEUE": n.Queue} {
 					if env[k] != want {
-						c.report("deployment "+n.Namespace+"/karpenter", k+"="+want, k+"="+env[k], c.helmUpgrade())
+						c.report("deployment "+n.Namespace+"/karpenter", k+"="+want, k+"="+env[k], c.deployController())
 					}
 				}
 			}
@@ -130,7 +130,7 @@ var clusterChecks = []*Check{
 			want := iampolicy.Normalize(generators.HelmValues(c.e)).(map[string]any)
 			for _, d := range diffKeys("", iampolicy.Normalize(have), want) {
 				c.report("release "+c.e.Names.Namespace+"/karpenter", d.Key+" = "+valueText(d.Want), d.Key+" = "+valueText(d.Have),
-					c.helmUpgrade())
+					c.deployController())
 			}
 		},
 	},
