@@ -5,7 +5,7 @@ BIN      := bin/karpgen
 # The IAM policy simulator; its packages are installed from its lockfile.
 SIMDIR   := test/iamsim
 
-.PHONY: release all build render test fmt-check vet staticcheck unit iamsim module-zips out-check generate-check generate install clean bench tools
+.PHONY: release all build render test fmt-check vet staticcheck unit iamsim module-zips out-check generate-check generate argocd-e2e install clean bench tools
 
 all: build
 
@@ -18,7 +18,7 @@ install:
 render: build
 	$(BIN) render
 
-test: fmt-check vet staticcheck unit out-check generate-check
+test: fmt-check vet staticcheck unit out-check generate-check argocd-e2e
 	@sh hack/test-summary.sh $(SKIPS)
 
 # Tests that skip for want of an outside checker list themselves here.
@@ -74,6 +74,15 @@ out-check: build
 generate-check: module-zips
 	@echo "== go generate: every derived table and generated page is current"
 	KARPGEN_GENERATE_CHECK=1 $(GO) generate ./...
+
+# The plugin inside Argo CD's own argocd-cmp-server and repo-server
+# (test/argocd, a module of its own built from github.com/argoproj/argo-cd/v3
+# v3.6.1, which needs Go 1.27: the go command fetches that toolchain from
+# the module proxy), against the karpgen binary `make build` makes.
+ARGOCD_TOOLCHAIN := go1.27.3
+argocd-e2e: build
+	@echo "== Argo CD end-to-end: karpgen's plugin in argocd-cmp-server and the repo-server"
+	cd test/argocd && GOTOOLCHAIN=$(ARGOCD_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 ./...
 
 # Derive every table and page again (docs/maintaining.md).
 generate: module-zips

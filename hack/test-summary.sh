@@ -16,6 +16,8 @@ if [ -f test/iamsim/node_modules/.package-lock.json ]; then
 else
 	echo "   skipped: IAM policy simulator (run make iamsim)"
 fi
+argocd=$(sed -n 's|^[[:space:]]*github.com/argoproj/argo-cd/v3 \(v[0-9.]*\)$|\1|p' test/argocd/go.mod)
+echo "   ran:     Argo CD $argocd argocd-cmp-server and repo-server (test/argocd)"
 if [ -s "$skips" ]; then
 	echo "== tests skipped for want of a checker or reference data"
 	sort -u "$skips" | sed 's/^/   /'

@@ -43,8 +43,9 @@ func roomOf(pkg string) int {
 }
 
 // sources calls each with every non-test Go file of the module (outside
-// upstream's reference artifacts, the tools module and test data): its
-// path, and its path relative to the repository.
+// upstream's reference artifacts, test data and the modules nested in the
+// repository, tools/ and test/argocd/): its path, and its path relative
+// to the repository.
 func sources(t *testing.T, each func(path, rel string) error) {
 	t.Helper()
 	root := filepath.Join("..", "..")
@@ -55,7 +56,10 @@ func sources(t *testing.T, each func(path, rel string) error) {
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel == "reference" || rel == "tools" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && rel != "." {
+			if rel == "reference" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && rel != "." {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && rel != "." {
 				return filepath.SkipDir
 			}
 			return nil
