@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/karpgen/karpgen/internal/budget"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
@@ -23,7 +24,31 @@ const (
 func NodePools(p *profile.Profile) []any {
 	out := make([]any, 0, len(p.NodePools))
 	for _, name := range slices.Sorted(maps.Keys(p.NodePools)) {
-		out = append(out, nodePool(name, p.NodePools[name]))
+		np := p.NodePools[name]
+		np.Disruption.Budgets = UTCBudgets(p, np.Disruption.Budgets)
+		out = append(out, nodePool(name, np))
+	}
+	return out
+}
+
+// UTCBudgets are a pool's budgets as Karpenter reads them: with the
+// profile's timeZone, each schedule rewritten from local time to UTC
+// (budget.ToUTC).
+func UTCBudgets(p *profile.Profile, budgets []profile.Budget) []profile.Budget {
+	if p.TimeZone == "" {
+		return budgets
+	}
+	loc, err := budget.Zone(p.TimeZone)
+	if err != nil {
+		panic("generators: " + err.Error()) // vet's value/time-zone refuses it first
+	}
+	var out []profile.Budget
+	for _, b := range budgets {
+		c, err := budget.ToUTC(b, loc)
+		if err != nil {
+			panic("generators: " + err.Error()) // vet's value/time-zone refuses it first
+		}
+		out = append(out, c.UTC...)
 	}
 	return out
 }

@@ -63,6 +63,8 @@ func Summary(e *model.Env, files []string) []byte {
 		w("- %s\n", poolTypesText(name, instancetypes.Select(p.NodePools[name], n.Region)))
 	}
 
+	b.WriteString(budgetsSection(p, m))
+
 	w("\n## Where workloads land\n\n")
 	b.WriteString(diagram(p, pl))
 	for _, line := range placement(p, pl) {

@@ -29,6 +29,28 @@ var Regions = map[string]string{
 	"us-gov-east-1": "abc", "us-gov-west-1": "abc",
 }
 
+// RegionTimeZones are the IANA time zones of the places AWS names for its
+// regions (the city or country of "Asia Pacific (Seoul)"): the zone a
+// team in the region most likely keeps its hours in, which init writes as
+// the profile's timeZone.
+var RegionTimeZones = map[string]string{
+	"af-south-1": "Africa/Johannesburg", "ap-east-1": "Asia/Hong_Kong", "ap-east-2": "Asia/Taipei",
+	"ap-northeast-1": "Asia/Tokyo", "ap-northeast-2": "Asia/Seoul", "ap-northeast-3": "Asia/Tokyo",
+	"ap-south-1": "Asia/Kolkata", "ap-south-2": "Asia/Kolkata",
+	"ap-southeast-1": "Asia/Singapore", "ap-southeast-2": "Australia/Sydney", "ap-southeast-3": "Asia/Jakarta",
+	"ap-southeast-4": "Australia/Melbourne", "ap-southeast-5": "Asia/Kuala_Lumpur", "ap-southeast-6": "Pacific/Auckland",
+	"ap-southeast-7": "Asia/Bangkok",
+	"ca-central-1":   "America/Toronto", "ca-west-1": "America/Edmonton",
+	"eu-central-1": "Europe/Berlin", "eu-central-2": "Europe/Zurich", "eu-north-1": "Europe/Stockholm",
+	"eu-south-1": "Europe/Rome", "eu-south-2": "Europe/Madrid",
+	"eu-west-1": "Europe/Dublin", "eu-west-2": "Europe/London", "eu-west-3": "Europe/Paris",
+	"il-central-1": "Asia/Jerusalem", "me-central-1": "Asia/Dubai", "me-south-1": "Asia/Bahrain",
+	"mx-central-1": "America/Mexico_City", "sa-east-1": "America/Sao_Paulo",
+	"us-east-1": "America/New_York", "us-east-2": "America/New_York", "us-west-1": "America/Los_Angeles", "us-west-2": "America/Los_Angeles",
+	"cn-north-1": "Asia/Shanghai", "cn-northwest-1": "Asia/Shanghai",
+	"us-gov-east-1": "America/New_York", "us-gov-west-1": "America/Los_Angeles",
+}
+
 // ZoneExists says whether an Availability Zone name ("ap-northeast-2e")
 // names a zone of its region; known is false for a region whose zones the
 // table does not hold, and for a Local or Wavelength Zone.

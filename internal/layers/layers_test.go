@@ -19,7 +19,7 @@ const module = "github.com/karpgen/karpgen/"
 var rooms = [][]string{
 	{"schema", "internal/profile", "internal/facts", "internal/diag", "internal/util/...", "internal/iameval", "internal/drift",
 		"internal/gitrev", "internal/templates", "internal/kubelet", "internal/fieldpos", "internal/bench/fleet"},
-	{"internal/model", "internal/instancetypes", "internal/iampolicy", "internal/oracle"},
+	{"internal/model", "internal/instancetypes", "internal/iampolicy", "internal/oracle", "internal/budget"},
 	{"internal/load", "internal/load/internal/...", "generators", "internal/guardrails"},
 	{"internal/lint"},
 	{"internal/envcheck", "internal/importer", "internal/output", "internal/fleetdiff", "internal/doctor"},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/robfig/cron/v3"
 
+	"github.com/karpgen/karpgen/internal/budget"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/kubelet"
@@ -126,6 +127,31 @@ var valueRules = []*Rule{
 						since := facts.Arrival.BudgetReasons[r]
 						c.Report(at(base, "reasons", j), "move to Karpenter "+since+" or later, or use one of "+quoteList(c.Minor.BudgetReasons),
 							"budget reason %q arrives in Karpenter %s; the profile runs %s", r, since, c.Version)
+					}
+				}
+			}
+		},
+	},
+	{
+		ID: "value/time-zone", Severity: diag.Error, Group: "Values",
+		Summary: "The time zone is an IANA name, and every budget schedule of the environment can be moved from it to UTC.",
+		check: func(c *Context) {
+			if c.P.TimeZone == "" {
+				return
+			}
+			loc, err := budget.Zone(c.P.TimeZone)
+			if err != nil {
+				c.Report(at("timeZone"), `name a zone of the IANA database, such as "Asia/Seoul" or "Europe/Berlin"`, "time zone %v", err)
+				return
+			}
+			for p := range c.pools() {
+				for i, b := range c.P.NodePools[p].Disruption.Budgets {
+					if b.Schedule == "" || !validCron(b.Schedule) {
+						continue // value/budget speaks of it
+					}
+					if _, err := budget.ToUTC(b, loc); err != nil {
+						c.Report(at("nodePools", field(p), "disruption", "budgets", i, "schedule"), "write this schedule in UTC and drop timeZone, or name the weekdays and hours only",
+							"budget schedule %q cannot be moved from %s to UTC: %v", b.Schedule, c.P.TimeZone, err)
 					}
 				}
 			}

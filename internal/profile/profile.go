@@ -20,7 +20,10 @@ type Profile struct {
 	NodeGroups  map[string]NodeGroup `json:"nodeGroups"`
 	NodeClasses map[string]NodeClass `json:"nodeClasses"`
 	NodePools   map[string]NodePool  `json:"nodePools"`
-	ArgoCD      *ArgoCD              `json:"argocd,omitempty"`
+	// TimeZone is the IANA zone budget schedules are written in ("" for
+	// UTC).
+	TimeZone string  `json:"timeZone,omitempty"`
+	ArgoCD   *ArgoCD `json:"argocd,omitempty"`
 	// NodeOverlays and CapacityBuffers become objects of their own.
 	IAM             IAM                       `json:"iam"`
 	Guardrails      *Guardrails               `json:"guardrails,omitempty"`

@@ -43,6 +43,15 @@ func (p Params) Zones() string {
 	return strings.Join(quoted, ", ")
 }
 
+// TimeZone is the time zone of the region's location
+// (facts.RegionTimeZones), UTC for a region karpgen does not know.
+func (p Params) TimeZone() string {
+	if tz, ok := facts.RegionTimeZones[p.Region]; ok {
+		return tz
+	}
+	return "UTC"
+}
+
 // Names lists the templates.
 func Names() []string {
 	entries, _ := fs.ReadDir(files, ".")

@@ -1,0 +1,83 @@
+package generators
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/karpgen/karpgen/internal/budget"
+	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// budgetsSection is SUMMARY.md's view of every pool's disruption budgets:
+// for each reason and hour of the week, how many nodes Karpenter may
+// disrupt at once, in the profile's time zone (and in UTC, which
+// Karpenter reads, when they differ).
+func budgetsSection(p *profile.Profile, m *facts.Minor) string {
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	loc, zone := time.UTC, "UTC"
+	if p.TimeZone != "" {
+		if l, err := budget.Zone(p.TimeZone); err == nil {
+			loc, zone = l, p.TimeZone
+		}
+	}
+	offs := budget.Offsets(loc)
+	w("\n### Disruption budgets\n\n")
+	w("How many of a pool's nodes Karpenter may disrupt at once, for each reason, by hour of the week. ")
+	w("Where budgets overlap the tightest holds (a percentage is of the pool's nodes, rounded up); where none is in force, nothing limits it. ")
+	if zone == "UTC" {
+		w("Times are UTC, as Karpenter reads every schedule.\n")
+	} else {
+		w("Times are %s (%s), the profile's `timeZone`; `nodepools.yaml` holds the same windows in UTC, as Karpenter reads every schedule.", md(zone), offsetsText(offs))
+		if len(offs) > 1 {
+			w(" The zone moves its clocks, so each UTC window covers the local one under both offsets and is an hour wider than it for part of the year.")
+		}
+		w("\n")
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.NodePools)) {
+		np := p.NodePools[name]
+		utc := UTCBudgets(p, np.Disruption.Budgets)
+		w("\n**%s**\n", md(name))
+		scheduled := slices.ContainsFunc(utc, func(b profile.Budget) bool { return b.Schedule != "" })
+		if !scheduled || len(offs) == 1 {
+			weekTable(w, utc, m.BudgetReasons, budget.Monday(time.January, loc), "")
+		} else {
+			for _, month := range []time.Month{time.January, time.July} {
+				mon := budget.Monday(month, loc)
+				_, off := mon.Zone()
+				weekTable(w, utc, m.BudgetReasons, mon, fmt.Sprintf("In %s (%s):", month, budget.OffsetText(off)))
+			}
+		}
+		if scheduled && zone != "UTC" {
+			weekTable(w, utc, m.BudgetReasons, budget.Monday(time.January, time.UTC), "In UTC:")
+		}
+	}
+	return b.String()
+}
+
+func weekTable(w func(string, ...any), budgets []profile.Budget, reasons []string, monday time.Time, title string) {
+	week, err := budget.Effective(budgets, reasons, monday)
+	if err != nil {
+		w("\n%s\n", md(err.Error())) // vet refuses such a schedule first
+		return
+	}
+	if title != "" {
+		w("\n%s\n", title)
+	}
+	w("\n| reasons | days | hours | may disrupt at once |\n|---|---|---|---|\n")
+	for _, r := range week.Rows() {
+		w("| %s | %s | %s | %s |\n", strings.Join(r.Reasons, ", "), r.Days, r.Hours, r.Limit)
+	}
+}
+
+func offsetsText(offs []int) string {
+	var parts []string
+	for _, o := range offs {
+		parts = append(parts, budget.OffsetText(o))
+	}
+	return strings.Join(parts, " or ")
+}
