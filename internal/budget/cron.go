@@ -170,3 +170,13 @@ func runs(vs []int, name func(int) string) string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// Starts are the hours of the day a schedule's window opens in, and
+// whether it opens on every day of the week.
+func Starts(schedule string) (hours []int, everyDay bool, err error) {
+	f, err := parseFields(schedule)
+	if err != nil {
+		return nil, false, err
+	}
+	return f.hours, f.allDays && f.dom == "*", nil
+}

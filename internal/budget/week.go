@@ -95,7 +95,9 @@ func Effective(budgets []profile.Budget, reasons []string, start time.Time) (Wee
 			if err != nil {
 				return Week{}, fmt.Errorf("duration %q: %v", b.Duration, err)
 			}
-			for hit := sched.Next(start.Add(-d - time.Second)); hit.Before(end); hit = sched.Next(hit) {
+			// Next gives the zero time for a schedule that never comes
+			// ("0 0 30 2 *").
+			for hit := sched.Next(start.Add(-d - time.Second)); !hit.IsZero() && hit.Before(end); hit = sched.Next(hit) {
 				from := max(0, int(hit.Sub(start)/time.Minute))
 				// In force from the hit to the hit plus the duration, the
 				// end's instant itself (which Karpenter counts) aside:

@@ -47,3 +47,14 @@ Underutilized, Empty, Drifted | every day | all day | no limit`},
 		}
 	}
 }
+
+// TestScheduleThatNeverComes: the 30th of February never opens a window.
+func TestScheduleThatNeverComes(t *testing.T) {
+	w, err := Effective([]profile.Budget{{Nodes: "0", Schedule: "0 0 30 2 *", Duration: "1h"}}, []string{"Drifted"}, Monday(time.January, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := w.Rows(); len(rows) != 1 || rows[0].Limit != Unlimited {
+		t.Errorf("rows %+v, want no limit all week", rows)
+	}
+}

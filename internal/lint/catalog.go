@@ -1,7 +1,7 @@
 package lint
 
 // catalog lists every rule, in the order they run.
-var catalog = concat(nameRules, textRules, placeRules, versionRules, labelRules, refRules, authRules, valueRules, selectorRules, amiRules, identityRules, featureRules, gpuRules, separationRules, opsRules, podRules, guardrailRules)
+var catalog = concat(nameRules, textRules, placeRules, versionRules, labelRules, refRules, authRules, valueRules, selectorRules, amiRules, identityRules, featureRules, gpuRules, separationRules, budgetRules, opsRules, podRules, guardrailRules)
 
 func concat(groups ...[]*Rule) []*Rule {
 	var out []*Rule
