@@ -158,15 +158,65 @@ var weekdays = []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
 // Rows sums the week up: reasons with the same week together, then days
 // with the same hours together, then the hours of each limit.
 func (w Week) Rows() []Row {
-	var rows []Row
+	var out []Row
+	for _, r := range rows(w.Reasons, w.Hours) {
+		out = append(out, Row{Reasons: r.reasons, Days: r.days, Hours: r.hours, Limit: r.value})
+	}
+	return out
+}
+
+// Change is a stretch of hours whose limit a change of budgets moves.
+type Change struct {
+	Reasons  []string
+	Days     string
+	Hours    string
+	From, To Limit
+}
+
+// Changes lists the hours of the week whose limit differs from before
+// to after (weeks from the same Monday, of the same reasons), summed up
+// as Rows are.
+func Changes(before, after Week) []Change {
+	type pair struct{ from, to Limit }
+	hours := map[string][]pair{}
+	for _, r := range after.Reasons {
+		ps := make([]pair, len(after.Hours[r]))
+		for h := range ps {
+			from := Unlimited
+			if b := before.Hours[r]; b != nil {
+				from = b[h]
+			}
+			ps[h] = pair{from, after.Hours[r][h]}
+		}
+		hours[r] = ps
+	}
+	var out []Change
+	for _, r := range rows(after.Reasons, hours) {
+		if r.value.from != r.value.to {
+			out = append(out, Change{Reasons: r.reasons, Days: r.days, Hours: r.hours, From: r.value.from, To: r.value.to})
+		}
+	}
+	return out
+}
+
+type row[T comparable] struct {
+	reasons     []string
+	days, hours string
+	value       T
+}
+
+// rows groups reasons with the same week, then days with the same hours,
+// then the hours of each value.
+func rows[T comparable](reasons []string, hours map[string][]T) []row[T] {
+	var out []row[T]
 	var done []string
-	for _, r := range w.Reasons {
+	for _, r := range reasons {
 		if slices.Contains(done, r) {
 			continue
 		}
 		group := []string{r}
-		for _, o := range w.Reasons {
-			if o != r && !slices.Contains(done, o) && slices.Equal(w.Hours[o], w.Hours[r]) {
+		for _, o := range reasons {
+			if o != r && !slices.Contains(done, o) && slices.Equal(hours[o], hours[r]) {
 				group = append(group, o)
 			}
 		}
@@ -176,24 +226,24 @@ func (w Week) Rows() []Row {
 			if slices.Contains(seen, d) {
 				continue
 			}
-			day := w.Hours[r][d*24 : d*24+24]
+			day := hours[r][d*24 : d*24+24]
 			var same []int
 			for o := d; o < 7; o++ {
-				if slices.Equal(w.Hours[r][o*24:o*24+24], day) {
+				if slices.Equal(hours[r][o*24:o*24+24], day) {
 					same = append(same, o)
 				}
 			}
 			seen = append(seen, same...)
-			for _, l := range distinct(day) {
-				rows = append(rows, Row{Reasons: group, Days: daysText(same), Hours: hoursText(day, l), Limit: l})
+			for _, v := range distinct(day) {
+				out = append(out, row[T]{reasons: group, days: daysText(same), hours: hoursText(day, v), value: v})
 			}
 		}
 	}
-	return rows
+	return out
 }
 
-func distinct(ls []Limit) []Limit {
-	var out []Limit
+func distinct[T comparable](ls []T) []T {
+	var out []T
 	for _, l := range ls {
 		if !slices.Contains(out, l) {
 			out = append(out, l)
@@ -212,7 +262,7 @@ func daysText(days []int) string {
 }
 
 // hoursText gives the hours of a day with limit l as "08:00–18:00".
-func hoursText(day []Limit, l Limit) string {
+func hoursText[T comparable](day []T, l T) string {
 	var hs []int
 	for h, x := range day {
 		if x == l {

@@ -53,6 +53,22 @@ type Change struct {
 	// Requirements is, for a change of a NodePool's requirements, what
 	// changes key by key.
 	Requirements []RequirementDelta `json:"requirements,omitempty"`
+	// Hours is, for a change of a NodePool's budgets, the hours of the
+	// week whose limit moves (filled by fleetdiff, which reads budgets as
+	// Karpenter combines them).
+	Hours []HoursDelta `json:"hours,omitempty"`
+}
+
+// HoursDelta is a stretch of the week whose disruption limit a change of
+// budgets moves: for the reasons, on the days, in the hours of the zone,
+// from one limit to another ("10%", "0", "no limit").
+type HoursDelta struct {
+	Reasons []string `json:"reasons"`
+	Days    string   `json:"days"`
+	Hours   string   `json:"hours"`
+	Zone    string   `json:"zone"`
+	From    string   `json:"from"`
+	To      string   `json:"to"`
 }
 
 // dynamic are the drift checks that read a field tagged hash:"ignore":

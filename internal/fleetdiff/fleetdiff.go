@@ -381,7 +381,7 @@ func fillEnv(e *Env, was, env *model.Env, base, head *generators.Bundle) error {
 		}
 	}
 	bf, hf := filesOf(base), filesOf(head)
-	if e.Objects, err = objects(from, rules, bf, hf); err != nil {
+	if e.Objects, err = objects(from, rules, env, bf, hf); err != nil {
 		return err
 	}
 	e.IAM = policies(bf, hf)

@@ -12,8 +12,9 @@ import (
 
 // objects compares the NodePools and EC2NodeClasses of two bundles, by
 // the rules of the release the head runs; from are those of the release
-// the base runs.
-func objects(from, rules *drift.Rules, base, head map[string][]byte) ([]Object, error) {
+// the base runs; env is the head's environment, whose zone a change of
+// budgets is told in.
+func objects(from, rules *drift.Rules, env *model.Env, base, head map[string][]byte) ([]Object, error) {
 	var out []Object
 	// The files are read only when they differ, and the pools a second
 	// time only when a node class changes.
@@ -53,6 +54,9 @@ func objects(from, rules *drift.Rules, base, head map[string][]byte) ([]Object, 
 				}
 				if len(changes) == 0 {
 					continue
+				}
+				for i := range changes {
+					changes[i].Hours = hoursOf(changes[i], env)
 				}
 				o.Changes = changes
 				o.Effect = string(effectOf(changes))

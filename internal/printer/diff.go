@@ -215,6 +215,9 @@ func ObjectLines(o fleetdiff.Object) []string {
 			from, to := values(c.From, c.To)
 			add("  %s: %s -> %s", c.Path, from, to)
 		}
+		for _, h := range c.Hours {
+			add("    %s", hoursLine(h))
+		}
 		add("    %s", why(c))
 	}
 	for _, p := range o.Pools {
@@ -333,6 +336,9 @@ func markdownEnv(e fleetdiff.Env) string {
 				}
 				from, to := values(c.From, c.To)
 				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", obj, escape.Code(c.Path), escape.Code(from), escape.Code(to), escape.Markdown(why(c)))
+				for _, h := range c.Hours {
+					fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", obj, escape.Markdown(hoursWhere(h)), escape.Code(h.From), escape.Code(h.To), "disruptions allowed at once")
+				}
 			}
 		}
 		for _, o := range e.Objects {
@@ -425,4 +431,14 @@ func markdownFiles(b *strings.Builder, files []fleetdiff.File) {
 		fence := escape.Fence(text)
 		fmt.Fprintf(b, "%sdiff\n%s%s\n", fence, text, fence)
 	}
+}
+
+// hoursLine tells a stretch of the week whose disruption limit moves:
+// "Drifted, Mon–Fri 09:00–19:00 Asia/Seoul: 10% -> 0".
+func hoursLine(h drift.HoursDelta) string {
+	return fmt.Sprintf("%s: %s -> %s", hoursWhere(h), h.From, h.To)
+}
+
+func hoursWhere(h drift.HoursDelta) string {
+	return fmt.Sprintf("%s, %s %s %s", strings.Join(h.Reasons, ", "), h.Days, h.Hours, escape.Terminal(h.Zone))
 }

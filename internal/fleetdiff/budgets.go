@@ -1,0 +1,57 @@
+package fleetdiff
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/karpgen/karpgen/internal/budget"
+	"github.com/karpgen/karpgen/internal/drift"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// budgetsPath is the NodePool field of its disruption budgets.
+const budgetsPath = "spec.disruption.budgets"
+
+// hoursOf tells, for a change of a NodePool's budgets (as written, in
+// UTC), the hours of the week whose limit moves, in the zone of env's
+// profile (UTC without one) and for the reasons of its minor.
+func hoursOf(c drift.Change, env *model.Env) []drift.HoursDelta {
+	if c.Path != budgetsPath || env == nil || env.Facts == nil {
+		return nil
+	}
+	loc, zone := time.UTC, "UTC"
+	if tz := env.Profile.TimeZone; tz != "" {
+		if l, err := budget.Zone(tz); err == nil {
+			loc, zone = l, tz
+		}
+	}
+	monday := budget.Monday(time.January, loc)
+	before, err1 := budget.Effective(budgetsOf(c.From), env.Facts.BudgetReasons, monday)
+	after, err2 := budget.Effective(budgetsOf(c.To), env.Facts.BudgetReasons, monday)
+	if err1 != nil || err2 != nil {
+		return nil
+	}
+	var out []drift.HoursDelta
+	for _, ch := range budget.Changes(before, after) {
+		out = append(out, drift.HoursDelta{Reasons: ch.Reasons, Days: ch.Days, Hours: ch.Hours, Zone: zone, From: ch.From.String(), To: ch.To.String()})
+	}
+	return out
+}
+
+// budgetsOf reads budgets as decoded from a NodePool's YAML (nil when
+// absent: a NodePool without budgets gets the CRD's default of 10%).
+func budgetsOf(v any) []profile.Budget {
+	if v == nil {
+		return []profile.Budget{{Nodes: "10%"}}
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out []profile.Budget
+	if json.Unmarshal(data, &out) != nil {
+		return nil
+	}
+	return out
+}
