@@ -120,6 +120,7 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 			yamlFile(path, v)
 		}
 	}
+	b.Files[model.FileBudgetsSVG] = BudgetsSVG(e.Profile, m)
 	files := append(b.Paths(), model.FileSummary)
 	sort.Strings(files)
 	b.Files[model.FileSummary] = Summary(e, files)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/budget"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -38,6 +39,7 @@ func budgetsSection(p *profile.Profile, m *facts.Minor) string {
 		}
 		w("\n")
 	}
+	w("\n![Disruptions allowed at once, by pool, reason and hour of the week](%s)\n", model.FileBudgetsSVG)
 	for _, name := range slices.Sorted(maps.Keys(p.NodePools)) {
 		np := p.NodePools[name]
 		utc := UTCBudgets(p, np.Disruption.Budgets)

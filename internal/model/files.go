@@ -12,6 +12,7 @@ const (
 	FileKustomization   = "kustomization.yaml"
 	FileApplication     = "argocd-application.yaml"
 	FileSummary         = "SUMMARY.md"
+	FileBudgetsSVG      = "budgets.svg"
 
 	DirHelm        = "helm/"
 	FileHelmValues = DirHelm + "karpenter-values.yaml"
