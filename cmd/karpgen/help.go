@@ -55,6 +55,13 @@ var helpText = map[string]struct{ usage, about, example string }{
 			"--write puts the plan, transition policies and the target's values and IAM in out/<env>/upgrade/<to>/.",
 		"karpgen upgrade prod --to 1.14.3\n  karpgen upgrade prod --to 1.14.3 -o json | jq .blockers\n  karpgen upgrade prod --from 0.37.7 --to 1.0.14 --write",
 	},
+	"promote": {
+		"karpgen promote --from ENV --to ENV [flags]",
+		"Plans moving the AMI releases one environment runs (its node classes' pinned aliases) to the\n" +
+			"next: the profile fields to set, then what rendering that does, as diff tells it: the pools whose\n" +
+			"nodes drift, and how their budgets pace it. Writes nothing; the profile is never edited.",
+		"karpgen promote --from dev --to staging\n  karpgen promote --from staging --to prod --class default -o markdown",
+	},
 	"doctor": {
 		"karpgen doctor ENV --capture-script | --state DIR [flags]",
 		"Checks a live account and cluster against the bundle, offline: --capture-script prints a shell\n" +

@@ -70,6 +70,7 @@ func commands() []command {
 		{"import", runImport},
 		{"diff", runDiff},
 		{"upgrade", runUpgrade},
+		{"promote", runPromote},
 		{"doctor", runDoctor},
 		{"version", runVersion},
 		{"completion", runCompletion},

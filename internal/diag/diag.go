@@ -141,7 +141,7 @@ func Relative(fs []Finding, dir string) {
 // Closest returns the candidate nearest to s by edit distance, when it
 // is near enough to be what was meant; "" otherwise. Hints use it.
 func Closest(s string, candidates []string) string {
-	best, bestD := "", len(s)/2+2
+	best, bestD := "", len(s)/3+2
 	for _, c := range candidates {
 		if d := editDistance(s, c); d < bestD {
 			best, bestD = c, d

@@ -2,6 +2,8 @@ package fleetdiff
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/karpgen/karpgen/internal/budget"
@@ -54,4 +56,45 @@ func budgetsOf(v any) []profile.Budget {
 		return nil
 	}
 	return out
+}
+
+// pacing says in a sentence how a NodePool's budgets (as decoded from
+// YAML) pace the replacement of its drifted nodes through the week, in
+// the zone of env's profile: the Drifted limit of each stretch of hours,
+// as Karpenter combines the budgets.
+func pacing(nodePool map[string]any, env *model.Env) (string, bool) {
+	if env == nil || env.Facts == nil {
+		return "", false
+	}
+	loc, zone := time.UTC, "UTC"
+	if tz := env.Profile.TimeZone; tz != "" {
+		if l, err := budget.Zone(tz); err == nil {
+			loc, zone = l, tz
+		}
+	}
+	week, err := budget.Effective(budgetsOf(drift.Dig(nodePool, "spec", "disruption", "budgets")), []string{"Drifted"}, budget.Monday(time.January, loc))
+	if err != nil {
+		return "", false
+	}
+	rows := week.Rows()
+	if len(rows) == 1 {
+		return limitText(rows[0].Limit) + ", at all hours", true
+	}
+	var parts []string
+	for _, r := range rows {
+		parts = append(parts, fmt.Sprintf("%s %s %s", limitText(r.Limit), r.Days, r.Hours))
+	}
+	return strings.Join(parts, "; ") + " (" + zone + ")", true
+}
+
+// limitText tells a limit of drifted nodes.
+func limitText(l budget.Limit) string {
+	switch s := l.String(); s {
+	case "0":
+		return "none"
+	case "no limit":
+		return "all at once"
+	default:
+		return "at most " + s + " of the pool's nodes at a time"
+	}
 }

@@ -72,6 +72,9 @@ func objects(from, rules *drift.Rules, env *model.Env, base, head map[string][]b
 				} else if o.Effect == string(drift.Drift) {
 					for _, p := range reached(kind.name, name, pools) {
 						budgets, summary := drift.Pacing(pools[p])
+						if hours, ok := pacing(pools[p], env); ok {
+							summary = hours
+						}
 						if budgets == nil {
 							budgets = []drift.Budget{}
 						}
