@@ -12,6 +12,7 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/gitrev"
 	"github.com/karpgen/karpgen/internal/load"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/printer"
 	"github.com/karpgen/karpgen/internal/util/escape"
@@ -53,11 +54,11 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	// environments: every one of the head is added.
 	baseRes := &pipeline.Result{All: true}
 	if baseFolder.FS != nil {
-		if baseRes, err = checkSide("base profiles ("+baseName+")", &baseFolder, "", ev, stderr); err != nil {
+		if baseRes, err = checkSide("diff", "base profiles ("+baseName+")", &baseFolder, "", ev, stderr); err != nil {
 			return err
 		}
 	}
-	headRes, err := checkSide("profiles ("+dir+")", nil, dir, ev, stderr)
+	headRes, err := checkSide("diff", "profiles ("+dir+")", nil, dir, ev, stderr)
 	if err != nil {
 		return err
 	}
@@ -167,17 +168,27 @@ func (b baseFlags) open(dir string) (load.Folder, string, func() error, error) {
 	return load.Folder{FS: rev.FS, Path: label}, label, func() error { return nil }, nil
 }
 
-// checkSide evaluates one side. An invalid side is reported with its
-// name, and exits 3.
-func checkSide(side string, folder *load.Folder, dir string, ev evalFlags, stderr io.Writer) (*pipeline.Result, error) {
+// checkSide evaluates one side for command cmd (diff, rotate). An
+// invalid side is reported with its name, and exits 3.
+func checkSide(cmd, side string, folder *load.Folder, dir string, ev evalFlags, stderr io.Writer) (*pipeline.Result, error) {
 	res, err := pipeline.Check(pipeline.Options{Dir: dir, Folder: folder, Timeout: ev.timeout, Limits: &ev.limits, GC: gcpolicy.Diff})
 	if err != nil {
-		return nil, fmt.Errorf("diff: the %s: %w", side, err)
+		return nil, fmt.Errorf("%s: the %s: %w", cmd, side, err)
 	}
 	if diag.HasErrors(res.Findings) {
-		fmt.Fprintf(stderr, "karpgen: diff: the %s are invalid:\n", side)
+		fmt.Fprintf(stderr, "karpgen: %s: the %s are invalid:\n", cmd, side)
 		_ = printFindings(stderr, res.Findings)
 		return nil, errInvalid
 	}
 	return res, nil
+}
+
+// envNamed is the environment of that name, or nil.
+func envNamed(envs []*model.Env, name string) *model.Env {
+	for _, e := range envs {
+		if e.Name == name {
+			return e
+		}
+	}
+	return nil
 }

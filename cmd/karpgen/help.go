@@ -62,6 +62,13 @@ var helpText = map[string]struct{ usage, about, example string }{
 			"nodes drift, and how their budgets pace it. Writes nothing; the profile is never edited.",
 		"karpgen promote --from dev --to staging\n  karpgen promote --from staging --to prod --class default -o markdown",
 	},
+	"rotate": {
+		"karpgen rotate ENV --pool NAME --base DIR|REV [flags]",
+		"Plans a change of a pool that would replace all its nodes at once (see karpgen diff) as three\n" +
+			"changes of the profile, each with what it does: the new pool beside the old one, tried first; the\n" +
+			"old one capped so that it only drains; the old one removed. Writes nothing; the profile is never edited.",
+		"karpgen rotate prod --pool app --base origin/main\n  karpgen rotate prod --pool app --next app-2027 --base HEAD~1 -o json",
+	},
 	"doctor": {
 		"karpgen doctor ENV --capture-script | --state DIR [flags]",
 		"Checks a live account and cluster against the bundle, offline: --capture-script prints a shell\n" +

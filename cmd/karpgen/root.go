@@ -71,6 +71,7 @@ func commands() []command {
 		{"diff", runDiff},
 		{"upgrade", runUpgrade},
 		{"promote", runPromote},
+		{"rotate", runRotate},
 		{"doctor", runDoctor},
 		{"version", runVersion},
 		{"completion", runCompletion},
