@@ -139,3 +139,48 @@ func TestChartRepositorySecretIsArgoCDs(t *testing.T) {
 		t.Errorf("the Applications fetch the charts from %v, the Secret names %v", src["repoURL"], data["url"])
 	}
 }
+
+// TestOCIChartRepositorySecretsAreArgoCDs: the native oci:// repository
+// Secrets carry Argo CD's repository label, only keys its repository code
+// reads, the type it reads as an OCI repository, and exactly the URLs the
+// Applications of a profile with charts: "oci" fetch the charts from.
+func TestOCIChartRepositorySecretsAreArgoCDs(t *testing.T) {
+	reader := string(argoModuleFile(t, "util/db/repository_secrets.go"))
+	if !strings.Contains(reader, `EqualFold(string(secret.Data["type"]), "oci")`) {
+		t.Fatal("Argo CD's repository code reads no type oci")
+	}
+	data, err := os.ReadFile(filepath.Join(oracle.Root(), "deploy", "argocd", "karpenter-chart-repository-oci.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for _, doc := range strings.Split(string(data), "\n---\n") {
+		var secret map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &secret); err != nil {
+			t.Fatal(err)
+		}
+		if l := secret["metadata"].(map[string]any)["labels"].(map[string]any); l["argocd.argoproj.io/secret-type"] != "repository" {
+			t.Errorf("labels %v", l)
+		}
+		fields := secret["stringData"].(map[string]any)
+		for key := range fields {
+			if !strings.Contains(reader, `Data["`+key+`"]`) && !strings.Contains(reader, `(secretCopy, "`+key+`")`) {
+				t.Errorf("Argo CD's repository code reads no key %q", key)
+			}
+		}
+		if fields["type"] != "oci" {
+			t.Errorf("type %v, want oci", fields["type"])
+		}
+		urls = append(urls, fields["url"].(string))
+	}
+	app := generators.Application(&model.Application{Name: "x", Namespace: "argocd", ChartVersion: "1.15.2", DestinationServer: model.InClusterURL, OCICharts: true})
+	var fetched []string
+	for _, s := range app["spec"].(map[string]any)["sources"].([]any)[:2] {
+		fetched = append(fetched, s.(map[string]any)["repoURL"].(string))
+	}
+	slices.Sort(urls)
+	slices.Sort(fetched)
+	if !slices.Equal(urls, fetched) {
+		t.Errorf("the Secrets name %v, the Applications fetch the charts from %v", urls, fetched)
+	}
+}

@@ -212,7 +212,7 @@ func argoModuleCRD(t *testing.T, name string) *crd {
 // TestArgoCDFleetAndDelivery: every form of the argocd section
 // (Applications or one ApplicationSet, the plugin or the rendered out/,
 // a destination by name or by server, Karpenter 1.0's conversion webhook
-// or not) writes objects Argo CD's CRDs accept; an environment is in its
+// or not, the charts from a Helm repository or native oci:// sources) writes objects Argo CD's CRDs accept; an environment is in its
 // own file or in the ApplicationSet, never both; and the rendered
 // delivery's objects come from out/<env> with no plugin.
 func TestArgoCDFleetAndDelivery(t *testing.T) {
@@ -224,8 +224,9 @@ func TestArgoCDFleetAndDelivery(t *testing.T) {
 			for _, fleet := range []string{"applications", "applicationSet"} {
 				p := richProfile(variant{minor, profile.AuthPodIdentity, true})
 				p.Env = fmt.Sprintf("%s-%s-%d", delivery, strings.ToLower(fleet), i)
+				charts := []string{"helm", "oci"}[i]
 				p.ArgoCD = &profile.ArgoCD{RepoURL: "https://git.example.com/platform.git", TargetRevision: "main", Path: "gitops", Namespace: "argocd",
-					Delivery: delivery, Fleet: fleet}
+					Delivery: delivery, Fleet: fleet, Charts: charts}
 				if i == 0 {
 					p.ArgoCD.Destination.Server = "https://prod.example.com:6443"
 				} else {
@@ -260,6 +261,7 @@ func TestArgoCDFleetAndDelivery(t *testing.T) {
 			}
 			if o["kind"] == "Application" {
 				checkObjectsSource(t, e, o)
+				checkChartSources(t, e, o)
 			}
 		}
 	}
@@ -311,6 +313,29 @@ func checkObjectsSource(t *testing.T, e *model.Env, app map[string]any) {
 	default:
 		if !plugin || last["path"] != "gitops" {
 			t.Errorf("%s: the plugin's source is %v", e.Name, last)
+		}
+	}
+}
+
+// checkChartSources holds an Application's chart sources to its charts
+// form: the registry as a Helm repository naming the chart, or each
+// chart's own oci:// repository at path ".".
+func checkChartSources(t *testing.T, e *model.Env, app map[string]any) {
+	t.Helper()
+	sources := get(app, "spec", "sources").([]any)
+	for i, chart := range []string{"karpenter-crd", "karpenter"} {
+		src := sources[i].(map[string]any)
+		want := map[string]any{"repoURL": "public.ecr.aws/karpenter", "chart": chart}
+		if e.Profile.ArgoCD.Charts == "oci" {
+			want = map[string]any{"repoURL": "oci://public.ecr.aws/karpenter/" + chart, "path": "."}
+		}
+		for k, v := range want {
+			if src[k] != v {
+				t.Errorf("%s: chart source %d has %s %v, want %v", e.Name, i, k, src[k], v)
+			}
+		}
+		if _, named := src["chart"]; named && e.Profile.ArgoCD.Charts == "oci" {
+			t.Errorf("%s: a native oci:// source names a chart: %v", e.Name, src)
 		}
 	}
 }

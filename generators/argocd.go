@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -34,7 +35,7 @@ func Application(a *model.Application) obj {
 	} else {
 		dest["server"] = a.DestinationServer
 	}
-	crds := obj{"repoURL": chartRepo, "chart": "karpenter-crd", "targetRevision": a.ChartVersion}
+	crds := chartSource(a, "karpenter-crd")
 	if a.CRDWebhook {
 		crds["helm"] = obj{"valuesObject": obj{"webhook": obj{"enabled": true, "serviceName": "karpenter", "serviceNamespace": a.DestinationNamespace}}}
 	}
@@ -47,20 +48,41 @@ func Application(a *model.Application) obj {
 			"destination": dest,
 			"sources": []any{
 				crds,
-				obj{
-					"repoURL": chartRepo, "chart": "karpenter", "targetRevision": a.ChartVersion,
-					"helm": obj{
-						"releaseName": "karpenter",
-						"skipCrds":    true,
-						"valueFiles":  strs("$" + valuesRef + "/" + a.ValuesFile),
-					},
-				},
+				withHelm(chartSource(a, "karpenter"), obj{
+					"releaseName": "karpenter",
+					"skipCrds":    true,
+					"valueFiles":  strs("$" + valuesRef + "/" + a.ValuesFile),
+				}),
 				obj{"repoURL": a.RepoURL, "targetRevision": a.TargetRevision, "ref": valuesRef},
 				objects(a),
 			},
 			"syncPolicy": obj{"syncOptions": strs("CreateNamespace=true", "ServerSideApply=true")},
 		},
 	}
+}
+
+// chartSource is an Application source of one of Karpenter's charts at
+// the profile's version: the registry as a Helm repository, or (Argo CD
+// 3.1+) the chart's own oci:// repository, whose root is the chart.
+func chartSource(a *model.Application, chart string) obj {
+	if a.OCICharts {
+		return obj{"repoURL": ChartRef(chart), "path": ".", "targetRevision": a.ChartVersion}
+	}
+	return obj{"repoURL": chartRepo, "chart": chart, "targetRevision": a.ChartVersion}
+}
+
+func withHelm(source, helm obj) obj {
+	source["helm"] = helm
+	return source
+}
+
+// chartRepos are the repositories of an AppProject's sourceRepos that
+// hold the charts.
+func chartRepos(a *model.Application) []string {
+	if a.OCICharts {
+		return []string{ChartRef("karpenter"), ChartRef("karpenter-crd")}
+	}
+	return []string{chartRepo}
 }
 
 // ChartRef is the OCI reference helm takes for one of Karpenter's charts
@@ -73,9 +95,15 @@ func ArgoCDNeeds(a *model.Application) string {
 	return "Needs Argo CD " + minor + " or later: " + why + "."
 }
 
-// applicationSetNeeds says which Argo CD the ApplicationSet needs.
-func applicationSetNeeds() string {
-	minor, why := (&model.Application{InSet: true}).NeedsArgoCD()
+// applicationSetNeeds says which Argo CD the ApplicationSet of these
+// Applications needs: the newest any of them needs.
+func applicationSetNeeds(apps []*model.Application) string {
+	minor, why := "", ""
+	for _, a := range apps {
+		if m, w := a.NeedsArgoCD(); minor == "" || facts.MinorLess(minor, m) {
+			minor, why = m, w
+		}
+	}
 	return "Needs Argo CD " + minor + " or later: " + why + ", whose Applications have several sources."
 }
 
@@ -155,7 +183,7 @@ func AppProject(e *model.Env) obj {
 		"metadata":   obj{"name": a.Project, "namespace": a.Namespace},
 		"spec": obj{
 			"description":                "Karpenter of " + e.Names.Cluster + ", written by karpgen: only what its bundle holds",
-			"sourceRepos":                strs(chartRepo, a.RepoURL),
+			"sourceRepos":                strs(append(chartRepos(a), a.RepoURL)...),
 			"destinations":               dests,
 			"clusterResourceWhitelist":   groupKinds(k.cluster),
 			"namespaceResourceWhitelist": groupKinds(k.namespaced),

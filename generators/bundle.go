@@ -144,7 +144,7 @@ func (r *Renderer) FleetFiles(envs []*model.Env) map[string][]byte {
 	}
 	files := map[string][]byte{}
 	if set := ApplicationSet(apps); set != nil {
-		files[ApplicationSetFile] = noted(r.enc.YAMLFile(append(docs, set)...), applicationSetNeeds())
+		files[ApplicationSetFile] = noted(r.enc.YAMLFile(append(docs, set)...), applicationSetNeeds(apps))
 	}
 	return files
 }

@@ -12,7 +12,7 @@ import (
 var versionRules = []*Rule{
 	{
 		ID: "version/argocd", Severity: diag.Error, Group: "Versions",
-		Summary: "The Argo CD the profile states (argocd.version) runs what karpgen generates for it: 2.6 for Applications of several sources, 2.8 for Karpenter 1.0's CRD values, 2.10 for an ApplicationSet.",
+		Summary: "The Argo CD the profile states (argocd.version) runs what karpgen generates for it: 2.6 for Applications of several sources, 2.8 for Karpenter 1.0's CRD values, 2.10 for an ApplicationSet, 3.1 for native oci:// chart sources.",
 		check: func(c *Context) {
 			a := c.E.Application
 			if a == nil || c.P.ArgoCD.Version == "" {

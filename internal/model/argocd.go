@@ -39,14 +39,20 @@ type Application struct {
 	// InSet: the environment is an element of the fleet's ApplicationSet,
 	// not an Application file of its own.
 	InSet bool
+	// OCICharts: the charts are native oci:// sources (Argo CD 3.1+), not
+	// a Helm repository with OCI enabled.
+	OCICharts bool
 }
 
 // NeedsArgoCD is the oldest Argo CD minor that runs the Application, and
 // what needs it: 2.6 for an Application of several sources with a $values
 // reference, 2.8 for the CRD chart's helm.valuesObject (Karpenter 1.0's
-// conversion webhook), 2.10 for the ApplicationSet's templatePatch.
+// conversion webhook), 2.10 for the ApplicationSet's templatePatch, 3.1
+// for native oci:// chart sources.
 func (a *Application) NeedsArgoCD() (minor, why string) {
 	switch {
+	case a.OCICharts:
+		return "3.1", "an Application of native oci:// chart sources"
 	case a.InSet:
 		return "2.10", "an ApplicationSet with templatePatch"
 	case a.CRDWebhook:
@@ -54,6 +60,9 @@ func (a *Application) NeedsArgoCD() (minor, why string) {
 	}
 	return "2.6", "an Application of several sources, with a $values reference"
 }
+
+// Argo CD chart sources of a profile's argocd section.
+const ChartsOCI = "oci"
 
 // Argo CD delivery and fleet modes of a profile's argocd section.
 const (
@@ -75,7 +84,7 @@ func applicationOf(p *profile.Profile, m *facts.Minor, n Names) *Application {
 		ValuesFile: path.Join(a.Path, "out", p.Env, "helm", "karpenter-values.yaml"),
 		Env:        p.Env,
 		Rendered:   a.Delivery == DeliveryRendered, RenderedPath: path.Join(a.Path, "out", p.Env),
-		InSet: a.Fleet == FleetApplicationSet,
+		InSet: a.Fleet == FleetApplicationSet, OCICharts: a.Charts == ChartsOCI,
 	}
 	if app.Project == "" {
 		app.Project, app.OwnProject = app.Name, true

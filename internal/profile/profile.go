@@ -56,12 +56,13 @@ type ArgoCD struct {
 	Path           string `json:"path"`
 	Namespace      string `json:"namespace"`
 	Project        string `json:"project,omitempty"`
-	// Delivery is "plugin" or "rendered"; Fleet "applications" or
-	// "applicationSet".
 	// Version is the Argo CD minor the profile states, "" for none.
+	// Delivery is "plugin" or "rendered"; Fleet "applications" or
+	// "applicationSet"; Charts "helm" or "oci".
 	Version     string `json:"version,omitempty"`
 	Delivery    string `json:"delivery"`
 	Fleet       string `json:"fleet"`
+	Charts      string `json:"charts"`
 	Destination struct {
 		Server string `json:"server,omitempty"`
 		Name   string `json:"name,omitempty"`
