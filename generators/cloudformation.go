@@ -31,19 +31,29 @@ func cloudFormation(e *model.Env, policies []iampolicy.ControllerPolicy) obj {
 	var policyRefs []any
 	for _, cp := range policies {
 		logical := cp.LogicalID
-		res[logical] = obj{"Type": "AWS::IAM::ManagedPolicy", "Properties": obj{
+		props := obj{
 			"ManagedPolicyName": cp.Name,
 			"Path":              "/",
 			"PolicyDocument":    cp.Document,
-		}}
+		}
+		// An existing controller role gets the policies attached by name.
+		if n.ControllerRoleExists {
+			props["Roles"] = strs(n.ControllerRole)
+		}
+		res[logical] = obj{"Type": "AWS::IAM::ManagedPolicy", "Properties": props}
 		policyRefs = append(policyRefs, obj{"Ref": logical})
 	}
-	res["KarpenterControllerRole"] = obj{"Type": "AWS::IAM::Role", "Properties": obj{
-		"RoleName":                 n.ControllerRole,
-		"Path":                     "/",
-		"AssumeRolePolicyDocument": ControllerTrustPolicy(e),
-		"ManagedPolicyArns":        policyRefs,
-	}}
+	controllerRoleARN := any(obj{"Fn::GetAtt": strs("KarpenterControllerRole", "Arn")})
+	if n.ControllerRoleExists {
+		controllerRoleARN = n.ControllerRoleARN
+	} else {
+		res["KarpenterControllerRole"] = obj{"Type": "AWS::IAM::Role", "Properties": obj{
+			"RoleName":                 n.ControllerRole,
+			"Path":                     "/",
+			"AssumeRolePolicyDocument": ControllerTrustPolicy(e),
+			"ManagedPolicyArns":        policyRefs,
+		}}
+	}
 	// The organization's boundary caps both roles the template creates.
 	if b := n.BoundaryARN; b != "" {
 		for _, role := range []string{"KarpenterNodeRole", "KarpenterControllerRole"} {
@@ -83,7 +93,7 @@ func cloudFormation(e *model.Env, policies []iampolicy.ControllerPolicy) obj {
 			"ClusterName":    n.Cluster,
 			"Namespace":      n.Namespace,
 			"ServiceAccount": n.ServiceAccount,
-			"RoleArn":        obj{"Fn::GetAtt": strs("KarpenterControllerRole", "Arn")},
+			"RoleArn":        controllerRoleARN,
 		}}
 	}
 	return obj{

@@ -78,9 +78,13 @@ func Summary(e *model.Env, files []string) []byte {
 	} else {
 		w("- Node role `%s` (%s).\n", n.NodeRole, strings.Join(m.NodeRolePolicies, ", "))
 	}
-	w("- Controller role `%s` with the policies in `iam/controller-policy-*.json`.\n", n.ControllerRole)
+	if n.ControllerRoleExists {
+		w("- Controller role `%s`: an existing role (`karpenter.existingControllerRole`); the bundle creates no role but attaches the policies in `iam/controller-policy-*.json` to it. Its trust policy must be `iam/controller-trust-policy.json`'s.\n", n.ControllerRole)
+	} else {
+		w("- Controller role `%s` with the policies in `iam/controller-policy-*.json`.\n", n.ControllerRole)
+	}
 	if n.BoundaryARN != "" {
-		w("- Both roles have the permissions boundary `%s` (`iam.permissionsBoundary`).\n", n.BoundaryARN)
+		w("- The roles the bundle creates have the permissions boundary `%s` (`iam.permissionsBoundary`).\n", n.BoundaryARN)
 	}
 	if e.IAMGates.RebootForRepair {
 		w("- Node repair may reboot the cluster's own nodes (`awsFeatureGates.rebootForRepair`): the controller may call ec2:RebootInstances on them.\n")
@@ -213,6 +217,10 @@ func manualSteps(e *model.Env) []string {
 	}
 	if p.Karpenter.Auth != profile.AuthIRSA {
 		steps = append(steps, "Install the eks-pod-identity-agent add-on ("+escape.Code(escape.ShellJoin("aws", "eks", "create-addon", "--cluster-name", n.Cluster, "--addon-name", "eks-pod-identity-agent"))+").")
+	}
+	if n.ControllerRoleExists {
+		steps = append(steps, fmt.Sprintf("Check that the existing controller role %s trusts what `iam/controller-trust-policy.json` trusts (%s); the template attaches the controller policies to it.",
+			escape.Code(n.ControllerRole), escape.Code(escape.ShellJoin("aws", "iam", "get-role", "--role-name", n.ControllerRole, "--query", "Role.AssumeRolePolicyDocument"))))
 	}
 	switch {
 	case n.NodeRoleExists:

@@ -91,7 +91,11 @@ func (im *importer) environment() (map[string]any, error) {
 			im.note("oidc-issuer", v.get("serviceAccount", "annotations").pos(), "the controller uses IRSA: set cluster.oidcIssuer")
 		}
 		if m := roleARN.FindStringSubmatch(irsaRole); m != nil {
-			karpenter["controllerRole"] = m[3]
+			// The role the values name exists: the bundle adopts it
+			// rather than create one of the same name.
+			karpenter["existingControllerRole"] = m[3]
+			im.note("adopt-controller-role", v.get("serviceAccount", "annotations").pos(),
+				"the controller's role %s exists (the Helm values name it): the profile adopts it (karpenter.existingControllerRole), so the bundle attaches the controller policies to it and creates no role", m[3])
 		}
 	} else {
 		karpenter["auth"] = "podIdentity"
@@ -115,9 +119,11 @@ func (im *importer) environment() (map[string]any, error) {
 	}
 	if len(im.nodeRoles) > 0 {
 		roles := slices.Sorted(maps.Keys(im.nodeRoles))
-		if roles[0] != model.DefaultNodeRole(cluster) {
-			karpenter["nodeRole"] = roles[0]
-		}
+		// The role the node classes name exists, with its access entry:
+		// the bundle adopts it rather than create it again.
+		karpenter["existingNodeRole"] = roles[0]
+		im.note("adopt-node-role", im.nodeRoles[roles[0]],
+			"node role %s exists (the node classes name it): the profile adopts it (karpenter.existingNodeRole), so the bundle creates neither it nor its access entry", roles[0])
 		for _, r := range roles[1:] {
 			im.note("node-role", im.nodeRoles[r], "node role %s: a karpgen environment has one node role (%s); the node classes that used %s now use it", r, roles[0], r)
 		}

@@ -72,6 +72,17 @@ var refRules = []*Rule{
 		},
 	},
 	{
+		ID: "ref/controller-role", Severity: diag.Error, Group: "References",
+		Summary: "The controller role is named once: controllerRole for a role the bundle creates, or existingControllerRole for one it adopts.",
+		Hint:    "keep controllerRole to create a role, or existingControllerRole to use one",
+		check: func(c *Context) {
+			if k := c.P.Karpenter; k.ControllerRole != "" && k.ExistingControllerRole != "" {
+				c.Report("karpenter.existingControllerRole", "",
+					"karpenter sets both controllerRole %q (a role to create) and existingControllerRole %q (a role to use)", k.ControllerRole, k.ExistingControllerRole)
+			}
+		},
+	},
+	{
 		ID: "ref/node-role", Severity: diag.Error, Group: "References",
 		Summary: "A node class uses the environment's node role (the one iam:PassRole allows), or an instance profile, not both.",
 		check: func(c *Context) {

@@ -31,7 +31,11 @@ type Names struct {
 	// (karpenter.existingNodeRole); the bundle does not create it.
 	NodeRoleExists                    bool
 	ControllerRole, ControllerRoleARN string
-	Queue, QueueARN                   string // empty without interruption handling
+	// ControllerRoleExists: the controller role is one the account
+	// already has (karpenter.existingControllerRole); the bundle attaches
+	// its policies to it and does not create it.
+	ControllerRoleExists bool
+	Queue, QueueARN      string // empty without interruption handling
 
 	Namespace, ServiceAccount string
 	// OIDCProviderARN and OIDCIssuerHost are set for IRSA.
@@ -80,6 +84,9 @@ func namesOf(p *profile.Profile) Names {
 	}
 	n.NodeRoleARN = n.ARN("iam", "", c.AccountID, "role/"+n.NodeRole)
 	n.ControllerRole = or(k.ControllerRole, FitName("KarpenterController-"+c.Name, maxRoleName))
+	if k.ExistingControllerRole != "" {
+		n.ControllerRole, n.ControllerRoleExists = k.ExistingControllerRole, true
+	}
 	n.ControllerRoleARN = n.ARN("iam", "", c.AccountID, "role/"+n.ControllerRole)
 	if k.InterruptionQueue {
 		n.Queue = or(k.QueueName, DefaultQueue(c.Name))

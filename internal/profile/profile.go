@@ -81,17 +81,20 @@ type Cluster struct {
 
 // Karpenter is how Karpenter is installed and authenticates.
 type Karpenter struct {
-	Version           string          `json:"version"`
-	Namespace         string          `json:"namespace"`
-	ServiceAccount    string          `json:"serviceAccount"`
-	Auth              string          `json:"auth"`
-	InterruptionQueue bool            `json:"interruptionQueue"`
-	QueueName         string          `json:"queueName,omitempty"`
-	NodeRole          string          `json:"nodeRole,omitempty"`
-	ExistingNodeRole  string          `json:"existingNodeRole,omitempty"`
-	ControllerRole    string          `json:"controllerRole,omitempty"`
-	NodeAccess        string          `json:"nodeAccess"`
-	FeatureGates      map[string]bool `json:"featureGates"`
+	Version           string `json:"version"`
+	Namespace         string `json:"namespace"`
+	ServiceAccount    string `json:"serviceAccount"`
+	Auth              string `json:"auth"`
+	InterruptionQueue bool   `json:"interruptionQueue"`
+	QueueName         string `json:"queueName,omitempty"`
+	NodeRole          string `json:"nodeRole,omitempty"`
+	ExistingNodeRole  string `json:"existingNodeRole,omitempty"`
+	ControllerRole    string `json:"controllerRole,omitempty"`
+	// ExistingControllerRole is a controller role the account has, which
+	// the bundle adopts instead of creating one.
+	ExistingControllerRole string          `json:"existingControllerRole,omitempty"`
+	NodeAccess             string          `json:"nodeAccess"`
+	FeatureGates           map[string]bool `json:"featureGates"`
 	// AWSFeatureGates are the chart's settings.awsFeatureGates (1.15+).
 	AWSFeatureGates map[string]bool `json:"awsFeatureGates,omitempty"`
 	ZonalShift      *bool           `json:"zonalShift,omitempty"`
