@@ -72,11 +72,13 @@ func TestCloudFormationPassesCfnLint(t *testing.T) {
 						if queue {
 							continue
 						}
-						// The same environment adopting both roles: the
-						// template creates neither, and attaches the
-						// controller policies to the existing role.
+						// The same environment adopting both roles and the
+						// queue: the template creates none of them, and
+						// attaches the controller policies to the existing
+						// role.
 						p.Karpenter.ExistingControllerRole, p.Karpenter.ExistingNodeRole = "platform-karpenter", "eks-nodegroup-role"
 						p.Karpenter.NodeRole, p.Karpenter.ControllerRole = "", ""
+						p.Karpenter.InterruptionQueue, p.Karpenter.QueueName, p.Karpenter.ExistingInterruptionQueue = true, "", "platform-interruptions"
 						for name, nc := range p.NodeClasses {
 							if nc.Role != "" {
 								nc.Role = "eks-nodegroup-role"
@@ -87,8 +89,8 @@ func TestCloudFormationPassesCfnLint(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						if tmpl := string(b.Files["iam/cloudformation.yaml"]); strings.Contains(tmpl, "AWS::IAM::Role") || !strings.Contains(tmpl, "- platform-karpenter") {
-							t.Errorf("%s: adopting both roles, the template still creates one, or attaches no policy:\n%s", p.Karpenter.Version, tmpl)
+						if tmpl := string(b.Files["iam/cloudformation.yaml"]); strings.Contains(tmpl, "AWS::IAM::Role") || strings.Contains(tmpl, "AWS::SQS::Queue") || !strings.Contains(tmpl, "- platform-karpenter") {
+							t.Errorf("%s: adopting the roles and the queue, the template still creates one, or attaches no policy:\n%s", p.Karpenter.Version, tmpl)
 						}
 						file = filepath.Join(dir, fmt.Sprintf("%s-%s-adopted.yaml", p.Karpenter.Version, auth))
 						if err := os.WriteFile(file, b.Files["iam/cloudformation.yaml"], 0o644); err != nil {

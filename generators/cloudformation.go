@@ -62,7 +62,8 @@ func cloudFormation(e *model.Env, policies []iampolicy.ControllerPolicy) obj {
 			}
 		}
 	}
-	if n.Queue != "" {
+	// An existing queue comes with its rules: the bundle creates neither.
+	if n.Queue != "" && !n.QueueExists {
 		queueArn := obj{"Fn::GetAtt": strs("KarpenterInterruptionQueue", "Arn")}
 		res["KarpenterInterruptionQueue"] = obj{"Type": "AWS::SQS::Queue", "Properties": obj{
 			"QueueName":              n.Queue,

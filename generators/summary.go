@@ -30,9 +30,12 @@ func Summary(e *model.Env, files []string) []byte {
 	w("| Karpenter | %s (facts of %s), namespace `%s`, service account `%s` |\n", k.Version, m.Reference, n.Namespace, n.ServiceAccount)
 	w("| Support | %s |\n", m.Support())
 	w("| Controller auth | %s |\n", authText(p))
-	if n.Queue != "" {
+	switch {
+	case n.QueueExists:
+		w("| Interruption handling | SQS queue `%s`, an existing one with its rules (`karpenter.existingInterruptionQueue`): the bundle creates neither; they must be as `iam/interruption-*.json` describe |\n", n.Queue)
+	case n.Queue != "":
 		w("| Interruption handling | SQS queue `%s`, %d EventBridge rules |\n", n.Queue, len(m.InterruptionRules))
-	} else {
+	default:
 		w("| Interruption handling | off |\n")
 	}
 

@@ -114,8 +114,15 @@ func (im *importer) environment() (map[string]any, error) {
 		}
 		im.note("default-queue", where, "%s: the profile has none (karpenter.interruptionQueue: false), so Karpenter does not see spot interruptions or rebalance notices; set it to true to have the bundle create the queue and its rules", why)
 	}
-	if queue != "" && queue != model.DefaultQueue(cluster) {
-		karpenter["queueName"] = queue
+	if queue != "" {
+		// The queue the values name exists, with its rules: the bundle
+		// adopts it rather than create a queue of the same name.
+		karpenter["existingInterruptionQueue"] = queue
+		at := settings.get("interruptionQueue").pos()
+		if settings.get("interruptionQueue").str() == "" {
+			at = legacy.get("interruptionQueueName").pos()
+		}
+		im.note("adopt-queue", at, "interruption queue %s exists (the Helm values name it), with its EventBridge rules: the profile adopts it (karpenter.existingInterruptionQueue), so the bundle creates neither", queue)
 	}
 	if len(im.nodeRoles) > 0 {
 		roles := slices.Sorted(maps.Keys(im.nodeRoles))

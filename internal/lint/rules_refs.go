@@ -83,6 +83,24 @@ var refRules = []*Rule{
 		},
 	},
 	{
+		ID: "ref/interruption-queue", Severity: diag.Error, Group: "References",
+		Summary: "An adopted interruption queue (existingInterruptionQueue) is the environment's only queue: interruption handling is on, and no queue to create is named.",
+		check: func(c *Context) {
+			k := c.P.Karpenter
+			if k.ExistingInterruptionQueue == "" {
+				return
+			}
+			if !k.InterruptionQueue {
+				c.Report("karpenter.existingInterruptionQueue", "set interruptionQueue: true, or drop existingInterruptionQueue",
+					"karpenter adopts interruption queue %q but interruptionQueue is false: the controller would not read it", k.ExistingInterruptionQueue)
+			}
+			if k.QueueName != "" {
+				c.Report("karpenter.existingInterruptionQueue", "keep queueName to create a queue, or existingInterruptionQueue to use one",
+					"karpenter sets both queueName %q (a queue to create) and existingInterruptionQueue %q (a queue to use)", k.QueueName, k.ExistingInterruptionQueue)
+			}
+		},
+	},
+	{
 		ID: "ref/node-role", Severity: diag.Error, Group: "References",
 		Summary: "A node class uses the environment's node role (the one iam:PassRole allows), or an instance profile, not both.",
 		check: func(c *Context) {

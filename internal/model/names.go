@@ -36,6 +36,9 @@ type Names struct {
 	// its policies to it and does not create it.
 	ControllerRoleExists bool
 	Queue, QueueARN      string // empty without interruption handling
+	// QueueExists: the interruption queue and its rules are the account's
+	// (karpenter.existingInterruptionQueue); the bundle creates neither.
+	QueueExists bool
 
 	Namespace, ServiceAccount string
 	// OIDCProviderARN and OIDCIssuerHost are set for IRSA.
@@ -90,6 +93,9 @@ func namesOf(p *profile.Profile) Names {
 	n.ControllerRoleARN = n.ARN("iam", "", c.AccountID, "role/"+n.ControllerRole)
 	if k.InterruptionQueue {
 		n.Queue = or(k.QueueName, DefaultQueue(c.Name))
+		if k.ExistingInterruptionQueue != "" {
+			n.Queue, n.QueueExists = k.ExistingInterruptionQueue, true
+		}
 		n.QueueARN = n.ARN("sqs", c.Region, c.AccountID, n.Queue)
 	}
 	if c.OIDCIssuer != "" {

@@ -87,9 +87,12 @@ type Karpenter struct {
 	Auth              string `json:"auth"`
 	InterruptionQueue bool   `json:"interruptionQueue"`
 	QueueName         string `json:"queueName,omitempty"`
-	NodeRole          string `json:"nodeRole,omitempty"`
-	ExistingNodeRole  string `json:"existingNodeRole,omitempty"`
-	ControllerRole    string `json:"controllerRole,omitempty"`
+	// ExistingInterruptionQueue is an interruption queue the account has,
+	// which the bundle adopts instead of creating one.
+	ExistingInterruptionQueue string `json:"existingInterruptionQueue,omitempty"`
+	NodeRole                  string `json:"nodeRole,omitempty"`
+	ExistingNodeRole          string `json:"existingNodeRole,omitempty"`
+	ControllerRole            string `json:"controllerRole,omitempty"`
 	// ExistingControllerRole is a controller role the account has, which
 	// the bundle adopts instead of creating one.
 	ExistingControllerRole string          `json:"existingControllerRole,omitempty"`
