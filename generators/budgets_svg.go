@@ -103,12 +103,18 @@ func BudgetsSVG(p *profile.Profile, m *facts.Minor) []byte {
 			hours := week.Hours[group[0]]
 			for d, day := range []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"} {
 				text(svgMargin+svgLeft-6, y+d*svgRow+11, "end", "10", day)
-				for h := range 24 {
-					l := hours[d*24+h]
-					fmt.Fprintf(&body, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="#ffffff"><title>%s %02d:00: %s</title></rect>`+"\n",
-						svgMargin+svgLeft+h*svgCell, y+d*svgRow, svgCell, svgRow, colours.of(l), day, h, html.EscapeString(l.String()))
+				// One rectangle for each run of hours with the same limit.
+				for h := 0; h < 24; {
+					l, end := hours[d*24+h], h+1
+					for end < 24 && hours[d*24+end] == l {
+						end++
+					}
+					fmt.Fprintf(&body, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%s %02d:00–%02d:00: %s</title></rect>`+"\n",
+						svgMargin+svgLeft+h*svgCell, y+d*svgRow, (end-h)*svgCell, svgRow, colours.of(l), day, h, end, html.EscapeString(l.String()))
+					h = end
 				}
 			}
+			svgGrid(&body, svgMargin+svgLeft, y)
 			y += 7*svgRow + 10
 		}
 	}
@@ -120,6 +126,19 @@ func BudgetsSVG(p *profile.Profile, m *facts.Minor) []byte {
 	b.WriteString(body.String())
 	b.WriteString("</svg>\n")
 	return []byte(b.String())
+}
+
+// svgGrid draws the lines between the hours and the days of a week's
+// grid whose top left corner is x, y.
+func svgGrid(b *strings.Builder, x, y int) {
+	b.WriteString(`<path stroke="#ffffff" stroke-width="1" fill="none" d="`)
+	for h := 0; h <= 24; h++ {
+		fmt.Fprintf(b, "M%d %dv%d", x+h*svgCell, y, 7*svgRow)
+	}
+	for d := 0; d <= 7; d++ {
+		fmt.Fprintf(b, "M%d %dh%d", x, y+d*svgRow, 24*svgCell)
+	}
+	b.WriteString("\"/>\n")
 }
 
 // svgLegend draws the colour of each limit the weeks hold.

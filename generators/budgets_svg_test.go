@@ -36,20 +36,25 @@ func TestBudgetsSVG(t *testing.T) {
 		"(Asia/Seoul)",
 		"pool app", "Underutilized, Empty", "Drifted",
 		"pool batch&lt;&amp;&gt;", "Underutilized, Drifted",
-		`fill="#f0b429" stroke="#ffffff"><title>Mon 08:00: 10%</title>`,
-		`fill="#c0392b" stroke="#ffffff"><title>Mon 09:00: 0</title>`,
-		`fill="#c0392b" stroke="#ffffff"><title>Fri 18:00: 0</title>`,
-		`fill="#f0b429" stroke="#ffffff"><title>Fri 19:00: 10%</title>`,
-		`fill="#f0b429" stroke="#ffffff"><title>Sat 12:00: 10%</title>`,
-		`fill="#2e8b57" stroke="#ffffff"><title>Mon 00:00: no limit</title>`,
-		`fill="#5b8def" stroke="#ffffff"><title>Sun 23:00: 3</title>`,
+		`fill="#f0b429"><title>Mon 00:00–09:00: 10%</title>`,
+		`fill="#c0392b"><title>Mon 09:00–19:00: 0</title>`,
+		`fill="#c0392b"><title>Fri 09:00–19:00: 0</title>`,
+		`fill="#f0b429"><title>Fri 19:00–24:00: 10%</title>`,
+		`fill="#f0b429"><title>Sat 00:00–24:00: 10%</title>`,
+		`fill="#2e8b57"><title>Mon 00:00–24:00: no limit</title>`,
+		`fill="#5b8def"><title>Sun 00:00–24:00: 3</title>`,
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("budgets.svg lacks %s", want)
 		}
 	}
-	// The grids of app's two reason groups and batch's two: 4 × 168 hours.
-	if n := strings.Count(s, "<title>"); n != 4*168 {
-		t.Errorf("%d hours drawn, want %d", n, 4*168)
+	// app's two reason groups and batch's two: a grid each.
+	if n := strings.Count(s, "<path "); n != 4 {
+		t.Errorf("%d grids drawn, want 4", n)
+	}
+	// A week's rectangles cover its 7 × 24 hours exactly: app's Drifted
+	// week has three runs on weekdays and one at the weekend.
+	if n := strings.Count(s, "<title>"); n != 7+(5*3+2)+7+7 {
+		t.Errorf("%d runs drawn, want %d", n, 7+(5*3+2)+7+7)
 	}
 }

@@ -73,18 +73,21 @@ type Week struct {
 // reasons for every reason; budgets in force together allow the least of
 // them, and when none is in force nothing limits disruption.
 func Effective(budgets []profile.Budget, reasons []string, start time.Time) (Week, error) {
-	const minutes = 7 * 24 * 60
+	const hoursOfWeek = 7 * 24
+	const minutes = hoursOfWeek * 60
 	w := Week{Start: start, Reasons: reasons, Hours: map[string][]Limit{}}
-	perMinute := map[string][]Limit{}
 	for _, r := range reasons {
-		perMinute[r] = slices.Repeat([]Limit{Unlimited}, minutes)
+		w.Hours[r] = slices.Repeat([]Limit{Unlimited}, hoursOfWeek)
 	}
 	end := start.Add(minutes * time.Minute)
+	var inHour [hoursOfWeek]bool
 	for _, b := range budgets {
-		active := make([]bool, minutes)
+		// The hours in which the budget is in force at some minute: an
+		// hour's limit is the tightest of any of its minutes.
+		inHour = [hoursOfWeek]bool{}
 		if b.Schedule == "" {
-			for i := range active {
-				active[i] = true
+			for h := range inHour {
+				inHour[h] = true
 			}
 		} else {
 			sched, err := cron.ParseStandard("TZ=UTC " + b.Schedule)
@@ -98,13 +101,13 @@ func Effective(budgets []profile.Budget, reasons []string, start time.Time) (Wee
 			// Next gives the zero time for a schedule that never comes
 			// ("0 0 30 2 *").
 			for hit := sched.Next(start.Add(-d - time.Second)); !hit.IsZero() && hit.Before(end); hit = sched.Next(hit) {
-				from := max(0, int(hit.Sub(start)/time.Minute))
 				// In force from the hit to the hit plus the duration, the
 				// end's instant itself (which Karpenter counts) aside:
 				// each minute is judged at its middle.
+				from := max(0, int(hit.Sub(start)/time.Minute))
 				to := min(minutes-1, int(hit.Add(d).Sub(start)/time.Minute)-1)
-				for i := from; i <= to; i++ {
-					active[i] = true
+				for h := from / 60; to >= from && h <= to/60; h++ {
+					inHour[h] = true
 				}
 			}
 		}
@@ -113,23 +116,13 @@ func Effective(budgets []profile.Budget, reasons []string, start time.Time) (Wee
 			if len(b.Reasons) > 0 && !slices.Contains(b.Reasons, r) {
 				continue
 			}
-			for i, on := range active {
+			hours := w.Hours[r]
+			for h, on := range inHour {
 				if on {
-					perMinute[r][i] = perMinute[r][i].tighter(l)
+					hours[h] = hours[h].tighter(l)
 				}
 			}
 		}
-	}
-	for _, r := range reasons {
-		hours := make([]Limit, 7*24)
-		for h := range hours {
-			l := Unlimited
-			for _, m := range perMinute[r][h*60 : h*60+60] {
-				l = l.tighter(m)
-			}
-			hours[h] = l
-		}
-		w.Hours[r] = hours
 	}
 	return w, nil
 }
