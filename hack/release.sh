@@ -2,8 +2,9 @@
 # Build a karpgen release into dist/<version>/: the binaries for linux and
 # darwin on amd64 and arm64 (each in a .tar.gz with LICENSE-free README),
 # an SBOM of each binary (CycloneDX JSON, from the modules Go recorded in
-# it), SHA256SUMS over everything, and the name of the Config Management
-# Plugin image to build with the same version.
+# it), the linux binaries again under image/ for the Config Management
+# Plugin image (deploy/argocd/Dockerfile, on no base image), SHA256SUMS
+# over everything, and the name of that image, tagged with the version.
 #
 #   make release              # the version is `git describe --tags` of HEAD
 #
@@ -37,6 +38,12 @@ for platform in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64; do
 	CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=true \
 		-ldflags="-s -w -buildid=" -o "$dir/karpgen" ./cmd/karpgen
 	"$sbom" bin -json -output "$out/$name.sbom.json" -version "$version" "$dir/karpgen" 2>/dev/null
+	# The plugin image (deploy/argocd/Dockerfile) copies the linux binaries.
+	if [ "$goos" = linux ]; then
+		mkdir -p "$out/image/linux/$goarch"
+		cp "$dir/karpgen" "$out/image/linux/$goarch/karpgen"
+		touch -d "@$epoch" "$out/image/linux/$goarch/karpgen"
+	fi
 	cp README.md "$dir/"
 	touch -d "@$epoch" "$dir" "$dir"/*
 	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" -C "$out" -czf "$out/$name.tar.gz" "$name"
@@ -44,7 +51,7 @@ for platform in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64; do
 done
 image="karpgen-cmp:$version"
 echo "$image" >"$out/IMAGE"
-(cd "$out" && sha256sum -- *.tar.gz *.sbom.json IMAGE >SHA256SUMS)
+(cd "$out" && sha256sum -- *.tar.gz *.sbom.json image/linux/*/karpgen IMAGE >SHA256SUMS)
 echo "$kind $version in $out:"
 ls -1 "$out"
-echo "build the plugin image with: docker build -f deploy/argocd/Dockerfile -t <registry>/$image ."
+echo "build the plugin image with: docker buildx build -f deploy/argocd/Dockerfile --platform linux/amd64,linux/arm64 --build-arg VERSION=$version -t <registry>/$image ."

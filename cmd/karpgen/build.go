@@ -2,9 +2,11 @@ package main
 
 import (
 	"errors"
-
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -24,10 +26,13 @@ import (
 func runBuild(args []string, stdout, stderr io.Writer) error {
 	var dir string
 	var allow []string
+	var fromArgoCD, discover bool
 	// Argo CD applies what build prints: even its help goes to stderr.
 	fs := newFlags("build", stderr, stderr)
 	addProfilesFlag(fs, &dir)
 	fs.StringSliceVar(&allow, "allow-kinds", nil, "kinds (Kind or group/Kind) an overlay may add, remove or rename objects of; by default it may only patch, label and annotate karpgen's objects")
+	fs.BoolVar(&fromArgoCD, "from-argocd", false, "the environment is the Application's plugin env KARPGEN_ENV, else its env parameter, else its name (the plugin's generate command)")
+	fs.BoolVar(&discover, "discover", false, "print the first profile of the profiles folder, or nothing, and build nothing (the plugin's discover command)")
 	var ev evalFlags
 	addEvalFlags(fs, &ev)
 	if err := parse(fs, args); err != nil {
@@ -37,10 +42,27 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	if fs.NArg() != 1 {
+	if discover {
+		if fs.NArg() != 0 || fromArgoCD {
+			return usageErr("build: --discover takes no environment")
+		}
+		return discoverProfiles(dir, stdout)
+	}
+	envs := fs.Args()
+	if fromArgoCD {
+		if fs.NArg() != 0 {
+			return usageErr("build: --from-argocd names the environment itself")
+		}
+		env, err := argoCDEnv()
+		if err != nil {
+			return err
+		}
+		envs = []string{env}
+	}
+	if len(envs) != 1 {
 		return usageErr("build: name exactly one environment")
 	}
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, GC: gcpolicy.Fleet})
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: envs, Timeout: ev.timeout, Limits: &ev.limits, GC: gcpolicy.Fleet})
 	if err != nil {
 		return err
 	}
@@ -53,4 +75,42 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		Stdout:     stdout,
 		Env:        res.Envs[0],
 	})
+}
+
+// The variables Argo CD's cmp-server gives the plugin's commands: the
+// Application's plugin env (prefixed ARGOCD_ENV_), its parameters (PARAM_)
+// and its name.
+const (
+	argoCDPluginEnv = "ARGOCD_ENV_KARPGEN_ENV"
+	argoCDParamEnv  = "PARAM_ENV"
+	argoCDAppName   = "ARGOCD_APP_NAME"
+)
+
+// argoCDEnv is the environment an Argo CD Application asks the plugin for:
+// its plugin env KARPGEN_ENV, else its env parameter, else its name. The
+// value is only ever a name: it reaches no shell and no flag.
+func argoCDEnv() (string, error) {
+	for _, v := range []string{argoCDPluginEnv, argoCDParamEnv, argoCDAppName} {
+		if s := os.Getenv(v); s != "" {
+			return s, nil
+		}
+	}
+	return "", usageErr("build: --from-argocd: none of %s, %s and %s is set: run it as the Argo CD plugin, or name the environment", argoCDPluginEnv, argoCDParamEnv, argoCDAppName)
+}
+
+// discoverProfiles prints the first profile (*.cue or *.jsonnet, by name)
+// directly in the profiles folder, or nothing: Argo CD takes any output
+// as "this repository is the plugin's".
+func discoverProfiles(dir string, stdout io.Writer) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // no profiles folder: not the plugin's
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && (strings.HasSuffix(e.Name(), ".cue") || strings.HasSuffix(e.Name(), ".jsonnet")) {
+			_, err := fmt.Fprintln(stdout, filepath.Join(dir, e.Name()))
+			return err
+		}
+	}
+	return nil
 }

@@ -110,8 +110,14 @@ func (h *cmpHarness) repo() string {
 // run runs one of the plugin's commands in dir with the given variables.
 func (h *cmpHarness) run(dir string, command []string, vars map[string]string) (stdout, stderr string, err error) {
 	cmd := exec.Command(command[0], command[1:]...)
+	// The sidecar finds karpgen on its own PATH, not the test's.
+	if p := filepath.Join(h.bin, command[0]); !strings.Contains(command[0], "/") {
+		if _, err := os.Stat(p); err == nil {
+			cmd.Path, cmd.Err = p, nil
+		}
+	}
 	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + h.bin + ":/usr/local/bin:/usr/bin:/bin", "HOME=/nonexistent", "KUBE_VERSION=1.32", "KUBE_API_VERSIONS=v1,apps/v1,karpenter.sh/v1,karpenter.k8s.aws/v1", "ARGOCD_APP_NAMESPACE=karpenter"}
+	cmd.Env = []string{"PATH=" + h.bin, "HOME=/nonexistent", "KUBE_VERSION=1.32", "KUBE_API_VERSIONS=v1,apps/v1,karpenter.sh/v1,karpenter.k8s.aws/v1", "ARGOCD_APP_NAMESPACE=karpenter"}
 	for k, v := range vars {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}

@@ -161,7 +161,7 @@ func start() (*argoCD, error) {
 	w.cmp = exec.Command(cmpServer, "--config-dir-path", dirs["config"], "--loglevel", "info", "--logformat", "text")
 	w.cmp.Env = []string{
 		cmpServerRole + "=1",
-		"PATH=" + bin + ":/usr/local/bin:/usr/bin:/bin",
+		"PATH=" + bin, // karpgen and the cmp-server alone, as in the image
 		"HOME=" + dirs["home"],
 		common.EnvPluginSockFilePath + "=" + dirs["plugins"],
 		"ARGOCD_CMP_WORKDIR=" + dirs["work"],
