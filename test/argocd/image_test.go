@@ -44,3 +44,31 @@ func TestImageHoldsWhatTheSidecarRuns(t *testing.T) {
 		t.Errorf("the image runs as %v, the sidecar as %d", user, sidecarUID)
 	}
 }
+
+// TestOneArgoCD: the CRDs and code the conformance tests read
+// (reference/argocd/SOURCE) are of the Argo CD release this module builds
+// and runs.
+func TestOneArgoCD(t *testing.T) {
+	source, err := os.ReadFile(filepath.Join(world.root, "reference", "argocd", "SOURCE"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reference, built string
+	for _, line := range strings.Split(string(source), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "module" {
+			_, reference, _ = strings.Cut(f[1], "@")
+		}
+	}
+	for _, line := range strings.Split(string(mod), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "github.com/argoproj/argo-cd/v3" {
+			built = f[1]
+		}
+	}
+	if reference == "" || reference != built {
+		t.Errorf("reference/argocd is of Argo CD %q, test/argocd builds %q", reference, built)
+	}
+}
