@@ -89,7 +89,7 @@ func ToUTC(b profile.Budget, loc *time.Location) (Converted, error) {
 	}
 	minute, single := f.singleMinute()
 	if east%3600 != 0 && !single {
-		return Converted{}, fmt.Errorf("minutes %q move with the zone's offset of %s: give a single minute", f.minute, offsetText(east))
+		return Converted{}, fmt.Errorf("minutes %q move with the zone's offset of %s: give a single minute", f.minute, OffsetText(east))
 	}
 	// Each hour of the window's start, shifted to UTC, lands on the same
 	// day, the day before or the day after.
@@ -123,17 +123,14 @@ func ToUTC(b profile.Budget, loc *time.Location) (Converted, error) {
 	return Converted{UTC: out, Widened: widened}, nil
 }
 
-// offsetText writes a UTC offset as "UTC+09:00".
-func offsetText(sec int) string {
+// OffsetText writes a UTC offset in seconds as "UTC+09:00".
+func OffsetText(sec int) string {
 	sign := "+"
 	if sec < 0 {
 		sign, sec = "-", -sec
 	}
 	return fmt.Sprintf("UTC%s%02d:%02d", sign, sec/3600, sec%3600/60)
 }
-
-// OffsetText writes a UTC offset in seconds as "UTC+09:00".
-func OffsetText(sec int) string { return offsetText(sec) }
 
 // durationText writes d as Karpenter's budgets are usually written:
 // "10h", "90m", "1h30m".

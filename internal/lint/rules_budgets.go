@@ -123,7 +123,7 @@ var budgetRules = []*Rule{
 					}
 					local := ((hours[0]*3600+off)%86400 + 86400) % 86400 / 3600
 					c.Report(at("nodePools", field(p), "disruption", "budgets", i, "schedule"),
-						fmt.Sprintf("set timeZone: %q to write schedules in local time (karpgen writes the UTC ones), or keep it and say so in a comment", tz),
+						fmt.Sprintf("set timeZone: %q to write schedules in local time (karpgen writes the UTC ones); a window meant in UTC says so with timeZone: \"UTC\"", tz),
 						"budget schedule %q of pool %q reads as working hours, but Karpenter reads it in UTC: in %s, the zone of %s, the window opens at %02d:00", b.Schedule, p, tz, c.P.Cluster.Region, local)
 				}
 			}
