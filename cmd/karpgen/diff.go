@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/spf13/pflag"
+
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/gitrev"
 	"github.com/karpgen/karpgen/internal/load"
@@ -30,9 +32,7 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	var base baseFlags
 	var ev evalFlags
 	fs := newFlags("diff", stdout, stderr)
-	fs.StringVar(&base.any, "base", "", "the base: a git revision, or its profiles folder or a checkout holding it at --profiles' path; a name that is both is refused")
-	fs.StringVar(&base.rev, "base-rev", "", "the base is this git revision of the repository around --profiles")
-	fs.StringVar(&base.dir, "base-dir", "", "the base is this folder: its profiles, or a checkout holding them at --profiles' path")
+	base.add(fs)
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")
@@ -93,6 +93,13 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 // whichever exists, and refused when it is both (as git refuses such a
 // name); --base-rev and --base-dir say which.
 type baseFlags struct{ any, rev, dir string }
+
+// add declares --base, --base-rev and --base-dir.
+func (b *baseFlags) add(fs *pflag.FlagSet) {
+	fs.StringVar(&b.any, "base", "", "the base: a git revision, or its profiles folder or a checkout holding it at --profiles' path; a name that is both is refused")
+	fs.StringVar(&b.rev, "base-rev", "", "the base is this git revision of the repository around --profiles")
+	fs.StringVar(&b.dir, "base-dir", "", "the base is this folder: its profiles, or a checkout holding them at --profiles' path")
+}
 
 func (b baseFlags) count() int {
 	n := 0
