@@ -67,6 +67,11 @@ func BudgetsSVG(p *profile.Profile, m *facts.Minor) []byte {
 	text := func(x, y int, anchor, size, s string) {
 		fmt.Fprintf(&body, `<text x="%d" y="%d" text-anchor="%s" font-size="%s">%s</text>`+"\n", x, y, anchor, size, html.EscapeString(s))
 	}
+	// A zone that moves its clocks is drawn for a week of January.
+	if offs := budget.Offsets(loc); len(offs) > 1 {
+		_, off := budget.Monday(time.January, loc).Zone()
+		zone += ", in January (" + budget.OffsetText(off) + ")"
+	}
 	text(svgMargin, y+12, "start", "14", "Disruptions allowed at once, by hour of the week ("+zone+")")
 	y += 24
 	colours := &svgColours{}
