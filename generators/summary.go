@@ -118,7 +118,7 @@ func Summary(e *model.Env, files []string) []byte {
 	}
 
 	w("\n## Steps karpgen cannot take\n\n")
-	for i, step := range manualSteps(e) {
+	for i, step := range SetupSteps(e) {
 		w("%d. %s\n", i+1, step)
 	}
 
@@ -188,7 +188,11 @@ func selectorText(labels map[string]string) string {
 	return " (select it with " + labelsText(labels) + ")"
 }
 
-func manualSteps(e *model.Env) []string {
+// SetupSteps are the steps karpgen cannot take for an environment, in
+// order, as SUMMARY.md lists them (Markdown): the OIDC provider, the IAM
+// stack, tags, the node groups the profile keeps, Karpenter itself, the
+// add-on placement and a doctor run.
+func SetupSteps(e *model.Env) []string {
 	p, n := e.Profile, e.Names
 	var steps []string
 	if p.Karpenter.Auth == profile.AuthIRSA {
@@ -262,7 +266,11 @@ func manualSteps(e *model.Env) []string {
 		if app.InSet {
 			file = "out/" + ApplicationSetFile
 		}
-		steps = append(steps, "Install Karpenter through Argo CD: register `public.ecr.aws/karpenter` as a Helm repository with enableOCI (karpgen's deploy/argocd/karpenter-chart-repository.yaml), then "+
+		register := "register `public.ecr.aws/karpenter` as a Helm repository with enableOCI (karpgen's deploy/argocd/karpenter-chart-repository.yaml)"
+		if app.OCICharts {
+			register = "the charts are native oci:// sources of the public registry, which needs no repository Secret (karpgen's deploy/argocd/karpenter-chart-repository-oci.yaml registers them)"
+		}
+		steps = append(steps, "Install Karpenter through Argo CD: "+register+", then "+
 			escape.Code(escape.ShellJoin("kubectl", "apply", "-n", app.Namespace, "-f", file))+
 			": Argo CD installs the CRD chart, the controller chart with `out/"+e.Name+"/helm/karpenter-values.yaml`, and the NodePools and EC2NodeClasses.")
 	} else {

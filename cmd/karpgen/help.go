@@ -69,6 +69,14 @@ var helpText = map[string]struct{ usage, about, example string }{
 			"old one capped so that it only drains; the old one removed. Writes nothing; the profile is never edited.",
 		"karpgen rotate prod --pool app --base origin/main\n  karpgen rotate prod --pool app --next app-2027 --base HEAD~1 -o json",
 	},
+	"migrate": {
+		"karpgen migrate ENV --from cluster-autoscaler --old-node-group NAME... [flags]",
+		"Prints the runbook that brings a cluster scaled by Cluster Autoscaler and managed node groups over to\n" +
+			"the Karpenter its profile describes: prepare the account and the cluster, let Karpenter provision beside\n" +
+			"Cluster Autoscaler, stop it, drain the old groups one node at a time as PodDisruptionBudgets allow, remove them.\n" +
+			"Each step with its commands and what to check before the next. Writes nothing.",
+		"karpgen migrate prod --from cluster-autoscaler --old-node-group ng-general --old-node-group ng-spot\n  karpgen migrate prod --from cluster-autoscaler --old-node-group ng-general -o markdown > runbook.md",
+	},
 	"doctor": {
 		"karpgen doctor ENV --capture-script | --state DIR [flags]",
 		"Checks a live account and cluster against the bundle, offline: --capture-script prints a shell\n" +

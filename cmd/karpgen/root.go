@@ -72,6 +72,7 @@ func commands() []command {
 		{"upgrade", runUpgrade},
 		{"promote", runPromote},
 		{"rotate", runRotate},
+		{"migrate", runMigrate},
 		{"doctor", runDoctor},
 		{"version", runVersion},
 		{"completion", runCompletion},

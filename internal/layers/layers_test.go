@@ -22,7 +22,7 @@ var rooms = [][]string{
 	{"internal/model", "internal/instancetypes", "internal/iampolicy", "internal/oracle", "internal/budget"},
 	{"internal/load", "internal/load/internal/...", "generators", "internal/guardrails"},
 	{"internal/lint"},
-	{"internal/envcheck", "internal/importer", "internal/output", "internal/fleetdiff", "internal/doctor", "internal/promote", "internal/rotate"},
+	{"internal/envcheck", "internal/importer", "internal/output", "internal/fleetdiff", "internal/doctor", "internal/promote", "internal/rotate", "internal/migrate"},
 	{"internal/pipeline"},
 	{"internal/printer"},
 	{"internal/upgrade"},

@@ -1,0 +1,183 @@
+// Package migrate plans karpgen migrate: bringing a cluster that scales
+// with Cluster Autoscaler and managed node groups over to the Karpenter
+// its profile describes, as an ordered runbook: prepare the account and
+// the cluster (what SUMMARY.md's steps hold, with the commands to tag
+// subnets and the right security group), let Karpenter provision beside
+// Cluster Autoscaler, stop Cluster Autoscaler, move the workloads off the
+// old node groups one node at a time as their PodDisruptionBudgets allow,
+// then shrink and remove those groups. Every step says what to check
+// before the next.
+package migrate
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/escape"
+)
+
+// Options name what the profile does not know of the running cluster.
+type Options struct {
+	// OldGroups are the managed node groups Cluster Autoscaler scales,
+	// which Karpenter replaces, in the order to empty them.
+	OldGroups []string
+	// Namespace and Deployment are Cluster Autoscaler's.
+	Namespace, Deployment string
+}
+
+// Runbook is the migration of one environment.
+type Runbook struct {
+	Env   string `json:"env"`
+	From  string `json:"from"`
+	Steps []Step `json:"steps"`
+}
+
+// Step is one step of the runbook: what to know (Markdown), the commands
+// to run, and the commands that check it before the next step.
+type Step struct {
+	Title    string   `json:"title"`
+	Text     []string `json:"text"`
+	Commands []string `json:"commands"`
+	Check    []string `json:"check"`
+}
+
+// OptionError is an option the runbook cannot take.
+type OptionError struct{ Option, Value, Reason string }
+
+func (e *OptionError) Error() string { return e.Reason }
+
+// FromClusterAutoscaler is the runbook from Cluster Autoscaler.
+func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
+	if len(o.OldGroups) == 0 {
+		return nil, &OptionError{"OldGroups", "", "name the node groups Cluster Autoscaler scales, which Karpenter replaces"}
+	}
+	for _, g := range o.OldGroups {
+		if _, kept := e.Profile.NodeGroups[g]; kept {
+			return nil, &OptionError{"OldGroups", g, fmt.Sprintf("node group %s is one the profile keeps (nodeGroups.%s): it is not emptied", g, g)}
+		}
+	}
+	n := e.Names
+	r := &Runbook{Env: e.Name, From: "cluster-autoscaler"}
+	add := func(title string, text, commands, check []string) {
+		r.Steps = append(r.Steps, Step{Title: title, Text: orEmpty(text), Commands: orEmpty(commands), Check: orEmpty(check)})
+	}
+	kube := func(args ...string) string { return escape.ShellJoin(append([]string{"kubectl"}, args...)...) }
+	aws := func(args ...string) string { return escape.ShellJoin(append([]string{"aws"}, args...)...) }
+
+	// The account and the cluster, as SUMMARY.md's steps prepare them;
+	// the tags get their commands here.
+	for _, s := range generators.SetupSteps(e) {
+		if strings.HasPrefix(s, "Tag the node subnets") {
+			add("Tag the subnets and the security group Karpenter's nodes use", []string{
+				"The node classes select subnets and security groups by the tag " + escape.Code(discoveryKey(e)+": "+discoveryValue(e)) + ". " +
+					"Tag the cluster security group, which EKS makes and the nodes of a managed node group without a launch template of its own carry; " +
+					"a node group with a launch template of its own gives its nodes that template's security groups instead (" +
+					escape.Code(escape.ShellJoin("aws", "ec2", "describe-launch-template-versions", "--launch-template-id", "<id>", "--query", "LaunchTemplateVersions[0].LaunchTemplateData.SecurityGroupIds")) + "): tag those.",
+			}, tagCommands(e), []string{
+				aws("ec2", "describe-subnets", "--filters", "Name=tag:"+discoveryKey(e)+",Values="+discoveryValue(e), "--query", "Subnets[].SubnetId"),
+				aws("ec2", "describe-security-groups", "--filters", "Name=tag:"+discoveryKey(e)+",Values="+discoveryValue(e), "--query", "SecurityGroups[].GroupId"),
+			})
+			continue
+		}
+		if strings.HasPrefix(s, "Check the account and the cluster") {
+			continue // the check of the step before the workloads move
+		}
+		add(firstSentence(s), []string{s}, nil, nil)
+	}
+	doctor := fmt.Sprintf("karpgen doctor %s --capture-script > capture.sh && sh capture.sh state && karpgen doctor %s --state state", e.Name, e.Name)
+	add("Let Karpenter provision beside Cluster Autoscaler", []string{
+		"Leave Cluster Autoscaler running: a pod Pending now may land on either; Karpenter's pools launch only for pods they fit.",
+	}, nil, []string{doctor, kube("get", "nodepools,ec2nodeclasses"), kube("get", "nodeclaims", "-o", "wide")})
+
+	add("Stop Cluster Autoscaler", nil, []string{
+		kube("-n", o.Namespace, "scale", "deployment/"+o.Deployment, "--replicas=0"),
+	}, []string{kube("-n", o.Namespace, "get", "deployment/"+o.Deployment, "-o", "jsonpath={.status.replicas}") + "   # empty or 0"})
+
+	for _, g := range o.OldGroups {
+		sel := "eks.amazonaws.com/nodegroup=" + g
+		add("Move the workloads off node group "+g, []string{
+			"Drain evicts through the Eviction API, one node at a time, so every PodDisruptionBudget holds; Karpenter launches nodes for what is evicted. " +
+				"A budget that allows no disruption (ALLOWED DISRUPTIONS 0) makes the drain wait: scale its workload up first.",
+		}, []string{
+			kube("get", "pdb", "-A"),
+			kube("cordon", "-l", sel),
+			"for node in $(" + kube("get", "nodes", "-l", sel, "-o", "name") + "); do " +
+				strings.Replace(kube("drain", "NODE", "--ignore-daemonsets", "--delete-emptydir-data", "--timeout=15m"), "NODE", "\"$node\"", 1) + "; done",
+		}, []string{
+			kube("get", "pods", "-A", "--field-selector=status.phase=Pending") + "   # no pod Pending for long",
+			kube("get", "nodes", "-l", sel) + "   # every node SchedulingDisabled, running DaemonSets only",
+		})
+		add("Shrink, then remove node group "+g, nil, []string{
+			aws("eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--scaling-config", "minSize=0,maxSize=1,desiredSize=0"),
+			aws("eks", "delete-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g),
+		}, []string{aws("eks", "list-nodegroups", "--cluster-name", n.Cluster) + "   # " + g + " gone; the groups the profile keeps: " + kept(e)})
+	}
+	add("Remove Cluster Autoscaler", []string{
+		"Remove it as it was installed (this, or helm uninstall), then its IAM role or policy and the `k8s.io/cluster-autoscaler/*` tags of the groups that remain.",
+	}, []string{
+		kube("-n", o.Namespace, "delete", "deployment/"+o.Deployment),
+	}, []string{doctor})
+	return r, nil
+}
+
+// discoveryKey and discoveryValue are the tag the node classes select
+// subnets by: karpenter.sh/discovery: <cluster> unless the profile says
+// otherwise.
+func discoveryKey(e *model.Env) string   { k, _ := discovery(e); return k }
+func discoveryValue(e *model.Env) string { _, v := discovery(e); return v }
+
+func discovery(e *model.Env) (string, string) {
+	for _, name := range slices.Sorted(maps.Keys(e.Profile.NodeClasses)) {
+		for _, t := range e.Profile.NodeClasses[name].SubnetSelectorTerms {
+			for _, k := range slices.Sorted(maps.Keys(t.Tags)) {
+				return k, t.Tags[k]
+			}
+		}
+	}
+	return "karpenter.sh/discovery", e.Names.Cluster
+}
+
+// tagCommands tag the cluster's subnets and its cluster security group
+// (the one EKS makes and every node of a managed node group without a
+// launch template of its own carries).
+func tagCommands(e *model.Env) []string {
+	n := e.Names
+	tag := "Key=" + discoveryKey(e) + ",Value=" + discoveryValue(e)
+	describe := func(query string) string {
+		return escape.ShellJoin("aws", "eks", "describe-cluster", "--name", n.Cluster, "--query", query, "--output", "text")
+	}
+	return []string{
+		"aws ec2 create-tags --tags " + escape.ShellJoin(tag) + " --resources $(" + describe("cluster.resourcesVpcConfig.subnetIds") + ")   # or only the private subnets nodes belong in",
+		"aws ec2 create-tags --tags " + escape.ShellJoin(tag) + " --resources $(" + describe("cluster.resourcesVpcConfig.clusterSecurityGroupId") + ")   # the cluster security group",
+	}
+}
+
+func kept(e *model.Env) string {
+	if len(e.Profile.NodeGroups) == 0 {
+		return "none"
+	}
+	return strings.Join(slices.Sorted(maps.Keys(e.Profile.NodeGroups)), ", ")
+}
+
+// firstSentence is a step's title: its text up to the first ": " or ".",
+// without Markdown code spans' backquotes.
+func firstSentence(s string) string {
+	cut := len(s)
+	for _, sep := range []string{": ", " (", ". "} {
+		if i := strings.Index(s, sep); i >= 0 && i < cut {
+			cut = i
+		}
+	}
+	return strings.ReplaceAll(strings.TrimSuffix(s[:cut], "."), "`", "")
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

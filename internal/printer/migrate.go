@@ -1,0 +1,62 @@
+package printer
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/karpgen/karpgen/internal/migrate"
+	"github.com/karpgen/karpgen/internal/util/escape"
+)
+
+// Migrate prints a migration runbook as text: numbered steps, what to
+// know, the commands ($) and the checks before the next step.
+func Migrate(w io.Writer, r *migrate.Runbook) error {
+	var b strings.Builder
+	line := func(format string, args ...any) { b.WriteString(escape.Line(fmt.Sprintf(format, args...)) + "\n") }
+	line("Migrate %s from Cluster Autoscaler to Karpenter: %d steps, each checked before the next.", r.Env, len(r.Steps))
+	for i, s := range r.Steps {
+		line("")
+		line("%d. %s", i+1, s.Title)
+		for _, t := range s.Text {
+			line("   %s", t)
+		}
+		for _, c := range s.Commands {
+			line("   $ %s", c)
+		}
+		for _, c := range s.Check {
+			line("   check: %s", c)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// MigrateMarkdown prints a migration runbook for a change ticket: a
+// section a step, its commands and checks in shell blocks.
+func MigrateMarkdown(w io.Writer, r *migrate.Runbook) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Migrate %s from Cluster Autoscaler to Karpenter\n\n%d steps, each checked before the next.\n", escape.Markdown(r.Env), len(r.Steps))
+	for i, s := range r.Steps {
+		fmt.Fprintf(&b, "\n## %d. %s\n", i+1, escape.Markdown(s.Title))
+		for _, t := range s.Text {
+			fmt.Fprintf(&b, "\n%s\n", t)
+		}
+		block(&b, "", s.Commands)
+		block(&b, "Check:", s.Check)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// block writes commands as a shell code block the text cannot close.
+func block(b *strings.Builder, title string, commands []string) {
+	if len(commands) == 0 {
+		return
+	}
+	if title != "" {
+		fmt.Fprintf(b, "\n%s\n", title)
+	}
+	fence := escape.Fence(strings.Join(commands, "\n"))
+	fmt.Fprintf(b, "\n%ssh\n%s\n%s\n", fence, strings.Join(commands, "\n"), fence)
+}
