@@ -7,6 +7,8 @@ package doctor
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/iampolicy"
@@ -49,7 +51,13 @@ func commands(e *model.Env) []command {
 		command{"eks-access-entry-node.json", fmt.Sprintf("aws eks describe-access-entry %s --cluster-name %s --principal-arn %s --output json", region, q(n.Cluster), q(n.NodeRoleARN))},
 		command{"eks-pod-identity-associations.json", fmt.Sprintf("aws eks list-pod-identity-associations %s --cluster-name %s --output json", region, q(n.Cluster))},
 		command{"eks-addons.json", fmt.Sprintf("aws eks list-addons %s --cluster-name %s --output json", region, q(n.Cluster))},
+		// The managed node groups: those the profile keeps, and the ones a
+		// migration from Cluster Autoscaler empties.
+		command{"eks-nodegroups.json", fmt.Sprintf("aws eks list-nodegroups %s --cluster-name %s --output json", region, q(n.Cluster))},
 	)
+	for _, g := range slices.Sorted(maps.Keys(e.Profile.NodeGroups)) {
+		out = append(out, command{q("eks-nodegroup-" + g + ".json"), fmt.Sprintf("aws eks describe-nodegroup %s --cluster-name %s --nodegroup-name %s --output json", region, q(n.Cluster), q(g))})
+	}
 	if n.Queue != "" {
 		out = append(out, command{"sqs-queue.json", fmt.Sprintf(
 			`aws sqs get-queue-attributes %s --queue-url "$(aws sqs get-queue-url %s --queue-name %s --query QueueUrl --output text)" --attribute-names All --output json`, region, region, q(n.Queue))})
@@ -70,6 +78,9 @@ func commands(e *model.Env) []command {
 		command{"k8s-karpenter-deployment.json", fmt.Sprintf("kubectl get deployment karpenter --namespace %s -o json", q(n.Namespace))},
 		command{"k8s-ec2nodeclasses.json", "kubectl get ec2nodeclasses.karpenter.k8s.aws -o json"},
 		command{"k8s-nodepools.json", "kubectl get nodepools.karpenter.sh -o json"},
+		// Every PodDisruptionBudget: one that allows no disruption holds
+		// drains and Karpenter's disruption of the nodes its pods run on.
+		command{"k8s-pdbs.json", "kubectl get poddisruptionbudgets --all-namespaces -o json"},
 	)
 	if app := e.Application; app != nil {
 		// Argo CD renders the charts with helm template: there is no

@@ -256,7 +256,7 @@ func (c *checkRun) installCRDs() string {
 // Catalog returns the checks, in the order they run.
 func Catalog() []*Check { return catalog }
 
-var catalog = slices.Concat(networkChecks, iamChecks, clusterChecks)
+var catalog = slices.Concat(networkChecks, iamChecks, clusterChecks, groupChecks)
 
 func (c *checkRun) comparePolicy(cp iampolicy.ControllerPolicy, have map[string]any) {
 	want := statementsBySid(iampolicy.Normalize(cp.Document))

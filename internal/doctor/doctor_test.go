@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -87,6 +88,28 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 		"k8s-nodepools.json":      map[string]any{"apiVersion": "v1", "kind": "List", "items": []any{ready("NodePool", "app")}},
 		"helm-values.json":        values,
 	}
+	// The node groups the profile keeps, as EKS describes them, beside
+	// one Cluster Autoscaler still scales.
+	groups := []any{"ng-general"}
+	for _, g := range slices.Sorted(maps.Keys(e.Profile.NodeGroups)) {
+		groups = append(groups, g)
+		ng := e.Profile.NodeGroups[g]
+		labels := map[string]any{}
+		for k, v := range ng.Labels {
+			labels[k] = v
+		}
+		taints := []any{}
+		for _, t := range ng.Taints {
+			taints = append(taints, map[string]any{"key": t.Key, "value": t.Value, "effect": map[string]string{"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}[t.Effect]})
+		}
+		files["eks-nodegroup-"+g+".json"] = map[string]any{"nodegroup": map[string]any{"nodegroupName": g, "clusterName": n.Cluster, "status": "ACTIVE",
+			"scalingConfig": map[string]any{"minSize": 2, "maxSize": 2, "desiredSize": 2}, "labels": labels, "taints": taints}}
+	}
+	files["eks-nodegroups.json"] = map[string]any{"nodegroups": groups}
+	files["k8s-pdbs.json"] = map[string]any{"apiVersion": "v1", "kind": "List", "items": []any{
+		map[string]any{"metadata": map[string]any{"name": "coredns", "namespace": "kube-system"}, "spec": map[string]any{"maxUnavailable": 1},
+			"status": map[string]any{"currentHealthy": 2, "desiredHealthy": 1, "disruptionsAllowed": 1, "expectedPods": 2}},
+	}}
 	var policies []string
 	for _, cp := range iampolicy.ControllerPolicies(e.Facts, n, e.IAMGates) {
 		policies = append(policies, cp.Name)
@@ -226,7 +249,7 @@ func TestHealthy(t *testing.T) {
 			t.Errorf("%s: %s %s %+v", res.Check, res.Status, res.Skipped, res.Findings)
 		}
 	}
-	if !strings.HasPrefix(text(r), "doctor prod: 16 checks, 15 ok, 0 failed, 0 skipped, 0 not checked, 1 not applicable\n") {
+	if !strings.HasPrefix(text(r), "doctor prod: 18 checks, 17 ok, 0 failed, 0 skipped, 0 not checked, 1 not applicable\n") {
 		t.Errorf("report:\n%s", text(r))
 	}
 	if len(r.Results) != len(doctor.Catalog()) {
@@ -249,7 +272,7 @@ func TestHealthyArgoCD(t *testing.T) {
 			t.Errorf("%s: %s %s %+v", res.Check, res.Status, res.Skipped, res.Findings)
 		}
 	}
-	if got := text(r); !strings.HasPrefix(got, "doctor prod: 16 checks, 15 ok, 0 failed, 0 skipped, 0 not checked, 1 not applicable\n") || r.Incomplete() {
+	if got := text(r); !strings.HasPrefix(got, "doctor prod: 18 checks, 17 ok, 0 failed, 0 skipped, 0 not checked, 1 not applicable\n") || r.Incomplete() {
 		t.Errorf("report:\n%s", got)
 	}
 	script := doctor.Script(e)
@@ -272,6 +295,15 @@ func TestBroken(t *testing.T) {
 			kc := f["k8s-context.json"].(map[string]any)
 			kc["current-context"] = "staging"
 			kc["clusters"].([]any)[0].(map[string]any)["cluster"].(map[string]any)["server"] = "https://FEDCBA.gr7.ap-northeast-2.eks.amazonaws.com"
+		}},
+		{"doctor/node-groups", "node group system", "absent", func(f map[string]any) {
+			f["eks-nodegroups.json"] = map[string]any{"nodegroups": []any{"addon", "ng-general"}}
+		}},
+		{"doctor/node-groups", "node group addon", "none", func(f map[string]any) {
+			get(f, "eks-nodegroup-addon.json", "nodegroup")["taints"] = []any{}
+		}},
+		{"doctor/disruption-budgets", "PodDisruptionBudget kube-system/coredns", "0 of 2 pods (maxUnavailable 1)", func(f map[string]any) {
+			f["k8s-pdbs.json"].(map[string]any)["items"].([]any)[0].(map[string]any)["status"].(map[string]any)["disruptionsAllowed"] = 0
 		}},
 		{"doctor/kubernetes-version", "cluster ws-prod", "Kubernetes 1.30", func(f map[string]any) {
 			get(f, "eks-cluster.json", "cluster")["version"] = "1.30"

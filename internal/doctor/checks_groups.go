@@ -1,0 +1,119 @@
+package doctor
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/util/escape"
+)
+
+// groupChecks compare the managed node groups the profile keeps, and
+// what holds the nodes' disruption, with the cluster.
+var groupChecks = []*Check{
+	{
+		ID: "doctor/node-groups", Severity: diag.Error,
+		Summary: "Every managed node group the profile keeps (nodeGroups) exists, with the profile's labels and taints: the controller and the add-ons are placed by them.",
+		run: func(c *checkRun) {
+			n := c.e.Names
+			var list struct {
+				Nodegroups []string `json:"nodegroups"`
+			}
+			if !c.load("eks-nodegroups.json", &list, "cluster "+n.Cluster, "its managed node groups", "") {
+				return
+			}
+			for _, g := range slices.Sorted(maps.Keys(c.e.Profile.NodeGroups)) {
+				want := c.e.Profile.NodeGroups[g]
+				if !slices.Contains(list.Nodegroups, g) && !c.dry {
+					c.report("node group "+g, "present (SUMMARY.md's steps create it)", "absent",
+						escape.ShellJoin("aws", "eks", "create-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--labels", labelArg(want.Labels))+" with the node role, subnets and fixed sizes of your groups")
+					continue
+				}
+				var d struct {
+					Nodegroup struct {
+						Labels map[string]string `json:"labels"`
+						Taints []struct {
+							Key, Value, Effect string
+						} `json:"taints"`
+					} `json:"nodegroup"`
+				}
+				if !c.load("eks-nodegroup-"+g+".json", &d, "node group "+g, "its labels and taints", "") || c.dry {
+					continue
+				}
+				for _, k := range slices.Sorted(maps.Keys(want.Labels)) {
+					if have, ok := d.Nodegroup.Labels[k]; !ok || have != want.Labels[k] {
+						c.report("node group "+g, "label "+k+"="+want.Labels[k], orNone(have),
+							escape.ShellJoin("aws", "eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--labels", "addOrUpdateLabels={"+k+"="+want.Labels[k]+"}"))
+					}
+				}
+				var have []string
+				for _, t := range d.Nodegroup.Taints {
+					have = append(have, t.Key+"="+t.Value+":"+t.Effect)
+				}
+				for _, t := range want.Taints {
+					w := t.Key + "=" + t.Value + ":" + eksEffect(t.Effect)
+					if !slices.Contains(have, w) {
+						c.report("node group "+g, "taint "+w, orNone(strings.Join(have, ", ")),
+							escape.ShellJoin("aws", "eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g,
+								"--taints", fmt.Sprintf("addOrUpdateTaints=[{key=%s,value=%s,effect=%s}]", t.Key, t.Value, eksEffect(t.Effect))))
+					}
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/disruption-budgets", Severity: diag.Warning,
+		Summary: "No PodDisruptionBudget allows zero disruptions of pods it covers: one that does holds every drain, and Karpenter's consolidation, drift and expiry of the nodes its pods run on, until it allows one.",
+		run: func(c *checkRun) {
+			var l struct {
+				Items []struct {
+					Metadata struct{ Name, Namespace string } `json:"metadata"`
+					Spec     struct {
+						MinAvailable   any `json:"minAvailable"`
+						MaxUnavailable any `json:"maxUnavailable"`
+					} `json:"spec"`
+					Status struct {
+						DisruptionsAllowed int `json:"disruptionsAllowed"`
+						ExpectedPods       int `json:"expectedPods"`
+					} `json:"status"`
+				} `json:"items"`
+			}
+			if !c.load("k8s-pdbs.json", &l, "PodDisruptionBudgets", "every budget", "") || c.dry {
+				return
+			}
+			for _, p := range l.Items {
+				if p.Status.DisruptionsAllowed > 0 || p.Status.ExpectedPods == 0 {
+					continue
+				}
+				rule := ""
+				switch {
+				case p.Spec.MinAvailable != nil:
+					rule = fmt.Sprintf("minAvailable %v", p.Spec.MinAvailable)
+				case p.Spec.MaxUnavailable != nil:
+					rule = fmt.Sprintf("maxUnavailable %v", p.Spec.MaxUnavailable)
+				}
+				c.report("PodDisruptionBudget "+p.Metadata.Namespace+"/"+p.Metadata.Name, "at least one disruption allowed",
+					fmt.Sprintf("0 of %d pods (%s)", p.Status.ExpectedPods, rule),
+					"run more replicas than the budget keeps, or relax "+orNone(rule)+": until then its pods' nodes are never drained or replaced")
+			}
+		},
+	},
+}
+
+// labelArg writes labels as the AWS CLI's --labels takes them.
+func labelArg(labels map[string]string) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		parts = append(parts, k+"="+labels[k])
+	}
+	return strings.Join(parts, ",")
+}
+
+// eksEffect is a Kubernetes taint effect as EKS writes a node group's.
+func eksEffect(effect string) string {
+	return map[string]string{
+		"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE",
+	}[effect]
+}
