@@ -57,10 +57,7 @@ func (c *svgColours) add(l budget.Limit) {
 // the reference year's January), coloured by how many nodes Karpenter may
 // disrupt at once; SUMMARY.md shows it beside its table.
 func BudgetsSVG(p *profile.Profile, m *facts.Minor) []byte {
-	loc, zone := time.UTC, "UTC"
-	if l, err := budget.Zone(p.TimeZone); p.TimeZone != "" && err == nil {
-		loc, zone = l, p.TimeZone
-	}
+	loc, zone := budget.ZoneOf(p.TimeZone)
 	width := svgLeft + 24*svgCell + 2*svgMargin
 	var body strings.Builder
 	y := svgMargin
@@ -98,7 +95,7 @@ func BudgetsSVG(p *profile.Profile, m *facts.Minor) []byte {
 		y += 8
 		text(svgMargin, y+12, "start", "13", "pool "+name)
 		y += 18
-		for _, group := range reasonGroups(week) {
+		for _, group := range week.ReasonGroups() {
 			text(svgMargin, y+11, "start", "11", strings.Join(group, ", "))
 			y += 14
 			for h := 0; h < 24; h += 6 {
@@ -156,24 +153,4 @@ func svgLegend(b *strings.Builder, y int, colours *svgColours, limits []budget.L
 		x += 28 + 7*len(label)
 	}
 	return y + 18
-}
-
-// reasonGroups are the week's reasons, those with the same hours
-// together, in the minor's order.
-func reasonGroups(w budget.Week) [][]string {
-	var groups [][]string
-	for _, r := range w.Reasons {
-		placed := false
-		for i, g := range groups {
-			if slices.Equal(w.Hours[g[0]], w.Hours[r]) {
-				groups[i] = append(groups[i], r)
-				placed = true
-				break
-			}
-		}
-		if !placed {
-			groups = append(groups, []string{r})
-		}
-	}
-	return groups
 }

@@ -20,12 +20,7 @@ import (
 func budgetsSection(p *profile.Profile, m *facts.Minor) string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	loc, zone := time.UTC, "UTC"
-	if p.TimeZone != "" {
-		if l, err := budget.Zone(p.TimeZone); err == nil {
-			loc, zone = l, p.TimeZone
-		}
-	}
+	loc, zone := budget.ZoneOf(p.TimeZone)
 	offs := budget.Offsets(loc)
 	w("\n### Disruption budgets\n\n")
 	w("How many of a pool's nodes Karpenter may disrupt at once, for each reason, by hour of the week. ")

@@ -198,22 +198,30 @@ type row[T comparable] struct {
 	value       T
 }
 
+// ReasonGroups are the week's reasons, those with the same hours
+// together, in the order of Reasons.
+func (w Week) ReasonGroups() [][]string { return groups(w.Reasons, w.Hours) }
+
+// groups puts reasons with equal hours together, in the order given.
+func groups[T comparable](reasons []string, hours map[string][]T) [][]string {
+	var out [][]string
+	for _, r := range reasons {
+		i := slices.IndexFunc(out, func(g []string) bool { return slices.Equal(hours[g[0]], hours[r]) })
+		if i < 0 {
+			out = append(out, []string{r})
+		} else {
+			out[i] = append(out[i], r)
+		}
+	}
+	return out
+}
+
 // rows groups reasons with the same week, then days with the same hours,
 // then the hours of each value.
 func rows[T comparable](reasons []string, hours map[string][]T) []row[T] {
 	var out []row[T]
-	var done []string
-	for _, r := range reasons {
-		if slices.Contains(done, r) {
-			continue
-		}
-		group := []string{r}
-		for _, o := range reasons {
-			if o != r && !slices.Contains(done, o) && slices.Equal(hours[o], hours[r]) {
-				group = append(group, o)
-			}
-		}
-		done = append(done, group...)
+	for _, group := range groups(reasons, hours) {
+		r := group[0]
 		var seen []int
 		for d := range 7 {
 			if slices.Contains(seen, d) {

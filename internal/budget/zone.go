@@ -34,6 +34,15 @@ func Zone(name string) (*time.Location, error) {
 	return loc, nil
 }
 
+// ZoneOf is the zone a profile's timeZone names, with its name: UTC when
+// it names none, or one vet refuses (value/time-zone).
+func ZoneOf(name string) (*time.Location, string) {
+	if loc, err := Zone(name); err == nil {
+		return loc, name
+	}
+	return time.UTC, "UTC"
+}
+
 // Offsets are the distinct UTC offsets, in seconds east of UTC, that loc
 // uses in the reference year, smallest first: one for a zone without
 // daylight saving, two for most that have it.

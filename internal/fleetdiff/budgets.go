@@ -22,12 +22,7 @@ func hoursOf(c drift.Change, env *model.Env) []drift.HoursDelta {
 	if c.Path != budgetsPath || env == nil || env.Facts == nil {
 		return nil
 	}
-	loc, zone := time.UTC, "UTC"
-	if tz := env.Profile.TimeZone; tz != "" {
-		if l, err := budget.Zone(tz); err == nil {
-			loc, zone = l, tz
-		}
-	}
+	loc, zone := budget.ZoneOf(env.Profile.TimeZone)
 	monday := budget.Monday(time.January, loc)
 	before, err1 := budget.Effective(budgetsOf(c.From), env.Facts.BudgetReasons, monday)
 	after, err2 := budget.Effective(budgetsOf(c.To), env.Facts.BudgetReasons, monday)
@@ -66,12 +61,7 @@ func pacing(nodePool map[string]any, env *model.Env) (string, bool) {
 	if env == nil || env.Facts == nil {
 		return "", false
 	}
-	loc, zone := time.UTC, "UTC"
-	if tz := env.Profile.TimeZone; tz != "" {
-		if l, err := budget.Zone(tz); err == nil {
-			loc, zone = l, tz
-		}
-	}
+	loc, zone := budget.ZoneOf(env.Profile.TimeZone)
 	week, err := budget.Effective(budgetsOf(drift.Dig(nodePool, "spec", "disruption", "budgets")), []string{"Drifted"}, budget.Monday(time.January, loc))
 	if err != nil {
 		return "", false

@@ -447,3 +447,24 @@ func status(inBase, inHead bool) string {
 	}
 	return "changed"
 }
+
+// CompareChange is karpgen diff of one environment before and after a change
+// of its profile, both rendered here; base names the side before in the
+// report. promote and rotate tell each change they plan through it.
+func CompareChange(base string, before, after *model.Env) (*Report, error) {
+	r := generators.NewRenderer()
+	b, err := r.Render(before)
+	if err != nil {
+		return nil, err
+	}
+	a, err := r.Render(after)
+	if err != nil {
+		return nil, err
+	}
+	d := NewDiffer(base, NewSide([]*model.Env{before}, map[string]*generators.Bundle{before.Name: b}),
+		map[string]*model.Env{after.Name: after}, []string{after.Name})
+	if err := d.Put(a); err != nil {
+		return nil, err
+	}
+	return d.Report()
+}

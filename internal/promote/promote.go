@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/model"
 )
@@ -98,21 +97,8 @@ func New(from, to *model.Env, classes []string) (*Plan, error) {
 	}
 	after := model.Resolve(&next)
 	after.Guardrails = to.Guardrails
-	r := generators.NewRenderer()
-	base, err := r.Render(to)
-	if err != nil {
-		return nil, err
-	}
-	head, err := r.Render(after)
-	if err != nil {
-		return nil, err
-	}
-	d := fleetdiff.NewDiffer(to.Name+" before the promotion", fleetdiff.NewSide([]*model.Env{to}, map[string]*generators.Bundle{to.Name: base}),
-		map[string]*model.Env{to.Name: after}, []string{to.Name})
-	if err := d.Put(head); err != nil {
-		return nil, err
-	}
-	if plan.Diff, err = d.Report(); err != nil {
+	var err error
+	if plan.Diff, err = fleetdiff.CompareChange(to.Name+" before the promotion", to, after); err != nil {
 		return nil, err
 	}
 	return plan, nil

@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
@@ -72,8 +71,7 @@ func New(base, head *model.Env, pool, next string) (*Plan, error) {
 		return nil, &Error{fmt.Sprintf("the base of %s has a pool %q already: name the new pool with --next", base.Name, next)}
 	}
 	plan := &Plan{Env: head.Name, Pool: pool, Next: next}
-	r := generators.NewRenderer()
-	direct, err := compare(r, "the change at once", base, head)
+	direct, err := fleetdiff.CompareChange("the change at once", base, head)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +104,7 @@ func New(base, head *model.Env, pool, next string) (*Plan, error) {
 	newPool.Weight = &w
 	p1.NodePools[next] = newPool
 	changes1 = append(changes1, fmt.Sprintf("add pool %s: pool %s as the change makes it (on node class %s), with weight %d so that Karpenter tries it first", next, pool, newPool.NodeClass, w))
-	s1, err := step(r, base, p1, "Add the new pool beside the old one", changes1,
+	s1, err := step(base, p1, "Add the new pool beside the old one", changes1,
 		[]string{fmt.Sprintf("kubectl get nodeclaims -l karpenter.sh/nodepool=%s   # new capacity comes from %s", next, next)})
 	if err != nil {
 		return nil, err
@@ -120,7 +118,7 @@ func New(base, head *model.Env, pool, next string) (*Plan, error) {
 		capped.Limits[k] = 0
 	}
 	p2.NodePools[pool] = capped
-	s2, err := step(r, model.Resolve(p1), p2, "Cap the old pool so that it only drains", []string{
+	s2, err := step(model.Resolve(p1), p2, "Cap the old pool so that it only drains", []string{
 		fmt.Sprintf("set every limit of pool %s to 0 (cpu: 0 at least): it launches no node again; its nodes leave as consolidation empties them", pool),
 	}, []string{
 		fmt.Sprintf("kubectl cordon -l karpenter.sh/nodepool=%s", pool),
@@ -138,7 +136,7 @@ func New(base, head *model.Env, pool, next string) (*Plan, error) {
 		delete(p3.NodeClasses, old.NodeClass)
 		changes3 = append(changes3, fmt.Sprintf("remove node class %s, which no pool uses now", old.NodeClass))
 	}
-	s3, err := step(r, model.Resolve(p2), p3, "Remove the old pool", changes3,
+	s3, err := step(model.Resolve(p2), p3, "Remove the old pool", changes3,
 		[]string{fmt.Sprintf("kubectl get nodes -l karpenter.sh/nodepool=%s   # empty once its last node is deleted", pool)})
 	if err != nil {
 		return nil, err
@@ -166,32 +164,14 @@ func New(base, head *model.Env, pool, next string) (*Plan, error) {
 	return plan, nil
 }
 
-func step(r *generators.Renderer, before *model.Env, p *profile.Profile, title string, changes, then []string) (Step, error) {
+func step(before *model.Env, p *profile.Profile, title string, changes, then []string) (Step, error) {
 	after := model.Resolve(p)
 	after.Guardrails = before.Guardrails
-	d, err := compare(r, title, before, after)
+	d, err := fleetdiff.CompareChange(title, before, after)
 	if err != nil {
 		return Step{}, err
 	}
 	return Step{Title: title, Changes: changes, Then: append([]string{"karpgen render " + p.Env + ", commit, and apply as the environment is delivered"}, then...), Diff: d}, nil
-}
-
-// compare is karpgen diff of one environment, before and after.
-func compare(r *generators.Renderer, name string, before, after *model.Env) (*fleetdiff.Report, error) {
-	b, err := r.Render(before)
-	if err != nil {
-		return nil, err
-	}
-	a, err := r.Render(after)
-	if err != nil {
-		return nil, err
-	}
-	d := fleetdiff.NewDiffer(name, fleetdiff.NewSide([]*model.Env{before}, map[string]*generators.Bundle{before.Name: b}),
-		map[string]*model.Env{after.Name: after}, []string{after.Name})
-	if err := d.Put(a); err != nil {
-		return nil, err
-	}
-	return d.Report()
 }
 
 // replaces says whether the report replaces nodes of the pool.
