@@ -13,6 +13,7 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/util/escape"
 	"github.com/karpgen/karpgen/internal/util/gcpolicy"
 )
 
@@ -108,7 +109,8 @@ func discoverProfiles(dir string, stdout io.Writer) error {
 	}
 	for _, e := range entries {
 		if e.Type().IsRegular() && (strings.HasSuffix(e.Name(), ".cue") || strings.HasSuffix(e.Name(), ".jsonnet")) {
-			_, err := fmt.Fprintln(stdout, filepath.Join(dir, e.Name()))
+			// A file name is the repository's: printed inert.
+			_, err := fmt.Fprintln(stdout, escape.Terminal(filepath.Join(dir, e.Name())))
 			return err
 		}
 	}
