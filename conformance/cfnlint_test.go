@@ -3,9 +3,11 @@ package conformance
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,6 +95,31 @@ func TestCloudFormationPassesCfnLint(t *testing.T) {
 							t.Errorf("%s: adopting the roles and the queue, the template still creates one, or attaches no policy:\n%s", p.Karpenter.Version, tmpl)
 						}
 						file = filepath.Join(dir, fmt.Sprintf("%s-%s-adopted.yaml", p.Karpenter.Version, auth))
+						if err := os.WriteFile(file, b.Files["iam/cloudformation.yaml"], 0o644); err != nil {
+							t.Fatal(err)
+						}
+						files = append(files, file)
+						// Beside the adopted node role, two node roles
+						// the template creates, one with a policy of its
+						// own and a name that is no logical ID.
+						p.Karpenter.NodeRoles = map[string]profile.NodeRole{
+							"gpu-s3-nodes":  {Policies: []string{"arn:" + pr.partition + ":iam::aws:policy/AmazonS3ReadOnlyAccess"}},
+							"ml.nodes@team": {},
+						}
+						p.NodeClasses = maps.Clone(p.NodeClasses)
+						for _, role := range []string{"gpu-s3-nodes", "ml.nodes@team"} {
+							nc := p.NodeClasses[slices.Sorted(maps.Keys(p.NodeClasses))[0]]
+							nc.Role, nc.InstanceProfile = role, ""
+							p.NodeClasses[role] = nc
+						}
+						b, err = generators.Render(model.Resolve(p))
+						if err != nil {
+							t.Fatal(err)
+						}
+						if tmpl := string(b.Files["iam/cloudformation.yaml"]); strings.Count(tmpl, "Type: AWS::IAM::Role\n") != 2 {
+							t.Errorf("%s: two node roles to create, but the template creates %d roles:\n%s", p.Karpenter.Version, strings.Count(tmpl, "Type: AWS::IAM::Role\n"), tmpl)
+						}
+						file = filepath.Join(dir, fmt.Sprintf("%s-%s-roles.yaml", p.Karpenter.Version, auth))
 						if err := os.WriteFile(file, b.Files["iam/cloudformation.yaml"], 0o644); err != nil {
 							t.Fatal(err)
 						}

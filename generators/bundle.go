@@ -82,19 +82,25 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 	jsonFile(model.FileControllerTrust, ControllerTrustPolicy(e))
 	// An existing node role is the account's: the bundle neither creates
 	// it nor lets it join (it joins already).
-	if !n.NodeRoleExists {
+	created := false
+	for _, r := range n.NodeRoles() {
+		if r.Exists {
+			continue
+		}
+		created = true
+		jsonFile(model.NodePoliciesFile(n, r.Name), NodeManagedPolicies(m, n, r))
+		if p.Karpenter.NodeAccess != profile.AWSAuth {
+			jsonFile(model.AccessEntryFile(n, r.Name), AccessEntry(n, r, e.Windows))
+		}
+	}
+	if created {
 		jsonFile(model.FileNodeTrust, NodeTrustPolicy(n))
-		jsonFile(model.FileNodePolicies, NodeManagedPolicies(m, n))
+		if p.Karpenter.NodeAccess == profile.AWSAuth {
+			yamlFile(model.FileAWSAuth, AWSAuthMapRoles(n, e.Windows))
+		}
 	}
 	if p.Karpenter.Auth == profile.AuthPodIdentity {
 		jsonFile(model.FilePodIdentity, PodIdentityAssociation(n))
-	}
-	switch {
-	case n.NodeRoleExists:
-	case p.Karpenter.NodeAccess == profile.AWSAuth:
-		yamlFile(model.FileAWSAuth, AWSAuthMapRoles(n, e.Windows))
-	default:
-		jsonFile(model.FileAccessEntry, AccessEntry(n, e.Windows))
 	}
 	if n.Queue != "" {
 		jsonFile(model.FileQueue, Queue(n))

@@ -1,6 +1,11 @@
 package generators
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"unicode"
+
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
@@ -20,13 +25,26 @@ func CloudFormation(e *model.Env) obj {
 func cloudFormation(e *model.Env, policies []iampolicy.ControllerPolicy) obj {
 	p, m, n := e.Profile, e.Facts, e.Names
 	res := obj{}
-	if !n.NodeRoleExists {
-		res["KarpenterNodeRole"] = obj{"Type": "AWS::IAM::Role", "Properties": obj{
-			"RoleName":                 n.NodeRole,
+	var created []string // logical IDs of the roles the template creates
+	for _, r := range n.NodeRoles() {
+		if r.Exists {
+			continue
+		}
+		id := nodeRoleLogicalID(n, r.Name)
+		created = append(created, id)
+		res[id] = obj{"Type": "AWS::IAM::Role", "Properties": obj{
+			"RoleName":                 r.Name,
 			"Path":                     "/",
 			"AssumeRolePolicyDocument": NodeTrustPolicy(n),
-			"ManagedPolicyArns":        NodeManagedPolicies(m, n)["ManagedPolicyArns"],
+			"ManagedPolicyArns":        NodeManagedPolicies(m, n, r)["ManagedPolicyArns"],
 		}}
+		if p.Karpenter.NodeAccess == profile.AccessEntry {
+			res[strings.Replace(id, "NodeRole", "NodeAccessEntry", 1)] = obj{"Type": "AWS::EKS::AccessEntry", "Properties": obj{
+				"ClusterName":  n.Cluster,
+				"PrincipalArn": obj{"Fn::GetAtt": strs(id, "Arn")},
+				"Type":         AccessEntryType(e.Windows),
+			}}
+		}
 	}
 	var policyRefs []any
 	for _, cp := range policies {
@@ -56,7 +74,7 @@ func cloudFormation(e *model.Env, policies []iampolicy.ControllerPolicy) obj {
 	}
 	// The organization's boundary caps both roles the template creates.
 	if b := n.BoundaryARN; b != "" {
-		for _, role := range []string{"KarpenterNodeRole", "KarpenterControllerRole"} {
+		for _, role := range append(created, "KarpenterControllerRole") {
 			if r, ok := res[role].(obj); ok {
 				r["Properties"].(obj)["PermissionsBoundary"] = b
 			}
@@ -82,13 +100,6 @@ func cloudFormation(e *model.Env, policies []iampolicy.ControllerPolicy) obj {
 			}}
 		}
 	}
-	if p.Karpenter.NodeAccess == profile.AccessEntry && !n.NodeRoleExists {
-		res["KarpenterNodeAccessEntry"] = obj{"Type": "AWS::EKS::AccessEntry", "Properties": obj{
-			"ClusterName":  n.Cluster,
-			"PrincipalArn": obj{"Fn::GetAtt": strs("KarpenterNodeRole", "Arn")},
-			"Type":         AccessEntryType(e.Windows),
-		}}
-	}
 	if p.Karpenter.Auth == profile.AuthPodIdentity {
 		res["KarpenterPodIdentityAssociation"] = obj{"Type": "AWS::EKS::PodIdentityAssociation", "Properties": obj{
 			"ClusterName":    n.Cluster,
@@ -102,4 +113,27 @@ func cloudFormation(e *model.Env, policies []iampolicy.ControllerPolicy) obj {
 		"Description":              "Karpenter " + m.Minor + " IAM and interruption handling for EKS cluster " + n.Cluster + " (karpgen)",
 		"Resources":                res,
 	}
+}
+
+// nodeRoleLogicalID is the template's logical ID of a node role, the same
+// for a role whatever other roles the profile adds: KarpenterNodeRole for
+// the environment's, else the role's name in letters and digits, with
+// 8 hex digits of its SHA-256 when that dropped characters (so that
+// "gpu-a" and "gpua" stay two resources).
+func nodeRoleLogicalID(n model.Names, role string) string {
+	if role == n.NodeRole {
+		return "KarpenterNodeRole"
+	}
+	var b strings.Builder
+	for _, c := range role {
+		if c < 128 && (unicode.IsLetter(c) || unicode.IsDigit(c)) {
+			b.WriteRune(c)
+		}
+	}
+	id := b.String()
+	if id != role {
+		sum := sha256.Sum256([]byte(role))
+		id += hex.EncodeToString(sum[:4])
+	}
+	return "KarpenterNodeRole" + id
 }

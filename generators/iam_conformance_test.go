@@ -94,7 +94,7 @@ func TestControllerPolicyMatchesUpstream(t *testing.T) {
 						}
 					}
 				}
-				arns := oracle.Normalize(generators.NodeManagedPolicies(m, n)["ManagedPolicyArns"])
+				arns := oracle.Normalize(generators.NodeManagedPolicies(m, n, n.NodeRoles()[0])["ManagedPolicyArns"])
 				if want := oracle.Normalize(tpl.NodeRolePolicies); !reflect.DeepEqual(arns, want) {
 					t.Errorf("node role policies:\n got %v\nwant %v", arns, want)
 				}

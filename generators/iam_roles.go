@@ -16,13 +16,17 @@ func NodeTrustPolicy(n model.Names) obj {
 	}})
 }
 
-// NodeManagedPolicies lists the managed policy ARNs of the node role.
-func NodeManagedPolicies(m *facts.Minor, n model.Names) obj {
-	arns := make([]any, len(m.NodeRolePolicies))
-	for i, p := range m.NodeRolePolicies {
-		arns[i] = n.ManagedPolicyARN(p)
+// NodeManagedPolicies lists the managed policy ARNs of a node role: the
+// version's node policies, then the role's own.
+func NodeManagedPolicies(m *facts.Minor, n model.Names, r model.NodeRole) obj {
+	arns := make([]any, 0, len(m.NodeRolePolicies)+len(r.Policies))
+	for _, p := range m.NodeRolePolicies {
+		arns = append(arns, n.ManagedPolicyARN(p))
 	}
-	doc := obj{"RoleName": n.NodeRole, "RoleArn": n.NodeRoleARN, "ManagedPolicyArns": arns}
+	for _, p := range r.Policies {
+		arns = append(arns, p)
+	}
+	doc := obj{"RoleName": r.Name, "RoleArn": r.ARN, "ManagedPolicyArns": arns}
 	if n.BoundaryARN != "" {
 		doc["PermissionsBoundary"] = n.BoundaryARN
 	}
@@ -67,23 +71,32 @@ func AccessEntryType(windows bool) string {
 	return "EC2_LINUX"
 }
 
-// AccessEntry is the input of `aws eks create-access-entry` for the nodes.
-func AccessEntry(n model.Names, windows bool) obj {
-	return obj{"clusterName": n.Cluster, "principalArn": n.NodeRoleARN, "type": AccessEntryType(windows)}
+// AccessEntry is the input of `aws eks create-access-entry` for a node
+// role's nodes.
+func AccessEntry(n model.Names, r model.NodeRole, windows bool) obj {
+	return obj{"clusterName": n.Cluster, "principalArn": r.ARN, "type": AccessEntryType(windows)}
 }
 
-// AWSAuthMapRoles is the aws-auth ConfigMap entry that lets the nodes join;
-// Windows nodes need eks:kube-proxy-windows too.
+// AWSAuthMapRoles are the aws-auth ConfigMap entries that let the nodes
+// of the node roles the bundle creates join; Windows nodes need
+// eks:kube-proxy-windows too.
 func AWSAuthMapRoles(n model.Names, windows bool) []any {
 	groups := strs("system:bootstrappers", "system:nodes")
 	if windows {
 		groups = append(groups, "eks:kube-proxy-windows")
 	}
-	return []any{obj{
-		"rolearn":  n.NodeRoleARN,
-		"username": "system:node:{{EC2PrivateDNSName}}",
-		"groups":   groups,
-	}}
+	var out []any
+	for _, r := range n.NodeRoles() {
+		if r.Exists {
+			continue
+		}
+		out = append(out, obj{
+			"rolearn":  r.ARN,
+			"username": "system:node:{{EC2PrivateDNSName}}",
+			"groups":   groups,
+		})
+	}
+	return out
 }
 
 // InterruptionQueuePolicy lets EventBridge and SQS deliver to the queue and

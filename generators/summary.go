@@ -81,6 +81,15 @@ func Summary(e *model.Env, files []string) []byte {
 	} else {
 		w("- Node role `%s` (%s).\n", n.NodeRole, strings.Join(m.NodeRolePolicies, ", "))
 	}
+	for _, r := range n.ExtraNodeRoles {
+		policies := append(slices.Clone(m.NodeRolePolicies), r.Policies...)
+		if r.Exists {
+			w("- Node role `%s` of node classes %s: an existing role (`karpenter.nodeRoles`); the bundle creates neither it nor its access entry. It needs %s.\n",
+				r.Name, classesText(p, r.Name), strings.Join(m.NodeRolePolicies, ", "))
+		} else {
+			w("- Node role `%s` of node classes %s (%s).\n", r.Name, classesText(p, r.Name), strings.Join(policies, ", "))
+		}
+	}
 	if n.ControllerRoleExists {
 		w("- Controller role `%s`: an existing role (`karpenter.existingControllerRole`); the bundle creates no role but attaches the policies in `iam/controller-policy-*.json` to it. Its trust policy must be `iam/controller-trust-policy.json`'s.\n", n.ControllerRole)
 	} else {
@@ -102,6 +111,16 @@ func Summary(e *model.Env, files []string) []byte {
 		w("- Nodes join through the aws-auth ConfigMap entry in `iam/aws-auth-maproles.yaml`.\n")
 	default:
 		w("- Nodes join through the EKS access entry in `iam/access-entry.json` (type %s).\n", AccessEntryType(e.Windows))
+	}
+	for _, r := range n.ExtraNodeRoles {
+		switch {
+		case r.Exists:
+			w("- Nodes of `%s` join through that role's own access entry (type %s) or aws-auth mapping.\n", r.Name, AccessEntryType(e.Windows))
+		case k.NodeAccess == profile.AWSAuth:
+			w("- Nodes of `%s` join through its entry in `iam/aws-auth-maproles.yaml`.\n", r.Name)
+		default:
+			w("- Nodes of `%s` join through the EKS access entry in `%s` (type %s).\n", r.Name, model.AccessEntryFile(n, r.Name), AccessEntryType(e.Windows))
+		}
 	}
 
 	if len(m.Errata) > 0 {
@@ -235,6 +254,16 @@ func SetupSteps(e *model.Env) []string {
 			escape.Code(n.NodeRole), AccessEntryType(e.Windows), escape.Code(escape.ShellJoin("aws", "eks", "describe-access-entry", "--cluster-name", n.Cluster, "--principal-arn", n.NodeRoleARN))))
 	case p.Karpenter.NodeAccess == profile.AWSAuth:
 		steps = append(steps, "Add `iam/aws-auth-maproles.yaml` to the aws-auth ConfigMap in kube-system.")
+	}
+	mapped := n.NodeRoleExists // the step above has not named aws-auth
+	for _, r := range n.ExtraNodeRoles {
+		if r.Exists {
+			steps = append(steps, fmt.Sprintf("Check that the existing node role %s may join the cluster: an access entry of type %s (%s) or an aws-auth mapping.",
+				escape.Code(r.Name), AccessEntryType(e.Windows), escape.Code(escape.ShellJoin("aws", "eks", "describe-access-entry", "--cluster-name", n.Cluster, "--principal-arn", r.ARN))))
+		} else if p.Karpenter.NodeAccess == profile.AWSAuth && mapped {
+			steps = append(steps, "Add `iam/aws-auth-maproles.yaml` to the aws-auth ConfigMap in kube-system.")
+			mapped = false
+		}
 	}
 	if e.Windows {
 		steps = append(steps, "Windows nodes need the VPC resource controller's Windows IP address management: "+
@@ -384,3 +413,15 @@ func poolTypesText(pool string, s instancetypes.Selection) string {
 
 // price writes dollars per hour without trailing zeros.
 func price(p float64) string { return strconv.FormatFloat(p, 'f', -1, 64) }
+
+// classesText names the node classes that launch with a node role (as
+// their role, or inside their instance profile).
+func classesText(p *profile.Profile, role string) string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(p.NodeClasses)) {
+		if nc := p.NodeClasses[name]; nc.Role == role || nc.InstanceProfileRole == role {
+			out = append(out, "`"+name+"`")
+		}
+	}
+	return strings.Join(out, ", ")
+}

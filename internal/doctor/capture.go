@@ -34,11 +34,17 @@ func commands(e *model.Env) []command {
 		{"eks-cluster.json", fmt.Sprintf("aws eks describe-cluster %s --name %s --output json", region, q(n.Cluster))},
 		{"ec2-subnets.json", fmt.Sprintf(`aws ec2 describe-subnets %s --filters "Name=vpc-id,Values=$VPC" --output json`, region)},
 		{"ec2-security-groups.json", fmt.Sprintf(`aws ec2 describe-security-groups %s --filters "Name=vpc-id,Values=$VPC" --output json`, region)},
-		{"iam-node-role.json", fmt.Sprintf("aws iam get-role --role-name %s --output json", q(n.NodeRole))},
-		{"iam-node-role-policies.json", fmt.Sprintf("aws iam list-attached-role-policies --role-name %s --output json", q(n.NodeRole))},
-		{"iam-controller-role.json", fmt.Sprintf("aws iam get-role --role-name %s --output json", q(n.ControllerRole))},
-		{"iam-controller-role-policies.json", fmt.Sprintf("aws iam list-attached-role-policies --role-name %s --output json", q(n.ControllerRole))},
 	}
+	for _, r := range n.NodeRoles() {
+		f := nodeRoleFilesOf(n, r.Name)
+		out = append(out,
+			command{q(f.role), fmt.Sprintf("aws iam get-role --role-name %s --output json", q(r.Name))},
+			command{q(f.policies), fmt.Sprintf("aws iam list-attached-role-policies --role-name %s --output json", q(r.Name))})
+	}
+	out = append(out,
+		command{"iam-controller-role.json", fmt.Sprintf("aws iam get-role --role-name %s --output json", q(n.ControllerRole))},
+		command{"iam-controller-role-policies.json", fmt.Sprintf("aws iam list-attached-role-policies --role-name %s --output json", q(n.ControllerRole))},
+	)
 	for _, cp := range iampolicy.ControllerPolicies(e.Facts, n, e.IAMGates) {
 		arn := n.PolicyARN(cp.Name)
 		out = append(out, command{q("iam-policy-" + cp.Name + ".json"), fmt.Sprintf(
@@ -48,7 +54,11 @@ func commands(e *model.Env) []command {
 		command{"iam-spot-service-linked-role.json", "aws iam get-role --role-name AWSServiceRoleForEC2Spot --output json"},
 		command{"iam-oidc-providers.json", "aws iam list-open-id-connect-providers --output json"},
 		command{"eks-access-entries.json", fmt.Sprintf("aws eks list-access-entries %s --cluster-name %s --output json", region, q(n.Cluster))},
-		command{"eks-access-entry-node.json", fmt.Sprintf("aws eks describe-access-entry %s --cluster-name %s --principal-arn %s --output json", region, q(n.Cluster), q(n.NodeRoleARN))},
+	)
+	for _, r := range n.NodeRoles() {
+		out = append(out, command{q(nodeRoleFilesOf(n, r.Name).entry), fmt.Sprintf("aws eks describe-access-entry %s --cluster-name %s --principal-arn %s --output json", region, q(n.Cluster), q(r.ARN))})
+	}
+	out = append(out,
 		command{"eks-pod-identity-associations.json", fmt.Sprintf("aws eks list-pod-identity-associations %s --cluster-name %s --output json", region, q(n.Cluster))},
 		command{"eks-addons.json", fmt.Sprintf("aws eks list-addons %s --cluster-name %s --output json", region, q(n.Cluster))},
 		// The managed node groups: those the profile keeps, and the ones a
@@ -147,4 +157,18 @@ fi
 echo "captured into $dir"
 `)
 	return b.String()
+}
+
+// nodeRoleFiles are the capture's files of one node role.
+type nodeRoleFiles struct{ role, policies, entry string }
+
+// nodeRoleFilesOf names a node role's files: the environment's own under
+// the names captures have always had, each of karpenter.nodeRoles under
+// "extra" names that end in the role's, so no role's name makes one
+// file's name another's.
+func nodeRoleFilesOf(n model.Names, role string) nodeRoleFiles {
+	if role == n.NodeRole {
+		return nodeRoleFiles{"iam-node-role.json", "iam-node-role-policies.json", "eks-access-entry-node.json"}
+	}
+	return nodeRoleFiles{"iam-extra-node-role-" + role + ".json", "iam-extra-node-role-policies-" + role + ".json", "eks-access-entry-extra-node-" + role + ".json"}
 }

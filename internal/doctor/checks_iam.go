@@ -18,60 +18,44 @@ import (
 var iamChecks = []*Check{
 	{
 		ID: "doctor/node-role", Severity: diag.Error,
-		Summary: "The node role exists, trusts EC2 and has the managed policies of the profile's Karpenter minor.",
+		Summary: "Each node role exists, trusts EC2 and has the managed policies of the profile's Karpenter minor (and those karpenter.nodeRoles adds).",
 		run: func(c *checkRun) {
 			n := c.e.Names
-			fix := c.deployIAM()
-			if n.NodeRoleExists {
-				fix = "attach the policies to the existing role (aws iam attach-role-policy --role-name " + escape.Shell(n.NodeRole) + " --policy-arn <arn>)"
-			}
-			var role iamRole
-			if !c.load("iam-node-role.json", &role, "role "+n.NodeRole, "the node role", fix) {
-				return
-			}
-			if !trusts(role.Role.AssumeRolePolicyDocument, "Service", n.EC2Principal) {
-				c.report("role "+n.NodeRole, "a trust policy for "+n.EC2Principal, compact(role.Role.AssumeRolePolicyDocument), "update it to iam/node-trust-policy.json")
-			}
-			var att iamAttached
-			if !c.load("iam-node-role-policies.json", &att, "role "+n.NodeRole, "its attached policies", fix) {
-				return
-			}
-			var have []string
-			for _, p := range att.AttachedPolicies {
-				have = append(have, p.PolicyArn)
-			}
-			for _, name := range c.e.Facts.NodeRolePolicies {
-				if arn := n.ManagedPolicyARN(name); !slices.Contains(have, arn) {
-					c.report("role "+n.NodeRole, arn+" attached", strings.Join(have, ", "),
-						escape.ShellJoin("aws", "iam", "attach-role-policy", "--role-name", n.NodeRole, "--policy-arn", arn))
-				}
+			for _, r := range n.NodeRoles() {
+				c.nodeRole(r)
 			}
 		},
 	},
 	{
 		ID: "doctor/node-access", Severity: diag.Error,
-		Summary: "The node role may join the cluster: an access entry of the right type (EC2_LINUX, or EC2_WINDOWS when a pool runs Windows).",
+		Summary: "Each node role may join the cluster: an access entry of the right type (EC2_LINUX, or EC2_WINDOWS when a pool runs Windows), or its aws-auth mapping.",
 		run: func(c *checkRun) {
 			n := c.e.Names
 			if c.e.Profile.Karpenter.NodeAccess == profile.AWSAuth {
 				var cm struct {
 					Data map[string]string `json:"data"`
 				}
-				if c.load("k8s-aws-auth.json", &cm, "configmap kube-system/aws-auth", "a mapping of "+n.NodeRoleARN, "add iam/aws-auth-maproles.yaml to the aws-auth ConfigMap") &&
-					!strings.Contains(cm.Data["mapRoles"], n.NodeRoleARN) {
-					c.report("configmap kube-system/aws-auth", "a mapping of "+n.NodeRoleARN, "none", "add iam/aws-auth-maproles.yaml to the aws-auth ConfigMap")
+				if !c.load("k8s-aws-auth.json", &cm, "configmap kube-system/aws-auth", "a mapping of "+n.NodeRoleARN, "add iam/aws-auth-maproles.yaml to the aws-auth ConfigMap") {
+					return
+				}
+				for _, r := range n.NodeRoles() {
+					if !strings.Contains(cm.Data["mapRoles"], r.ARN) {
+						c.report("configmap kube-system/aws-auth", "a mapping of "+r.ARN, "none", "add iam/aws-auth-maproles.yaml to the aws-auth ConfigMap")
+					}
 				}
 				return
 			}
 			want := generators.AccessEntryType(c.e.Windows)
-			fix := escape.ShellJoin("aws", "eks", "create-access-entry", "--region", n.Region, "--cluster-name", n.Cluster, "--principal-arn", n.NodeRoleARN, "--type", want)
-			var ae eksAccessEntry
-			if !c.load("eks-access-entry-node.json", &ae, "access entry "+n.NodeRoleARN, "an access entry of type "+want, fix) {
-				return
-			}
-			if ae.AccessEntry.Type != want {
-				c.report("access entry "+n.NodeRoleARN, "type "+want, "type "+ae.AccessEntry.Type,
-					"an access entry's type cannot change: delete it (aws eks delete-access-entry ...) and "+fix)
+			for _, r := range n.NodeRoles() {
+				fix := escape.ShellJoin("aws", "eks", "create-access-entry", "--region", n.Region, "--cluster-name", n.Cluster, "--principal-arn", r.ARN, "--type", want)
+				var ae eksAccessEntry
+				if !c.load(nodeRoleFilesOf(n, r.Name).entry, &ae, "access entry "+r.ARN, "an access entry of type "+want, fix) {
+					continue
+				}
+				if ae.AccessEntry.Type != want {
+					c.report("access entry "+r.ARN, "type "+want, "type "+ae.AccessEntry.Type,
+						"an access entry's type cannot change: delete it (aws eks delete-access-entry ...) and "+fix)
+				}
 			}
 		},
 	},
@@ -211,4 +195,40 @@ var iamChecks = []*Check{
 				"aws iam create-service-linked-role --aws-service-name spot.amazonaws.com")
 		},
 	},
+}
+
+// nodeRole holds one node role to what the bundle needs of it: trust of
+// EC2 and the managed policies attached.
+func (c *checkRun) nodeRole(r model.NodeRole) {
+	n := c.e.Names
+	fix := c.deployIAM()
+	if r.Exists {
+		fix = "attach the policies to the existing role (aws iam attach-role-policy --role-name " + escape.Shell(r.Name) + " --policy-arn <arn>)"
+	}
+	f := nodeRoleFilesOf(n, r.Name)
+	var role iamRole
+	if !c.load(f.role, &role, "role "+r.Name, "the node role", fix) {
+		return
+	}
+	if !trusts(role.Role.AssumeRolePolicyDocument, "Service", n.EC2Principal) {
+		c.report("role "+r.Name, "a trust policy for "+n.EC2Principal, compact(role.Role.AssumeRolePolicyDocument), "update it to iam/node-trust-policy.json")
+	}
+	var att iamAttached
+	if !c.load(f.policies, &att, "role "+r.Name, "its attached policies", fix) {
+		return
+	}
+	var have []string
+	for _, p := range att.AttachedPolicies {
+		have = append(have, p.PolicyArn)
+	}
+	want := make([]string, 0, len(c.e.Facts.NodeRolePolicies)+len(r.Policies))
+	for _, name := range c.e.Facts.NodeRolePolicies {
+		want = append(want, n.ManagedPolicyARN(name))
+	}
+	for _, arn := range append(want, r.Policies...) {
+		if !slices.Contains(have, arn) {
+			c.report("role "+r.Name, arn+" attached", strings.Join(have, ", "),
+				escape.ShellJoin("aws", "iam", "attach-role-policy", "--role-name", r.Name, "--policy-arn", arn))
+		}
+	}
 }

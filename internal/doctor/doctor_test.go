@@ -123,6 +123,20 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 		files["events-targets-"+rm["Name"].(string)+".json"] = map[string]any{"Targets": rm["Targets"]}
 	}
 	files["events-rules.json"] = map[string]any{"Rules": rules}
+	entries := []any{n.NodeRoleARN}
+	for _, r := range n.ExtraNodeRoles {
+		entries = append(entries, r.ARN)
+		policies := attached(n, e.Facts.NodeRolePolicies, true)
+		for _, arn := range r.Policies {
+			policies["AttachedPolicies"] = append(policies["AttachedPolicies"].([]any), map[string]any{"PolicyName": arn[strings.LastIndex(arn, "/")+1:], "PolicyArn": arn})
+		}
+		files["iam-extra-node-role-"+r.Name+".json"] = map[string]any{"Role": map[string]any{"RoleName": r.Name, "Arn": r.ARN, "Path": "/",
+			"AssumeRolePolicyDocument": generators.NodeTrustPolicy(n)}}
+		files["iam-extra-node-role-policies-"+r.Name+".json"] = policies
+		files["eks-access-entry-extra-node-"+r.Name+".json"] = map[string]any{"accessEntry": map[string]any{"clusterName": n.Cluster, "principalArn": r.ARN,
+			"type": "EC2_LINUX", "kubernetesGroups": []any{"system:nodes"}, "username": "system:node:{{EC2PrivateDNSName}}"}}
+	}
+	files["eks-access-entries.json"] = map[string]any{"accessEntries": entries}
 	if app := e.Application; app != nil {
 		// Argo CD installs the charts: no release, and the Application
 		// as the bundle writes it, synced and healthy.
@@ -610,5 +624,47 @@ func TestAbsentStatementNamesItsActions(t *testing.T) {
 	got := findings(run(t, e, writeState(t, f)))
 	if len(got) != 1 || got[0].Expected != "statement AllowScopedDeletion, which grants ec2:TerminateInstances, ec2:DeleteLaunchTemplate" || got[0].Found != "absent" {
 		t.Errorf("findings %+v", got)
+	}
+}
+
+// TestSeveralNodeRoles: a node class with a role of its own (a GPU role
+// that reads S3) has its role, policies and access entry captured and
+// checked like the environment's node role.
+func TestSeveralNodeRoles(t *testing.T) {
+	p := *prodEnv(t).Profile
+	const s3 = "arn:aws:iam::aws:policy/AmazonS3ReadOnlyAccess"
+	p.Karpenter.NodeRoles = map[string]profile.NodeRole{"GPUNodeRole": {Policies: []string{s3}}}
+	p.NodeClasses = maps.Clone(p.NodeClasses)
+	gpu := p.NodeClasses["default"]
+	gpu.Role = "GPUNodeRole"
+	p.NodeClasses["gpu"] = gpu
+	e := model.Resolve(&p)
+	script := doctor.Script(e)
+	for _, want := range []string{
+		"run iam-extra-node-role-GPUNodeRole.json aws iam get-role --role-name GPUNodeRole --output json",
+		"run iam-extra-node-role-policies-GPUNodeRole.json aws iam list-attached-role-policies --role-name GPUNodeRole --output json",
+		"run eks-access-entry-extra-node-GPUNodeRole.json aws eks describe-access-entry --region ap-northeast-2 --cluster-name ws-prod --principal-arn arn:aws:iam::491085395789:role/GPUNodeRole --output json",
+	} {
+		if !strings.Contains(script, want+"\n") {
+			t.Errorf("the capture script lacks %q:\n%s", want, script)
+		}
+	}
+	if r := run(t, e, writeState(t, healthy(t, e))); !strings.HasPrefix(text(r), "doctor prod: 18 checks, 17 ok, 0 failed, 0 skipped, 0 not checked, 1 not applicable\n") {
+		t.Errorf("healthy capture:\n%s", text(r))
+	}
+	f := healthy(t, e)
+	f["iam-extra-node-role-policies-GPUNodeRole.json"] = attached(e.Names, e.Facts.NodeRolePolicies, true)
+	get(f, "eks-access-entry-extra-node-GPUNodeRole.json", "accessEntry")["type"] = "STANDARD"
+	var got []string
+	for _, fd := range findings(run(t, e, writeState(t, f))) {
+		got = append(got, fd.Rule+" "+fd.Resource+": want "+fd.Expected+", found "+fd.Found)
+	}
+	want := []string{
+		"doctor/node-role role GPUNodeRole: want " + s3 + " attached, found " +
+			"arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy, arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy, arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryPullOnly, arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore",
+		"doctor/node-access access entry arn:aws:iam::491085395789:role/GPUNodeRole: want type EC2_LINUX, found type STANDARD",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -103,7 +103,9 @@ func Requests(e *model.Env) []Request {
 	own := func(action, resource string, ctx map[string][]string) {
 		out = append(out, Request{Request: iameval.Request{Action: action, Resource: resource, Context: ctx}, Path: "karpenter", Device: -1})
 	}
-	own("iam:PassRole", n.NodeRoleARN, map[string][]string{"iam:PassedToService": {model.EC2Service}})
+	for _, r := range n.NodeRoles() {
+		own("iam:PassRole", r.ARN, map[string][]string{"iam:PassedToService": {model.EC2Service}})
+	}
 	own("eks:DescribeCluster", n.ClusterARN, region)
 	if n.Queue != "" {
 		for _, a := range []string{"sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueUrl"} {

@@ -215,6 +215,19 @@ func nodeLifecycleStatements(m *facts.Minor, n model.Names, g model.IAMGates) []
 // created; spot-instances-request is the one hand-kept policies forget.
 var taggedAtCreation = []string{"fleet", "instance", "volume", "network-interface", "launch-template", "spot-instances-request"}
 
+// nodeRoleResource is what the controller may pass: the node role, or
+// the list of every node role when classes name roles of their own.
+func nodeRoleResource(n model.Names) any {
+	if len(n.ExtraNodeRoles) == 0 {
+		return n.NodeRoleARN
+	}
+	var arns []string
+	for _, r := range n.NodeRoles() {
+		arns = append(arns, r.ARN)
+	}
+	return strs(arns...)
+}
+
 func instanceProfileARN(n model.Names) string {
 	return n.ARN("iam", "", n.Account, "instance-profile/*")
 }
@@ -227,7 +240,7 @@ func iamIntegrationStatements(m *facts.Minor, n model.Names, _ model.IAMGates) [
 	return []obj{
 		{
 			"Sid": "AllowPassingInstanceRole", "Effect": "Allow",
-			"Resource":  n.NodeRoleARN,
+			"Resource":  nodeRoleResource(n),
 			"Action":    "iam:PassRole",
 			"Condition": obj{"StringEquals": obj{"iam:PassedToService": passedTo}},
 		},

@@ -125,17 +125,33 @@ func (im *importer) environment() (map[string]any, error) {
 		im.note("adopt-queue", at, "interruption queue %s exists (the Helm values name it), with its EventBridge rules: the profile adopts it (karpenter.existingInterruptionQueue), so the bundle creates neither", queue)
 	}
 	if len(im.nodeRoles) > 0 {
-		roles := slices.Sorted(maps.Keys(im.nodeRoles))
-		// The role the node classes name exists, with its access entry:
-		// the bundle adopts it rather than create it again.
+		// The roles the node classes name exist, with their access
+		// entries: the bundle adopts them rather than create them again.
+		// The role most classes name is the environment's; each other
+		// stays with its classes as one of karpenter.nodeRoles.
+		uses := map[string]int{}
+		for _, nc := range im.classes {
+			if r, ok := nc["role"].(string); ok {
+				uses[r]++
+			}
+		}
+		roles := slices.SortedStableFunc(slices.Values(slices.Sorted(maps.Keys(im.nodeRoles))), func(a, b string) int { return uses[b] - uses[a] })
 		karpenter["existingNodeRole"] = roles[0]
 		im.note("adopt-node-role", im.nodeRoles[roles[0]],
 			"node role %s exists (the node classes name it): the profile adopts it (karpenter.existingNodeRole), so the bundle creates neither it nor its access entry", roles[0])
+		extra := map[string]any{}
 		for _, r := range roles[1:] {
-			im.note("node-role", im.nodeRoles[r], "node role %s: a karpgen environment has one node role (%s); the node classes that used %s now use it", r, roles[0], r)
+			extra[r] = map[string]any{"existing": true}
+			im.note("adopt-node-role", im.nodeRoles[r],
+				"node role %s exists (a node class names it): the profile adopts it beside %s (karpenter.nodeRoles), so the controller may pass both and the bundle creates neither it nor its access entry", r, roles[0])
+		}
+		if len(extra) > 0 {
+			karpenter["nodeRoles"] = extra
 		}
 		for _, nc := range im.classes {
-			delete(nc, "role") // every class uses the environment's node role
+			if nc["role"] == roles[0] {
+				delete(nc, "role") // the environment's node role is the default
+			}
 		}
 	}
 	im.readValues(karpenter, settings)

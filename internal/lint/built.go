@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/model"
@@ -43,8 +44,8 @@ func CheckBuilt(e *model.Env, stream []byte) error {
 		}
 		switch o.Kind {
 		case "EC2NodeClass":
-			if o.Spec.InstanceProfile == "" && o.Spec.Role != e.Names.NodeRole {
-				report(o, "uses role %q, but the controller may only pass %q (iam:PassRole)", o.Spec.Role, e.Names.NodeRole)
+			if o.Spec.InstanceProfile == "" && !e.Names.HasNodeRole(o.Spec.Role) {
+				report(o, "uses role %q, but the controller may only pass %s (iam:PassRole)", o.Spec.Role, quoted(e.Names.NodeRoles()))
 			}
 		case "NodePool":
 			t := o.Spec.Template
@@ -115,4 +116,13 @@ type builtObject struct {
 type builtTaint struct {
 	Key    string `yaml:"key"`
 	Effect string `yaml:"effect"`
+}
+
+// quoted lists the node roles' names, quoted, for a message.
+func quoted(roles []model.NodeRole) string {
+	q := make([]string, len(roles))
+	for i, r := range roles {
+		q[i] = strconv.Quote(r.Name)
+	}
+	return strings.Join(q, ", ")
 }

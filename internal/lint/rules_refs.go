@@ -2,8 +2,10 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -102,13 +104,16 @@ var refRules = []*Rule{
 	},
 	{
 		ID: "ref/node-role", Severity: diag.Error, Group: "References",
-		Summary: "A node class uses the environment's node role (the one iam:PassRole allows), or an instance profile, not both.",
+		Summary: "A node class uses one of the environment's node roles (those iam:PassRole allows: karpenter's node role and karpenter.nodeRoles), or an instance profile, not both; every role of karpenter.nodeRoles is used.",
 		check: func(c *Context) {
 			n := c.E.Names
-			if k := c.P.Karpenter; k.NodeRole != "" && k.ExistingNodeRole != "" {
+			k := c.P.Karpenter
+			if k.NodeRole != "" && k.ExistingNodeRole != "" {
 				c.Report("karpenter.existingNodeRole", "keep nodeRole to create a role, or existingNodeRole to use one",
 					"karpenter sets both nodeRole %q (a role to create) and existingNodeRole %q (a role to use)", k.NodeRole, k.ExistingNodeRole)
 			}
+			roles := roleNames(n)
+			used := map[string]bool{}
 			for _, name := range names(c.P.NodeClasses) {
 				nc := c.P.NodeClasses[name]
 				base := at("nodeClasses", field(name))
@@ -116,27 +121,52 @@ var refRules = []*Rule{
 					c.Report(at(base, "instanceProfile"), "keep one of role and instanceProfile",
 						"node class %q sets both role and instanceProfile; the EC2NodeClass takes exactly one", name)
 				}
-				if nc.Role != "" && nc.Role != n.NodeRole {
-					c.Report(at(base, "role"), fmt.Sprintf("drop the role to use %q, or set karpenter.nodeRole to %q", n.NodeRole, nc.Role),
-						"node class %q uses role %q, but the controller may only pass %q (iam:PassRole): no node would launch", name, nc.Role, n.NodeRole)
+				if nc.InstanceProfileRole != "" && nc.InstanceProfile == "" {
+					c.Report(at(base, "instanceProfileRole"), "drop instanceProfileRole, or set instanceProfile to the instance profile that holds it",
+						"node class %q names instanceProfileRole %q without an instanceProfile", name, nc.InstanceProfileRole)
+				}
+				for _, f := range []struct{ key, role string }{{"role", nc.Role}, {"instanceProfileRole", nc.InstanceProfileRole}} {
+					if f.role == "" {
+						continue
+					}
+					used[f.role] = true
+					if !n.HasNodeRole(f.role) {
+						c.Report(at(base, f.key), fmt.Sprintf("name one of %s, or add %q to karpenter.nodeRoles", quoteList(roles), f.role),
+							"node class %q uses role %q, but the controller may only pass %s (iam:PassRole): no node would launch", name, f.role, quoteList(roles))
+					}
+				}
+			}
+			for _, r := range n.ExtraNodeRoles {
+				base := at("karpenter", "nodeRoles", field(r.Name))
+				switch {
+				case r.Name == n.NodeRole:
+					c.Report(base, "drop it: every node class may use the node role",
+						"karpenter.nodeRoles names %q, which is the environment's node role already", r.Name)
+				case !used[r.Name]:
+					c.Report(base, "name it as a node class's role, or drop it",
+						"node role %q of karpenter.nodeRoles is no node class's role: the controller would be allowed to pass a role no node uses", r.Name)
+				}
+				if r.Exists && len(r.Policies) > 0 {
+					c.Report(at(base, "policies"), "attach the policies to the role yourself and drop them here, or set existing: false to let the bundle create the role",
+						"node role %q exists (existing: true), but the bundle attaches policies only to the roles it creates", r.Name)
 				}
 			}
 		},
 	},
 	{
 		ID: "ref/instance-profile-role", Severity: diag.Warning, Group: "References",
-		Summary: "A node class that launches with an instance profile of its own: the role inside it is not in the profile, and the controller may pass only the environment's node role.",
+		Summary: "A node class that launches with an instance profile of its own names the role inside it (instanceProfileRole): otherwise karpgen assumes it is the node role the controller may pass.",
 		check: func(c *Context) {
 			n := c.E.Names
 			for _, name := range names(c.P.NodeClasses) {
 				nc := c.P.NodeClasses[name]
-				if nc.InstanceProfile == "" || nc.Role != "" {
+				if nc.InstanceProfile == "" || nc.Role != "" || nc.InstanceProfileRole != "" {
 					continue
 				}
 				c.Report(at("nodeClasses", field(name), "instanceProfile"),
-					fmt.Sprintf("check that it holds %s (aws iam get-instance-profile --instance-profile-name %s), or drop instanceProfile and let Karpenter make one for the node role", n.NodeRole, nc.InstanceProfile),
-					"node class %q launches with instance profile %q, whose role karpgen cannot see: the controller may pass only %q (iam:PassRole), and the bundle's access entry admits only that role's nodes; an instance profile holding another role launches no node that joins",
-					name, nc.InstanceProfile, n.NodeRole)
+					fmt.Sprintf("name the role it holds in instanceProfileRole (aws iam get-instance-profile --instance-profile-name %s), or drop instanceProfile and let Karpenter make one for the node role", nc.InstanceProfile),
+					"node class %q launches with instance profile %q, whose role karpgen cannot see: the controller may pass only %s (iam:PassRole), and the bundle's access entries admit only those roles' nodes; an instance profile holding another role launches no node that joins",
+					name, nc.InstanceProfile, quoteList(roleNames(n)))
 			}
 		},
 	},
@@ -153,4 +183,15 @@ var authRules = []*Rule{
 			}
 		},
 	},
+}
+
+// roleNames are the names of the environment's node roles, its own first.
+func roleNames(n model.Names) []string {
+	var out []string
+	for _, r := range n.NodeRoles() {
+		if !slices.Contains(out, r.Name) {
+			out = append(out, r.Name)
+		}
+	}
+	return out
 }

@@ -44,6 +44,26 @@ const ControllerPolicyPrefix = "controller-policy-"
 // IAMFile is the path of a file of the bundle's iam/ folder.
 func IAMFile(name string) string { return DirIAM + name }
 
+// NodePoliciesFile is the file of a node role's managed policies:
+// FileNodePolicies for the environment's node role, and one named after
+// the role for each of karpenter.nodeRoles.
+func NodePoliciesFile(n Names, role string) string {
+	if role == n.NodeRole {
+		return FileNodePolicies
+	}
+	return DirIAM + "node-managed-policies-" + role + ".json"
+}
+
+// AccessEntryFile is the file of a node role's access entry:
+// FileAccessEntry for the environment's node role, and one named after
+// the role for each of karpenter.nodeRoles.
+func AccessEntryFile(n Names, role string) string {
+	if role == n.NodeRole {
+		return FileAccessEntry
+	}
+	return DirIAM + "access-entry-" + role + ".json"
+}
+
 // HelmValuesFor is the path of the Helm values an upgrade plan writes for
 // an intermediate release.
 func HelmValuesFor(version string) string { return DirHelm + "karpenter-values-" + version + ".yaml" }

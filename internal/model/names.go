@@ -3,6 +3,8 @@ package model
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/facts"
@@ -29,7 +31,10 @@ type Names struct {
 	NodeRole, NodeRoleARN string
 	// NodeRoleExists: the node role is one the account already has
 	// (karpenter.existingNodeRole); the bundle does not create it.
-	NodeRoleExists                    bool
+	NodeRoleExists bool
+	// ExtraNodeRoles are karpenter.nodeRoles, the node roles beside
+	// NodeRole that node classes name, by name.
+	ExtraNodeRoles                    []NodeRole
 	ControllerRole, ControllerRoleARN string
 	// ControllerRoleExists: the controller role is one the account
 	// already has (karpenter.existingControllerRole); the bundle attaches
@@ -51,6 +56,28 @@ type Names struct {
 	EC2Principal string
 	// BoundaryARN is the permissions boundary of both roles, "" for none.
 	BoundaryARN string
+}
+
+// NodeRole is one node role of an environment.
+type NodeRole struct {
+	Name, ARN string
+	// Exists: the account has the role and its access entry; the bundle
+	// creates neither.
+	Exists bool
+	// Policies are managed policy ARNs the bundle attaches beside the
+	// version's node policies.
+	Policies []string
+}
+
+// NodeRoles are every node role of the environment: NodeRole first, then
+// ExtraNodeRoles.
+func (n Names) NodeRoles() []NodeRole {
+	return append([]NodeRole{{Name: n.NodeRole, ARN: n.NodeRoleARN, Exists: n.NodeRoleExists}}, n.ExtraNodeRoles...)
+}
+
+// HasNodeRole tells whether name is one of the environment's node roles.
+func (n Names) HasNodeRole(name string) bool {
+	return slices.ContainsFunc(n.NodeRoles(), func(r NodeRole) bool { return r.Name == name })
 }
 
 // Service principals that do not change with the partition: the values
@@ -86,6 +113,12 @@ func namesOf(p *profile.Profile) Names {
 		n.NodeRole, n.NodeRoleExists = k.ExistingNodeRole, true
 	}
 	n.NodeRoleARN = n.ARN("iam", "", c.AccountID, "role/"+n.NodeRole)
+	for _, name := range slices.Sorted(maps.Keys(k.NodeRoles)) {
+		r := k.NodeRoles[name]
+		n.ExtraNodeRoles = append(n.ExtraNodeRoles, NodeRole{
+			Name: name, ARN: n.ARN("iam", "", c.AccountID, "role/"+name), Exists: r.Existing, Policies: r.Policies,
+		})
+	}
 	n.ControllerRole = or(k.ControllerRole, FitName("KarpenterController-"+c.Name, maxRoleName))
 	if k.ExistingControllerRole != "" {
 		n.ControllerRole, n.ControllerRoleExists = k.ExistingControllerRole, true

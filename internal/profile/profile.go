@@ -95,14 +95,25 @@ type Karpenter struct {
 	ControllerRole            string `json:"controllerRole,omitempty"`
 	// ExistingControllerRole is a controller role the account has, which
 	// the bundle adopts instead of creating one.
-	ExistingControllerRole string          `json:"existingControllerRole,omitempty"`
-	NodeAccess             string          `json:"nodeAccess"`
-	FeatureGates           map[string]bool `json:"featureGates"`
+	ExistingControllerRole string `json:"existingControllerRole,omitempty"`
+	// NodeRoles are node roles beside the environment's, by name.
+	NodeRoles    map[string]NodeRole `json:"nodeRoles,omitempty"`
+	NodeAccess   string              `json:"nodeAccess"`
+	FeatureGates map[string]bool     `json:"featureGates"`
 	// AWSFeatureGates are the chart's settings.awsFeatureGates (1.15+).
 	AWSFeatureGates map[string]bool `json:"awsFeatureGates,omitempty"`
 	ZonalShift      *bool           `json:"zonalShift,omitempty"`
 	Settings        map[string]any  `json:"settings,omitempty"`
 	Controller      Controller      `json:"controller"`
+}
+
+// NodeRole is a node role beside the environment's.
+type NodeRole struct {
+	// Existing: the account has the role and its access entry.
+	Existing bool `json:"existing"`
+	// Policies are managed policy ARNs attached beside the version's node
+	// policies to a role the bundle creates.
+	Policies []string `json:"policies"`
 }
 
 // IAM is what the organization requires of the roles the bundle creates.
@@ -287,9 +298,12 @@ func (k Kubelet) Fields() map[string]any {
 
 // NodeClass becomes an EC2NodeClass.
 type NodeClass struct {
-	AMI                        AMI               `json:"ami"`
-	Role                       string            `json:"role,omitempty"`
-	InstanceProfile            string            `json:"instanceProfile,omitempty"`
+	AMI             AMI    `json:"ami"`
+	Role            string `json:"role,omitempty"`
+	InstanceProfile string `json:"instanceProfile,omitempty"`
+	// InstanceProfileRole is the role inside InstanceProfile, which the
+	// controller passes; not part of the EC2NodeClass.
+	InstanceProfileRole        string            `json:"instanceProfileRole,omitempty"`
 	SubnetSelectorTerms        []SelectorTerm    `json:"subnetSelectorTerms"`
 	SecurityGroupSelectorTerms []SelectorTerm    `json:"securityGroupSelectorTerms"`
 	BlockDevices               []BlockDevice     `json:"blockDevices"`
