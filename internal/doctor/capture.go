@@ -55,6 +55,9 @@ func commands(e *model.Env) []command {
 		command{"iam-oidc-providers.json", "aws iam list-open-id-connect-providers --output json"},
 		command{"eks-access-entries.json", fmt.Sprintf("aws eks list-access-entries %s --cluster-name %s --output json", region, q(n.Cluster))},
 	)
+	for _, ip := range instanceProfiles(e) {
+		out = append(out, command{q("iam-instance-profile-" + ip + ".json"), fmt.Sprintf("aws iam get-instance-profile --instance-profile-name %s --output json", q(ip))})
+	}
 	for _, r := range n.NodeRoles() {
 		out = append(out, command{q(nodeRoleFilesOf(n, r.Name).entry), fmt.Sprintf("aws eks describe-access-entry %s --cluster-name %s --principal-arn %s --output json", region, q(n.Cluster), q(r.ARN))})
 	}
@@ -91,6 +94,9 @@ func commands(e *model.Env) []command {
 		// Every PodDisruptionBudget: one that allows no disruption holds
 		// drains and Karpenter's disruption of the nodes its pods run on.
 		command{"k8s-pdbs.json", "kubectl get poddisruptionbudgets --all-namespaces -o json"},
+		// The workloads: a Cluster Autoscaler among them scales the node
+		// groups beside Karpenter.
+		command{"k8s-workloads.json", "kubectl get deployments,statefulsets,daemonsets --all-namespaces -o json"},
 	)
 	if app := e.Application; app != nil {
 		// Argo CD renders the charts with helm template: there is no
@@ -171,4 +177,17 @@ func nodeRoleFilesOf(n model.Names, role string) nodeRoleFiles {
 		return nodeRoleFiles{"iam-node-role.json", "iam-node-role-policies.json", "eks-access-entry-node.json"}
 	}
 	return nodeRoleFiles{"iam-extra-node-role-" + role + ".json", "iam-extra-node-role-policies-" + role + ".json", "eks-access-entry-extra-node-" + role + ".json"}
+}
+
+// instanceProfiles are the instance profiles the node classes launch
+// with, each once, by name.
+func instanceProfiles(e *model.Env) []string {
+	var out []string
+	for _, nc := range e.Profile.NodeClasses {
+		if nc.InstanceProfile != "" && !slices.Contains(out, nc.InstanceProfile) {
+			out = append(out, nc.InstanceProfile)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

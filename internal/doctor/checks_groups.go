@@ -100,6 +100,68 @@ var groupChecks = []*Check{
 			}
 		},
 	},
+	{
+		ID: "doctor/cluster-autoscaler", Severity: diag.Warning,
+		Summary: "No Cluster Autoscaler runs beside Karpenter: it scales the managed node groups, those the profile keeps at fixed sizes among them, and provisions for the same pending pods.",
+		run: func(c *checkRun) {
+			var l struct {
+				Items []struct {
+					Kind     string                           `json:"kind"`
+					Metadata struct{ Name, Namespace string } `json:"metadata"`
+					Spec     struct {
+						Replicas *int `json:"replicas"`
+						Template struct {
+							Spec struct {
+								Containers []struct {
+									Image   string   `json:"image"`
+									Command []string `json:"command"`
+								} `json:"containers"`
+							} `json:"spec"`
+						} `json:"template"`
+					} `json:"spec"`
+				} `json:"items"`
+			}
+			if !c.load("k8s-workloads.json", &l, "workloads", "the cluster's Deployments", "") || c.dry {
+				return
+			}
+			for _, w := range l.Items {
+				if w.Kind != "Deployment" || (w.Spec.Replicas != nil && *w.Spec.Replicas == 0) {
+					continue
+				}
+				for _, ct := range w.Spec.Template.Spec.Containers {
+					if !isClusterAutoscaler(ct.Image, ct.Command) {
+						continue
+					}
+					replicas := 1
+					if w.Spec.Replicas != nil {
+						replicas = *w.Spec.Replicas
+					}
+					c.report("deployment "+w.Metadata.Namespace+"/"+w.Metadata.Name, "Cluster Autoscaler scaled to zero once Karpenter provisions",
+						fmt.Sprintf("%d replicas of %s", replicas, ct.Image),
+						escape.ShellJoin("kubectl", "scale", "deployment", w.Metadata.Name, "--namespace", w.Metadata.Namespace, "--replicas=0")+
+							" (the step karpgen migrate "+c.e.Name+" --from cluster-autoscaler plans after Karpenter provisions)")
+					break
+				}
+			}
+		},
+	},
+}
+
+// isClusterAutoscaler tells a Cluster Autoscaler container by its image
+// (registry.k8s.io/autoscaling/cluster-autoscaler and its mirrors) or its
+// command.
+func isClusterAutoscaler(image string, command []string) bool {
+	repo := image
+	if i := strings.LastIndex(repo, "@"); i >= 0 {
+		repo = repo[:i]
+	}
+	if i := strings.LastIndex(repo, ":"); i > strings.LastIndex(repo, "/") {
+		repo = repo[:i]
+	}
+	if strings.HasSuffix(repo, "/cluster-autoscaler") || repo == "cluster-autoscaler" {
+		return true
+	}
+	return len(command) > 0 && (command[0] == "./cluster-autoscaler" || strings.HasSuffix(command[0], "/cluster-autoscaler") || command[0] == "cluster-autoscaler")
 }
 
 // labelArg writes labels as the AWS CLI's --labels takes them.

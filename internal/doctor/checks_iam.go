@@ -1,7 +1,9 @@
 package doctor
 
 import (
+	"cmp"
 	"encoding/json"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -55,6 +57,41 @@ var iamChecks = []*Check{
 				if ae.AccessEntry.Type != want {
 					c.report("access entry "+r.ARN, "type "+want, "type "+ae.AccessEntry.Type,
 						"an access entry's type cannot change: delete it (aws eks delete-access-entry ...) and "+fix)
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/instance-profiles", Severity: diag.Error,
+		Summary: "Each instance profile a node class launches with exists and holds the role the profile says (instanceProfileRole, else the node role): the controller may pass only the node roles, and only their nodes join.",
+		run: func(c *checkRun) {
+			n := c.e.Names
+			for _, name := range slices.Sorted(maps.Keys(c.e.Profile.NodeClasses)) {
+				nc := c.e.Profile.NodeClasses[name]
+				if nc.InstanceProfile == "" {
+					continue
+				}
+				want := cmp.Or(nc.InstanceProfileRole, n.NodeRole)
+				var ip struct {
+					InstanceProfile struct {
+						Roles []struct{ RoleName string } `json:"Roles"`
+					} `json:"InstanceProfile"`
+				}
+				resource := "instance profile " + nc.InstanceProfile
+				fix := escape.ShellJoin("aws", "iam", "add-role-to-instance-profile", "--instance-profile-name", nc.InstanceProfile, "--role-name", want)
+				if !c.load("iam-instance-profile-"+nc.InstanceProfile+".json", &ip, resource, "an instance profile holding role "+want, fix) || c.dry {
+					continue
+				}
+				var have []string
+				for _, r := range ip.InstanceProfile.Roles {
+					have = append(have, r.RoleName)
+				}
+				if !slices.Contains(have, want) {
+					if len(have) > 0 {
+						fix = "set node class " + name + "'s instanceProfileRole to the role it holds (and add that role to karpenter.nodeRoles), or " +
+							escape.ShellJoin("aws", "iam", "remove-role-from-instance-profile", "--instance-profile-name", nc.InstanceProfile, "--role-name", have[0]) + " and " + fix
+					}
+					c.report(resource, "role "+want+" (node class "+name+")", orNone(strings.Join(have, ", ")), fix)
 				}
 			}
 		},

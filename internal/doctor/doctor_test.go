@@ -1,6 +1,7 @@
 package doctor_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"maps"
 	"os"
@@ -110,6 +111,12 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 		map[string]any{"metadata": map[string]any{"name": "coredns", "namespace": "kube-system"}, "spec": map[string]any{"maxUnavailable": 1},
 			"status": map[string]any{"currentHealthy": 2, "desiredHealthy": 1, "disruptionsAllowed": 1, "expectedPods": 2}},
 	}}
+	// Cluster Autoscaler scaled to zero, as the migration leaves it.
+	files["k8s-workloads.json"] = map[string]any{"apiVersion": "v1", "kind": "List", "items": []any{
+		workload("Deployment", "kube-system", "coredns", 2, "602401143452.dkr.ecr."+n.Region+".amazonaws.com/eks/coredns:v1.11.4-eksbuild.2"),
+		workload("Deployment", "kube-system", "cluster-autoscaler-aws-cluster-autoscaler", 0, "registry.k8s.io/autoscaling/cluster-autoscaler:v1.32.1"),
+		workload("DaemonSet", "kube-system", "aws-node", 0, "602401143452.dkr.ecr."+n.Region+".amazonaws.com/amazon-k8s-cni:v1.19.2-eksbuild.1"),
+	}}
 	var policies []string
 	for _, cp := range iampolicy.ControllerPolicies(e.Facts, n, e.IAMGates) {
 		policies = append(policies, cp.Name)
@@ -137,6 +144,11 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 			"type": "EC2_LINUX", "kubernetesGroups": []any{"system:nodes"}, "username": "system:node:{{EC2PrivateDNSName}}"}}
 	}
 	files["eks-access-entries.json"] = map[string]any{"accessEntries": entries}
+	for _, nc := range e.Profile.NodeClasses {
+		if nc.InstanceProfile != "" {
+			files["iam-instance-profile-"+nc.InstanceProfile+".json"] = holding(nc.InstanceProfile, cmp.Or(nc.InstanceProfileRole, n.NodeRole))
+		}
+	}
 	if app := e.Application; app != nil {
 		// Argo CD installs the charts: no release, and the Application
 		// as the bundle writes it, synced and healthy.
@@ -149,6 +161,36 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 		files["argocd-application.json"] = obj
 	}
 	return files
+}
+
+// holding is an instance profile that holds a role, as the AWS CLI
+// prints it.
+func holding(profile, role string) map[string]any {
+	return map[string]any{"InstanceProfile": map[string]any{"InstanceProfileName": profile,
+		"Roles": []any{map[string]any{"RoleName": role, "Arn": "arn:aws:iam::491085395789:role/" + role}}}}
+}
+
+// instanceProfileEnv is the test environment with a node class that
+// launches with an instance profile holding an existing role of
+// karpenter.nodeRoles.
+func instanceProfileEnv(t testing.TB) *model.Env {
+	p := *prodEnv(t).Profile
+	p.Karpenter.NodeRoles = map[string]profile.NodeRole{"legacy-nodes": {Existing: true}}
+	p.NodeClasses = maps.Clone(p.NodeClasses)
+	legacy := p.NodeClasses["default"]
+	legacy.Role, legacy.InstanceProfile, legacy.InstanceProfileRole = "", "legacy-profile", "legacy-nodes"
+	p.NodeClasses["legacy"] = legacy
+	return model.Resolve(&p)
+}
+
+// workload is a Deployment, StatefulSet or DaemonSet as kubectl prints
+// it, with one container; a DaemonSet has no replicas.
+func workload(kind, namespace, name string, replicas int, image string) map[string]any {
+	spec := map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": name, "image": image}}}}}
+	if kind != "DaemonSet" {
+		spec["replicas"] = replicas
+	}
+	return map[string]any{"apiVersion": "apps/v1", "kind": kind, "metadata": map[string]any{"name": name, "namespace": namespace}, "spec": spec}
 }
 
 func mustJSONBytes(t testing.TB, v any) []byte {
@@ -259,11 +301,11 @@ func TestHealthy(t *testing.T) {
 	}
 	r := run(t, e, dir)
 	for _, res := range r.Results {
-		if res.Status != "ok" && !(res.Check == "doctor/argocd-application" && res.Status == "not-applicable") {
+		if res.Status != "ok" && !(slices.Contains([]string{"doctor/argocd-application", "doctor/instance-profiles"}, res.Check) && res.Status == "not-applicable") {
 			t.Errorf("%s: %s %s %+v", res.Check, res.Status, res.Skipped, res.Findings)
 		}
 	}
-	if !strings.HasPrefix(text(r), "doctor prod: 18 checks, 17 ok, 0 failed, 0 skipped, 0 not checked, 1 not applicable\n") {
+	if !strings.HasPrefix(text(r), "doctor prod: 20 checks, 18 ok, 0 failed, 0 skipped, 0 not checked, 2 not applicable\n") {
 		t.Errorf("report:\n%s", text(r))
 	}
 	if len(r.Results) != len(doctor.Catalog()) {
@@ -282,11 +324,11 @@ func TestHealthyArgoCD(t *testing.T) {
 	e := argoEnv(t)
 	r := run(t, e, writeState(t, healthy(t, e)))
 	for _, res := range r.Results {
-		if res.Status != "ok" && !(res.Check == "doctor/helm-values" && res.Status == "not-applicable") {
+		if res.Status != "ok" && !(slices.Contains([]string{"doctor/helm-values", "doctor/instance-profiles"}, res.Check) && res.Status == "not-applicable") {
 			t.Errorf("%s: %s %s %+v", res.Check, res.Status, res.Skipped, res.Findings)
 		}
 	}
-	if got := text(r); !strings.HasPrefix(got, "doctor prod: 18 checks, 17 ok, 0 failed, 0 skipped, 0 not checked, 1 not applicable\n") || r.Incomplete() {
+	if got := text(r); !strings.HasPrefix(got, "doctor prod: 20 checks, 18 ok, 0 failed, 0 skipped, 0 not checked, 2 not applicable\n") || r.Incomplete() {
 		t.Errorf("report:\n%s", got)
 	}
 	script := doctor.Script(e)
@@ -318,6 +360,12 @@ func TestBroken(t *testing.T) {
 		}},
 		{"doctor/disruption-budgets", "PodDisruptionBudget kube-system/coredns", "0 of 2 pods (maxUnavailable 1)", func(f map[string]any) {
 			f["k8s-pdbs.json"].(map[string]any)["items"].([]any)[0].(map[string]any)["status"].(map[string]any)["disruptionsAllowed"] = 0
+		}},
+		{"doctor/cluster-autoscaler", "deployment kube-system/cluster-autoscaler-aws-cluster-autoscaler", "1 replicas of registry.k8s.io/autoscaling/cluster-autoscaler:v1.32.1", func(f map[string]any) {
+			f["k8s-workloads.json"].(map[string]any)["items"].([]any)[1].(map[string]any)["spec"].(map[string]any)["replicas"] = 1
+		}},
+		{"doctor/instance-profiles", "instance profile legacy-profile", "ops-admin", func(f map[string]any) {
+			f["iam-instance-profile-legacy-profile.json"] = holding("legacy-profile", "ops-admin")
 		}},
 		{"doctor/kubernetes-version", "cluster ws-prod", "Kubernetes 1.30", func(f map[string]any) {
 			get(f, "eks-cluster.json", "cluster")["version"] = "1.30"
@@ -390,8 +438,11 @@ func TestBroken(t *testing.T) {
 		covered[c.check] = true
 		t.Run(strings.TrimPrefix(c.check, "doctor/")+"/"+c.found, func(t *testing.T) {
 			env := e
-			if c.check == "doctor/argocd-application" {
+			switch c.check {
+			case "doctor/argocd-application":
 				env = argoEnv(t) // the check of an environment Argo CD delivers
+			case "doctor/instance-profiles":
+				env = instanceProfileEnv(t) // a node class with an instance profile
 			}
 			f := healthy(t, env)
 			c.breakIt(f)
@@ -649,7 +700,7 @@ func TestSeveralNodeRoles(t *testing.T) {
 			t.Errorf("the capture script lacks %q:\n%s", want, script)
 		}
 	}
-	if r := run(t, e, writeState(t, healthy(t, e))); !strings.HasPrefix(text(r), "doctor prod: 18 checks, 17 ok, 0 failed, 0 skipped, 0 not checked, 1 not applicable\n") {
+	if r := run(t, e, writeState(t, healthy(t, e))); !strings.HasPrefix(text(r), "doctor prod: 20 checks, 18 ok, 0 failed, 0 skipped, 0 not checked, 2 not applicable\n") {
 		t.Errorf("healthy capture:\n%s", text(r))
 	}
 	f := healthy(t, e)
@@ -666,5 +717,18 @@ func TestSeveralNodeRoles(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestInstanceProfiles: a node class that launches with an instance
+// profile has it captured; a capture where it holds the role the profile
+// names passes (a wrong role is TestBroken's).
+func TestInstanceProfiles(t *testing.T) {
+	e := instanceProfileEnv(t)
+	if script := doctor.Script(e); !strings.Contains(script, "run iam-instance-profile-legacy-profile.json aws iam get-instance-profile --instance-profile-name legacy-profile --output json\n") {
+		t.Errorf("the capture script reads no instance profile:\n%s", script)
+	}
+	if r := run(t, e, writeState(t, healthy(t, e))); !strings.HasPrefix(text(r), "doctor prod: 20 checks, 19 ok, 0 failed, 0 skipped, 0 not checked, 1 not applicable\n") {
+		t.Errorf("healthy capture:\n%s", text(r))
 	}
 }

@@ -95,7 +95,8 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 
 	add("Stop Cluster Autoscaler", nil, []string{
 		kube("-n", o.Namespace, "scale", "deployment/"+o.Deployment, "--replicas=0"),
-	}, []string{kube("-n", o.Namespace, "get", "deployment/"+o.Deployment, "-o", "jsonpath={.status.replicas}") + "   # empty or 0"})
+	}, []string{kube("-n", o.Namespace, "get", "deployment/"+o.Deployment, "-o", "jsonpath={.status.replicas}") + "   # empty or 0",
+		doctor + "   # doctor/cluster-autoscaler ok: no Cluster Autoscaler runs in any namespace"})
 
 	for _, g := range o.OldGroups {
 		sel := "eks.amazonaws.com/nodegroup=" + g
