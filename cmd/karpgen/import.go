@@ -102,7 +102,13 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	refused := diag.HasErrors(checked.Findings)
 	findings := res.Findings
 	if refused {
-		findings = append(findings, checked.Findings...)
+		// Each at the input line its field came from, the profile's
+		// line second.
+		located := make([]diag.Finding, len(checked.Findings))
+		for i, f := range checked.Findings {
+			located[i] = res.Locate(f)
+		}
+		findings = append(findings, diag.Sort(located)...)
 	}
 	if format == "json" {
 		if err := printer.FindingsJSON(stderr, relative(findings)); err != nil {

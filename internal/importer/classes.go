@@ -1,9 +1,11 @@
 package importer
 
 import (
-	"github.com/karpgen/karpgen/internal/facts"
+	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/karpgen/karpgen/internal/facts"
 )
 
 // aliasFamilies maps amiFamily to the v1 alias family.
@@ -20,8 +22,13 @@ var restrictedTags = []string{"karpenter.sh/managed-by", "karpenter.sh/nodepool"
 func (im *importer) nodeTemplate(d node, name string) {
 	spec := d.get("spec")
 	nc := map[string]any{}
+	im.from(nc, "", d.get("metadata", "name"))
 	setTerms(nc, "subnetSelectorTerms", legacySelector(spec.get("subnetSelector")))
 	setTerms(nc, "securityGroupSelectorTerms", legacySelector(spec.get("securityGroupSelector")))
+	im.from(nc, "subnetSelectorTerms", spec.get("subnetSelector"))
+	im.from(nc, "securityGroupSelectorTerms", spec.get("securityGroupSelector"))
+	im.from(nc, "ami", spec.get("amiFamily"))
+	im.from(nc, "ami", spec.get("amiSelector"))
 	family := spec.get("amiFamily").str()
 	if sel := spec.get("amiSelector"); sel.ok() {
 		ami := map[string]any{}
@@ -50,6 +57,7 @@ func (im *importer) nodeTemplate(d node, name string) {
 	}
 	if ip := spec.get("instanceProfile").str(); ip != "" {
 		nc["instanceProfile"] = ip
+		im.from(nc, "instanceProfile", spec.get("instanceProfile"))
 	}
 	im.inventedNote(spec, nc, name)
 	im.classCommon(spec, nc, true)
@@ -63,8 +71,14 @@ func (im *importer) nodeTemplate(d node, name string) {
 func (im *importer) nodeClass(d node, name string, beta bool) {
 	spec := d.get("spec")
 	nc := map[string]any{}
+	im.from(nc, "", d.get("metadata", "name"))
 	setTerms(nc, "subnetSelectorTerms", im.terms(spec.get("subnetSelectorTerms")))
 	setTerms(nc, "securityGroupSelectorTerms", im.terms(spec.get("securityGroupSelectorTerms")))
+	for _, k := range []string{"subnetSelectorTerms", "securityGroupSelectorTerms", "capacityReservationSelectorTerms", "role", "instanceProfile",
+		"kubelet", "associatePublicIPAddress", "instanceStorePolicy", "amiFamily", "amiSelectorTerms"} {
+		field := map[string]string{"amiFamily": "ami", "amiSelectorTerms": "ami"}[k]
+		im.from(nc, cmp.Or(field, k), spec.get(k))
+	}
 	var reservations []any
 	for _, t := range spec.get("capacityReservationSelectorTerms").list() {
 		term := map[string]any{}
@@ -168,6 +182,10 @@ func (im *importer) familyAlias(spec node, family string) map[string]any {
 
 // classCommon reads what the node class generations share.
 func (im *importer) classCommon(spec node, nc map[string]any, hopLimitWas2 bool) {
+	for k, field := range map[string]string{"blockDeviceMappings": "blockDevices", "metadataOptions": "metadataOptions", "userData": "userData",
+		"detailedMonitoring": "detailedMonitoring", "tags": "tags"} {
+		im.from(nc, field, spec.get(k))
+	}
 	if bd := spec.get("blockDeviceMappings"); bd.ok() {
 		var out []any
 		for _, m := range bd.list() {
@@ -216,6 +234,7 @@ func (im *importer) classCommon(spec node, nc map[string]any, hopLimitWas2 bool)
 	}
 	if len(meta) > 0 {
 		nc["metadataOptions"] = meta
+		im.fromKeys(meta, mo)
 	}
 	if ud := spec.get("userData").str(); ud != "" {
 		if strings.HasSuffix(ud, "\n") {

@@ -49,6 +49,9 @@ type Input struct {
 type Result struct {
 	CUE      []byte
 	Findings []diag.Finding
+	// Origins are where the profile's fields came from in the input, for
+	// Locate.
+	Origins []Origin
 }
 
 // importer collects the profile as plain values while it reads.
@@ -65,6 +68,8 @@ type importer struct {
 	first diag.Pos
 	// version is the Karpenter version the profile takes.
 	version string
+	// origins are where the profile's fields came from (from).
+	origins map[originKey]diag.Pos
 }
 
 type kubeletSource struct {
@@ -134,7 +139,7 @@ func Import(manifests []Input, values *Input, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{CUE: src, Findings: diag.Sort(slices.Clone(im.notes))}, nil
+	return &Result{CUE: src, Findings: diag.Sort(slices.Clone(im.notes)), Origins: im.originsOf(env)}, nil
 }
 
 func (im *importer) readManifests(in Input) error {

@@ -37,6 +37,7 @@ func orDash(s string) string {
 // requirements turns requirements into shorthand fields where one says
 // the same, and keeps the rest as they are.
 func (im *importer) requirements(list node, pool map[string]any) {
+	im.from(pool, "requirements", list)
 	var rest []any
 	for _, r := range list.list() {
 		key, op, values := r.get("key").str(), r.get("operator").str(), r.get("values").strings()
@@ -52,15 +53,18 @@ func (im *importer) requirements(list node, pool map[string]any) {
 			if field == "instanceGenerations" || field == "instanceCPU" {
 				if ints, ok := toInts(values); ok {
 					pool[field] = ints
+					im.from(pool, field, r)
 					continue
 				}
 				break
 			}
 			pool[field] = values
+			im.from(pool, field, r)
 			continue
 		case key == "karpenter.k8s.aws/instance-generation" && op == "Gt" && len(values) == 1 && pool["instanceGenerationAbove"] == nil:
 			if g, err := strconv.Atoi(values[0]); err == nil {
 				pool["instanceGenerationAbove"] = g
+				im.from(pool, "instanceGenerationAbove", r)
 				continue
 			}
 		}
@@ -71,6 +75,7 @@ func (im *importer) requirements(list node, pool map[string]any) {
 		if hasMin {
 			req["minValues"] = minValues
 		}
+		im.from(req, "", r)
 		rest = append(rest, req)
 	}
 	if len(rest) > 0 {
@@ -83,9 +88,11 @@ func (im *importer) requirements(list node, pool map[string]any) {
 func (im *importer) defaults(pool map[string]any, src node, anyArch bool) {
 	if _, ok := pool["capacityTypes"]; !ok {
 		pool["capacityTypes"] = []string{"on-demand"}
+		im.from(pool, "capacityTypes", src)
 	}
 	if _, ok := pool["arch"]; !ok && anyArch {
 		pool["arch"] = []string{"amd64", "arm64"}
+		im.from(pool, "arch", src)
 		im.note("arch", src.pos(), "no kubernetes.io/arch requirement: both amd64 and arm64 are allowed, as before")
 	}
 }
@@ -132,25 +139,31 @@ func seconds(n node) (string, bool) {
 func (im *importer) provisioner(d node, name string) {
 	spec := d.get("spec")
 	pool := map[string]any{}
+	im.from(pool, "", d.get("metadata", "name"))
 	im.requirements(spec.get("requirements"), pool)
 	// The v1alpha5 webhook defaulted the architecture to amd64.
 	if _, ok := pool["arch"]; !ok {
 		pool["arch"] = []string{"amd64"}
+		im.from(pool, "arch", spec)
 	}
 	im.defaults(pool, spec, false)
 	im.common(spec, pool)
 	if l := spec.get("limits", "resources"); l.ok() {
 		pool["limits"] = l.plain()
+		im.fromKeys(pool["limits"], l)
 	}
 
 	empty, hasEmpty := seconds(spec.get("ttlSecondsAfterEmpty"))
 	consolidate, _ := spec.get("consolidation", "enabled").boolean()
+	im.from(pool, "disruption", spec)
 	switch {
 	case consolidate:
 		pool["disruption"] = map[string]any{"consolidationPolicy": "WhenEmptyOrUnderutilized", "consolidateAfter": "0s"}
+		im.from(pool, "disruption", spec.get("consolidation"))
 		im.note("consolidation", spec.keyPos("consolidation"), "consolidation.enabled became consolidationPolicy WhenEmptyOrUnderutilized with consolidateAfter 0s")
 	case hasEmpty:
 		pool["disruption"] = map[string]any{"consolidationPolicy": "WhenEmpty", "consolidateAfter": empty}
+		im.from(pool, "disruption", spec.get("ttlSecondsAfterEmpty"))
 		im.note("consolidation", spec.keyPos("ttlSecondsAfterEmpty"), "ttlSecondsAfterEmpty became consolidationPolicy WhenEmpty with consolidateAfter %s", empty)
 	default:
 		pool["disruption"] = map[string]any{"consolidationPolicy": "WhenEmpty", "consolidateAfter": "Never"}
@@ -158,6 +171,7 @@ func (im *importer) provisioner(d node, name string) {
 	}
 	if exp, ok := seconds(spec.get("ttlSecondsUntilExpired")); ok {
 		pool["expireAfter"] = exp
+		im.from(pool, "expireAfter", spec.get("ttlSecondsUntilExpired"))
 		im.note("expiry", spec.keyPos("ttlSecondsUntilExpired"), "ttlSecondsUntilExpired became template.spec.expireAfter %s; v1 expiry no longer waits for replacement capacity or PDBs", exp)
 	} else {
 		pool["expireAfter"] = "Never"
@@ -165,6 +179,7 @@ func (im *importer) provisioner(d node, name string) {
 	switch {
 	case spec.get("providerRef", "name").ok():
 		pool["nodeClass"] = spec.get("providerRef", "name").str()
+		im.from(pool, "nodeClass", spec.get("providerRef", "name"))
 	case spec.get("provider").ok():
 		// The inline block holds what an AWSNodeTemplate's spec does: it
 		// becomes a node class of the pool's name.
@@ -174,6 +189,7 @@ func (im *importer) provisioner(d node, name string) {
 			im.nodeTemplate(wrapped, name)
 		}
 		pool["nodeClass"] = name
+		im.from(pool, "nodeClass", provider)
 		im.note("inline-provider", spec.keyPos("provider"), "the inline provider block became node class %q", name)
 	}
 	if k := spec.get("kubeletConfiguration"); k.ok() {
@@ -184,21 +200,32 @@ func (im *importer) provisioner(d node, name string) {
 
 // common reads what all generations share at the same place.
 func (im *importer) common(spec node, pool map[string]any) {
-	if l := spec.get("labels"); l.ok() {
-		pool["labels"] = l.stringMap()
-	}
-	if a := spec.get("annotations"); a.ok() {
-		pool["annotations"] = a.stringMap()
-	}
+	im.mapField(pool, "labels", spec.get("labels"))
+	im.mapField(pool, "annotations", spec.get("annotations"))
 	if t := taints(spec.get("taints")); len(t) > 0 {
 		pool["taints"] = t
+		im.from(pool, "taints", spec.get("taints"))
 	}
 	if t := taints(spec.get("startupTaints")); len(t) > 0 {
 		pool["startupTaints"] = t
+		im.from(pool, "startupTaints", spec.get("startupTaints"))
 	}
 	if w, ok := spec.get("weight").integer(); ok {
 		pool["weight"] = w
+		im.from(pool, "weight", spec.get("weight"))
 	}
+}
+
+// mapField sets key of m to the string map n holds, when it is there, and
+// records where each of its keys came from.
+func (im *importer) mapField(m map[string]any, key string, n node) {
+	if !n.ok() {
+		return
+	}
+	v := n.stringMap()
+	m[key] = v
+	im.from(m, key, n)
+	im.fromKeys(v, n)
 }
 
 // nodePool reads a karpenter.sh v1beta1 or v1 NodePool.
@@ -206,22 +233,23 @@ func (im *importer) nodePool(d node, name string, beta bool) {
 	spec := d.get("spec")
 	tmpl := spec.get("template")
 	pool := map[string]any{}
+	im.from(pool, "", d.get("metadata", "name"))
 	im.requirements(tmpl.get("spec", "requirements"), pool)
 	im.defaults(pool, tmpl.get("spec", "requirements"), true)
 	im.common(tmpl.get("spec"), pool)
-	if l := tmpl.get("metadata", "labels"); l.ok() {
-		pool["labels"] = l.stringMap()
-	}
-	if a := tmpl.get("metadata", "annotations"); a.ok() {
-		pool["annotations"] = a.stringMap()
-	}
+	im.mapField(pool, "labels", tmpl.get("metadata", "labels"))
+	im.mapField(pool, "annotations", tmpl.get("metadata", "annotations"))
 	if w, ok := spec.get("weight").integer(); ok {
 		pool["weight"] = w
+		im.from(pool, "weight", spec.get("weight"))
 	}
 	if l := spec.get("limits"); l.ok() {
 		pool["limits"] = l.plain()
+		im.from(pool, "limits", l)
+		im.fromKeys(pool["limits"], l)
 	}
 	pool["nodeClass"] = tmpl.get("spec", "nodeClassRef", "name").str()
+	im.from(pool, "nodeClass", tmpl.get("spec", "nodeClassRef"))
 	if g := tmpl.get("spec", "nodeClassRef", "group").str(); g != "" && g != "karpenter.k8s.aws" {
 		im.note("node-class-ref", tmpl.get("spec", "nodeClassRef").pos(), "nodeClassRef group %s is not karpenter.k8s.aws", g)
 	}
@@ -246,22 +274,27 @@ func (im *importer) nodePool(d node, name string, beta bool) {
 		after = "0s"
 	}
 	disruption := map[string]any{"consolidationPolicy": policy, "consolidateAfter": after}
+	im.fromKeys(disruption, dis)
 	if b := dis.get("budgets"); b.ok() {
 		disruption["budgets"] = b.plain()
 	}
 	pool["disruption"] = disruption
+	im.from(pool, "disruption", dis)
 
 	switch exp := tmpl.get("spec", "expireAfter").str(); {
 	case exp != "":
 		pool["expireAfter"] = exp
+		im.from(pool, "expireAfter", tmpl.get("spec", "expireAfter"))
 	case beta && dis.get("expireAfter").ok():
 		pool["expireAfter"] = dis.get("expireAfter").str()
+		im.from(pool, "expireAfter", dis.get("expireAfter"))
 		im.note("expiry", dis.keyPos("expireAfter"), "disruption.expireAfter moved to template.spec.expireAfter; v1 expiry no longer waits for replacement capacity or PDBs")
 	case beta:
 		pool["expireAfter"] = "720h"
 	}
 	if tg := tmpl.get("spec", "terminationGracePeriod").str(); tg != "" {
 		pool["terminationGracePeriod"] = tg
+		im.from(pool, "terminationGracePeriod", tmpl.get("spec", "terminationGracePeriod"))
 	}
 	if k := tmpl.get("spec", "kubelet"); k.ok() {
 		im.kubelet(pool, k, name)
