@@ -2,7 +2,10 @@
 // requirements let Karpenter launch, from upstream's own generated tables
 // (data/, written by hack/instancetypes from a Karpenter release; see
 // data/SOURCE): every instance type with its network interfaces, and the
-// on-demand prices of one region per partition.
+// on-demand prices of one region per partition. data/capacity.tsv adds
+// what EC2 says of each type's vCPUs, memory, GPUs and accelerators, from
+// the provider's instance types reference (hack/instancecapacity), and
+// NodeOf computes what a node of it offers pods as the provider does.
 //
 // The labels an instance type carries are Karpenter's: family and size
 // split its name at the dot, category and generation come from the
