@@ -5,7 +5,7 @@ BIN      := bin/karpgen
 # The IAM policy simulator; its packages are installed from its lockfile.
 SIMDIR   := test/iamsim
 
-.PHONY: release all build render test fmt-check vet staticcheck unit iamsim module-zips out-check generate-check generate argocd-e2e install clean bench tools
+.PHONY: release all build render test fmt-check vet staticcheck unit iamsim module-zips out-check generate-check generate argocd-e2e simulator simulate-e2e install clean bench tools
 
 all: build
 
@@ -18,7 +18,7 @@ install:
 render: build
 	$(BIN) render
 
-test: fmt-check vet staticcheck unit out-check generate-check argocd-e2e
+test: fmt-check vet staticcheck unit out-check generate-check argocd-e2e simulate-e2e
 	@sh hack/test-summary.sh $(SKIPS)
 
 # Tests that skip for want of an outside checker list themselves here.
@@ -83,6 +83,17 @@ ARGOCD_TOOLCHAIN := go1.27.3
 argocd-e2e: build
 	@echo "== Argo CD end-to-end: karpgen's plugin in argocd-cmp-server and the repo-server"
 	cd test/argocd && GOTOOLCHAIN=$(ARGOCD_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 ./...
+
+# karpgen simulate runs Karpenter's own scheduler (sigs.k8s.io/karpenter
+# v1.15, which needs Go 1.27 like the Argo CD test) in karpgen-simulate,
+# a binary of the simulate/ module, so that karpgen's carries none of it.
+SIM_TOOLCHAIN := go1.27.3
+simulator:
+	cd simulate && GOTOOLCHAIN=$(SIM_TOOLCHAIN) $(GO) build -trimpath -ldflags="-s -w" -o ../bin/karpgen-simulate ./cmd/karpgen-simulate
+simulate-e2e: build tools
+	@echo "== karpgen simulate: Karpenter's scheduler over the scenarios of simulate/testdata"
+	cd simulate && GOTOOLCHAIN=$(SIM_TOOLCHAIN) $(GO) vet ./... && \
+		GOTOOLCHAIN=$(SIM_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/$(BIN) HELM_BIN=$(CURDIR)/bin/helm $(GO) test -count=1 ./...
 
 # Derive every table and page again (docs/maintaining.md).
 generate: module-zips

@@ -18,6 +18,8 @@ else
 fi
 argocd=$(sed -n 's|^[[:space:]]*github.com/argoproj/argo-cd/v3 \(v[0-9.]*\)$|\1|p' test/argocd/go.mod)
 echo "   ran:     Argo CD $argocd argocd-cmp-server and repo-server (test/argocd)"
+karpenter=$(sed -n 's|^[[:space:]]*sigs.k8s.io/karpenter \(v[0-9.]*\)$|\1|p' simulate/go.mod)
+echo "   ran:     Karpenter $karpenter scheduler (simulate)"
 if [ -s "$skips" ]; then
 	echo "== tests skipped for want of a checker or reference data"
 	sort -u "$skips" | sed 's/^/   /'

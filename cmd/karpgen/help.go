@@ -77,6 +77,15 @@ var helpText = map[string]struct{ usage, about, example string }{
 			"Each step with its commands and what to check before the next. Writes nothing.",
 		"karpgen migrate prod --from cluster-autoscaler --old-node-group ng-general --old-node-group ng-spot\n  karpgen migrate prod --from cluster-autoscaler --old-node-group ng-general -o markdown > runbook.md",
 	},
+	"simulate": {
+		"karpgen simulate ENV --workloads PATH... [flags]",
+		"Places workloads on the environment with Karpenter's own scheduler (sigs.k8s.io/karpenter, run by\n" +
+			"karpgen-simulate): the node groups the profile keeps take the pods that ask for them, the pools take\n" +
+			"the rest on the instance types they may launch, sized as the AWS provider sizes nodes. Prints where\n" +
+			"each workload lands and the nodes Karpenter would launch, or why pods stay Pending in upstream's words\n" +
+			"(exit 1). Writes nothing.",
+		"karpgen simulate prod --workloads k8s/\n  karpgen simulate prod --workloads state/k8s-workloads.json -o json",
+	},
 	"doctor": {
 		"karpgen doctor ENV --capture-script | --state DIR [flags]",
 		"Checks a live account and cluster against the bundle, offline: --capture-script prints a shell\n" +

@@ -73,6 +73,7 @@ func commands() []command {
 		{"promote", runPromote},
 		{"rotate", runRotate},
 		{"migrate", runMigrate},
+		{"simulate", runSimulate},
 		{"doctor", runDoctor},
 		{"version", runVersion},
 		{"completion", runCompletion},

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/printer"
+	"github.com/karpgen/karpgen/internal/simulate"
+	"github.com/karpgen/karpgen/internal/util/gcpolicy"
+)
+
+// runSimulate places workloads on an environment with Karpenter's own
+// scheduler (run by karpgen-simulate) and prints where each lands. It
+// writes nothing; it exits 1 when a pod stays Pending.
+func runSimulate(args []string, stdout, stderr io.Writer) error {
+	var dir, format string
+	var workloads []string
+	var timeout time.Duration
+	var ev evalFlags
+	fs := newFlags("simulate", stdout, stderr)
+	fs.StringSliceVar(&workloads, "workloads", nil, "a workload manifest, or a folder of them, by `PATH` (required; repeat it): Deployments, StatefulSets, ReplicaSets, DaemonSets, Jobs, CronJobs, Pods, and Lists of them")
+	fs.DurationVar(&timeout, "sim-timeout", 2*time.Minute, "how long the simulation may run")
+	addProfilesFlag(fs, &dir)
+	addEvalFlags(fs, &ev)
+	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageErr("simulate: name exactly one environment")
+	}
+	if len(workloads) == 0 {
+		return usageErr("simulate: name the workloads with --workloads PATH")
+	}
+	if format != "text" && format != "json" {
+		return usageErr("simulate: -o must be text or json, not %q", format)
+	}
+	helper, err := simulate.FindHelper()
+	if err != nil {
+		return &exitError{exitFailure, err}
+	}
+	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, GC: gcpolicy.Fleet})
+	if err != nil {
+		return err
+	}
+	if len(res.Envs) == 0 {
+		return printFindings(stderr, res.Findings)
+	}
+	report, err := simulateEnv(res.Envs[0], helper, workloads, timeout)
+	if err != nil {
+		return &exitError{exitFailure, fmt.Errorf("simulate: %w", err)}
+	}
+	if format == "json" {
+		err = printer.JSON(stdout, report)
+	} else {
+		report.Text(stdout)
+	}
+	if err == nil && report.Pending() > 0 {
+		return &exitError{exitFound, errors.New("simulate: pods stay Pending (above)")}
+	}
+	return err
+}
+
+// simulateEnv renders the environment and runs the simulation on it.
+func simulateEnv(e *model.Env, helper string, paths []string, timeout time.Duration) (*simulate.Report, error) {
+	b, err := generators.Render(e)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := simulate.ReadWorkloads(paths)
+	if err != nil {
+		return nil, err
+	}
+	req, err := simulate.NewRequest(e, b.Files["nodepools.yaml"], ws)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := simulate.Run(context.Background(), helper, req, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return simulate.NewReport(e.Name, e.Profile.Cluster.Region, req, resp), nil
+}

@@ -1,0 +1,210 @@
+package simulate
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/instancetypes"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/profile"
+)
+
+// NewRequest is the request for an environment: nodePools is its
+// rendered nodepools.yaml.
+func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request, error) {
+	p := e.Profile
+	req := &Request{
+		NodePools:       string(nodePools),
+		InstanceTypes:   map[string][]InstanceType{},
+		WellKnownLabels: slices.Clone(e.Facts.Labels.AWSKeys),
+		Workloads:       workloads,
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.NodeGroups)) {
+		g := p.NodeGroups[name]
+		// EKS labels every node of a managed node group with its name.
+		labels := map[string]string{"eks.amazonaws.com/nodegroup": name}
+		maps.Copy(labels, g.Labels)
+		ng := NodeGroup{Name: name, Labels: labels}
+		for _, t := range g.Taints {
+			ng.Taints = append(ng.Taints, Taint(t))
+		}
+		req.NodeGroups = append(req.NodeGroups, ng)
+	}
+	zones := facts.ZoneNames(p.Cluster.Region)
+	if len(zones) == 0 {
+		return nil, fmt.Errorf("region %s: no zones known", p.Cluster.Region)
+	}
+	prices, priced := instancetypes.Prices(p.Cluster.Region)
+	for _, class := range slices.Sorted(maps.Keys(p.NodeClasses)) {
+		settings, os, err := nodeSettings(p, p.NodeClasses[class])
+		if err != nil {
+			return nil, fmt.Errorf("node class %s: %w", class, err)
+		}
+		for _, t := range instancetypes.All() {
+			c, ok := instancetypes.CapacityOf(t.Name)
+			if !ok || t.Arch == "" {
+				continue
+			}
+			price, ok := prices[t.Name]
+			if priced && !ok {
+				continue // not offered in the region
+			}
+			if !priced {
+				price = proxyPrice(c)
+			}
+			node, err := instancetypes.NodeOf(t, c, settings)
+			if err != nil {
+				return nil, fmt.Errorf("node class %s: %w", class, err)
+			}
+			it := InstanceType{Name: t.Name, Labels: labelsOf(t, c, os), Capacity: quantities(node.Capacity), Overhead: quantities(node.Overhead)}
+			for _, z := range zones {
+				for _, ct := range []string{"on-demand", "spot"} {
+					it.Offerings = append(it.Offerings, Offering{Zone: z, CapacityType: ct, Price: price})
+				}
+			}
+			req.InstanceTypes[class] = append(req.InstanceTypes[class], it)
+		}
+	}
+	return req, nil
+}
+
+// proxyPrice orders the instance types of a region the tables do not
+// price: by vCPUs and memory, as EC2's prices roughly do. The report
+// shows no price for it.
+func proxyPrice(c instancetypes.Capacity) float64 {
+	return float64(c.VCPUs)*0.04 + float64(c.MemoryMiB)/1024*0.005 + float64(c.GPU.Count+c.Accelerator.Count)*0.5
+}
+
+// labelsOf are an instance type's labels as the AWS provider gives them.
+func labelsOf(t instancetypes.Type, c instancetypes.Capacity, os string) map[string]string {
+	l := map[string]string{
+		"kubernetes.io/arch":                          t.Arch,
+		"kubernetes.io/os":                            os,
+		"node.kubernetes.io/instance-type":            t.Name,
+		"karpenter.k8s.aws/instance-category":         t.Category,
+		"karpenter.k8s.aws/instance-family":           t.Family,
+		"karpenter.k8s.aws/instance-generation":       strconv.Itoa(t.Generation),
+		"karpenter.k8s.aws/instance-size":             t.Size,
+		"karpenter.k8s.aws/instance-cpu":              strconv.Itoa(c.VCPUs),
+		"karpenter.k8s.aws/instance-memory":           strconv.FormatInt(c.MemoryMiB, 10),
+		"karpenter.k8s.aws/instance-hypervisor":       t.Hypervisor,
+		"karpenter.k8s.aws/instance-cpu-manufacturer": c.CPUManufacturer,
+	}
+	if c.NetworkMbps > 0 {
+		l["karpenter.k8s.aws/instance-network-bandwidth"] = strconv.Itoa(c.NetworkMbps)
+	}
+	if c.LocalNVMeGB > 0 {
+		l["karpenter.k8s.aws/instance-local-nvme"] = strconv.Itoa(c.LocalNVMeGB)
+	}
+	if d := c.GPU; d.Count > 0 {
+		l["karpenter.k8s.aws/instance-gpu-name"] = d.Name
+		l["karpenter.k8s.aws/instance-gpu-manufacturer"] = d.Manufacturer
+		l["karpenter.k8s.aws/instance-gpu-count"] = strconv.Itoa(d.Count)
+		l["karpenter.k8s.aws/instance-gpu-memory"] = strconv.FormatInt(d.MemoryMiB, 10)
+	}
+	if d := c.Accelerator; d.Count > 0 {
+		l["karpenter.k8s.aws/instance-accelerator-name"] = d.Name
+		l["karpenter.k8s.aws/instance-accelerator-manufacturer"] = d.Manufacturer
+		l["karpenter.k8s.aws/instance-accelerator-count"] = strconv.Itoa(d.Count)
+	}
+	for k, v := range l {
+		if v == "" {
+			delete(l, k)
+		}
+	}
+	return l
+}
+
+// ephemeralDevice is the device each AMI family keeps ephemeral storage
+// on, and its size when no block device names it.
+var ephemeralDevice = map[string]struct {
+	device string
+	size   int64
+}{
+	"AL2": {"/dev/xvda", 20 << 30}, "AL2023": {"/dev/xvda", 20 << 30}, "Bottlerocket": {"/dev/xvdb", 20 << 30},
+	"Windows2019": {"/dev/sda1", 50 << 30}, "Windows2022": {"/dev/sda1", 50 << 30}, "Windows2025": {"/dev/sda1", 50 << 30},
+}
+
+// nodeSettings are what of a node class, its kubelet and the chart's
+// settings change the nodes, and the OS of its AMI family.
+func nodeSettings(p *profile.Profile, nc profile.NodeClass) (instancetypes.NodeSettings, string, error) {
+	s := instancetypes.DefaultNodeSettings()
+	family := amiFamily(nc.AMI)
+	os := "linux"
+	if strings.HasPrefix(family, "Windows") {
+		os, s.ENILimited = "windows", false
+	}
+	if v, ok := p.Karpenter.Settings["reservedENIs"]; ok {
+		n, err := strconv.Atoi(fmt.Sprint(v))
+		if err != nil {
+			return s, "", fmt.Errorf("settings.reservedENIs %v is not a count", v)
+		}
+		s.ReservedENIs = n
+	}
+	if v, ok := p.Karpenter.Settings["vmMemoryOverheadPercent"]; ok {
+		f, err := strconv.ParseFloat(fmt.Sprint(v), 64)
+		if err != nil {
+			return s, "", fmt.Errorf("settings.vmMemoryOverheadPercent %v is not a fraction", v)
+		}
+		s.VMMemoryOverheadPercent = f
+	}
+	dev, ok := ephemeralDevice[family]
+	if !ok {
+		dev = ephemeralDevice["AL2023"]
+	}
+	s.RootVolume = dev.size
+	for i, bd := range nc.BlockDevices {
+		root := bd.RootVolume != nil && *bd.RootVolume || bd.DeviceName == dev.device || family == "Custom" && i == len(nc.BlockDevices)-1
+		if !root || bd.VolumeSize == "" {
+			continue
+		}
+		q, err := resource.ParseQuantity(bd.VolumeSize)
+		if err != nil {
+			return s, "", fmt.Errorf("blockDevices %s volumeSize %q: %w", bd.DeviceName, bd.VolumeSize, err)
+		}
+		s.RootVolume = q.Value()
+	}
+	if k := nc.Kubelet; k != nil {
+		if k.MaxPods != nil {
+			s.MaxPods = *k.MaxPods
+		}
+		if k.PodsPerCore != nil {
+			s.PodsPerCore = *k.PodsPerCore
+		}
+		s.KubeReserved, s.SystemReserved, s.EvictionHard = k.KubeReserved, k.SystemReserved, k.EvictionHard
+	}
+	return s, os, nil
+}
+
+// amiFamily is the family a class's AMI selection implies.
+func amiFamily(a profile.AMI) string {
+	if a.Family != "" {
+		return a.Family
+	}
+	family, _, _ := strings.Cut(a.Alias, "@")
+	for _, f := range []string{"AL2", "AL2023", "Bottlerocket", "Windows2019", "Windows2022", "Windows2025"} {
+		if strings.EqualFold(f, family) {
+			return f
+		}
+	}
+	return "AL2023"
+}
+
+// quantities writes resources as Kubernetes quantities.
+func quantities(r instancetypes.Resources) map[string]string {
+	out := make(map[string]string, len(r))
+	for k, v := range r {
+		if k == instancetypes.CPU {
+			out[k] = strconv.FormatInt(v, 10) + "m"
+		} else {
+			out[k] = strconv.FormatInt(v, 10)
+		}
+	}
+	return out
+}

@@ -1,0 +1,121 @@
+package sched
+
+import (
+	"fmt"
+	"strconv"
+
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/yaml"
+
+	simulate "github.com/karpgen/karpgen/internal/simulate/wire"
+)
+
+// maxPodsPerWorkload bounds the pods one workload asks for: a replica
+// count is the manifest author's, and the simulation holds every pod.
+const maxPodsPerWorkload = 100000
+
+// workload is one manifest read: what it is and the pods it makes.
+type workload struct {
+	kind, namespace, name string
+	daemonSet             bool
+	template              corev1.PodTemplateSpec
+	replicas              int
+}
+
+// decode reads a workload's manifest.
+func decode(w simulate.Workload) (*workload, error) {
+	var head struct {
+		Kind     string            `json:"kind"`
+		Metadata metav1.ObjectMeta `json:"metadata"`
+	}
+	if err := yaml.Unmarshal([]byte(w.YAML), &head); err != nil {
+		return nil, err
+	}
+	out := &workload{kind: head.Kind, namespace: head.Metadata.Namespace, name: head.Metadata.Name, replicas: 1}
+	if out.namespace == "" {
+		out.namespace = "default"
+	}
+	strict := func(v any) error { return yaml.UnmarshalStrict([]byte(w.YAML), v) }
+	switch head.Kind {
+	case "Deployment":
+		var d appsv1.Deployment
+		if err := strict(&d); err != nil {
+			return nil, err
+		}
+		out.template, out.replicas = d.Spec.Template, replicas(d.Spec.Replicas)
+	case "StatefulSet":
+		var s appsv1.StatefulSet
+		if err := strict(&s); err != nil {
+			return nil, err
+		}
+		out.template, out.replicas = s.Spec.Template, replicas(s.Spec.Replicas)
+	case "ReplicaSet":
+		var r appsv1.ReplicaSet
+		if err := strict(&r); err != nil {
+			return nil, err
+		}
+		out.template, out.replicas = r.Spec.Template, replicas(r.Spec.Replicas)
+	case "DaemonSet":
+		var d appsv1.DaemonSet
+		if err := strict(&d); err != nil {
+			return nil, err
+		}
+		out.template, out.daemonSet = d.Spec.Template, true
+	case "Job":
+		var j batchv1.Job
+		if err := strict(&j); err != nil {
+			return nil, err
+		}
+		out.template, out.replicas = j.Spec.Template, replicas(j.Spec.Parallelism)
+	case "CronJob":
+		var c batchv1.CronJob
+		if err := strict(&c); err != nil {
+			return nil, err
+		}
+		out.template, out.replicas = c.Spec.JobTemplate.Spec.Template, replicas(c.Spec.JobTemplate.Spec.Parallelism)
+	case "Pod":
+		var p corev1.Pod
+		if err := strict(&p); err != nil {
+			return nil, err
+		}
+		out.template = corev1.PodTemplateSpec{ObjectMeta: p.ObjectMeta, Spec: p.Spec}
+	default:
+		return nil, fmt.Errorf("kind %q is not a workload (Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, CronJob or Pod)", head.Kind)
+	}
+	if out.replicas < 0 || out.replicas > maxPodsPerWorkload {
+		return nil, fmt.Errorf("%d replicas: at most %d pods a workload are simulated", out.replicas, maxPodsPerWorkload)
+	}
+	return out, nil
+}
+
+func replicas(n *int32) int {
+	if n == nil {
+		return 1
+	}
+	return int(*n)
+}
+
+// pod is the i-th pod of workload number w: its template, with a name
+// and UID that say whose it is.
+func (wl *workload) pod(w, i int) *corev1.Pod {
+	name := wl.name + "-" + strconv.Itoa(i)
+	p := &corev1.Pod{
+		ObjectMeta: *wl.template.ObjectMeta.DeepCopy(),
+		Spec:       *wl.template.Spec.DeepCopy(),
+	}
+	p.Name, p.Namespace = name, wl.namespace
+	p.UID = types.UID(fmt.Sprintf("w%06d-p%06d", w, i))
+	p.Status.Phase = corev1.PodPending
+	return p
+}
+
+// workloadOf is the number of the workload a pod of pod() belongs to.
+func workloadOf(p *corev1.Pod) int {
+	var w, i int
+	fmt.Sscanf(string(p.UID), "w%06d-p%06d", &w, &i)
+	return w
+}
