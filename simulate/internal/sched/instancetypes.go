@@ -54,7 +54,7 @@ func instanceType(it simulate.InstanceType, wellKnown []string) (*cloudprovider.
 	for _, o := range it.Offerings {
 		out.Offerings = append(out.Offerings, &cloudprovider.Offering{
 			Requirements: scheduling.NewLabelRequirements(map[string]string{
-				corev1.LabelTopologyZone:   o.Zone,
+				corev1.LabelTopologyZone:    o.Zone,
 				karpv1.CapacityTypeLabelKey: o.CapacityType,
 			}),
 			Price:     o.Price,
