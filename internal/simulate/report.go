@@ -121,7 +121,7 @@ func (r *Report) Text(w io.Writer) {
 		if n.Price > 0 {
 			price = fmt.Sprintf(", on-demand $%.4f/h", n.Price)
 		}
-		fmt.Fprintf(w, "  #%d pool %s: %s; %d pods requesting %s%s\n", i+1, n.NodePool, types, n.Pods, requests(n.Requests), price)
+		fmt.Fprintf(w, "  #%d pool %s: %s; %s requesting %s%s\n", i+1, n.NodePool, types, count(n.Pods, "pod"), requests(n.Requests), price)
 	}
 }
 

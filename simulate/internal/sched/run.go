@@ -5,7 +5,9 @@
 package sched
 
 import (
+	"cmp"
 	"context"
+	"math"
 	"flag"
 	"fmt"
 	"slices"
@@ -114,9 +116,7 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 
 	for i, nc := range results.NewNodeClaims {
 		node := simulate.Node{NodePool: nc.NodePoolName, Pods: len(nc.Pods), Requests: map[string]string{}}
-		for _, it := range nc.InstanceTypeOptions.OrderByPrice(nc.Requirements) {
-			node.InstanceTypes = append(node.InstanceTypes, it.Name)
-		}
+		node.InstanceTypes = byPrice(nc.InstanceTypeOptions, nc.Requirements)
 		for k, q := range resources.RequestsForPods(nc.Pods...) {
 			node.Requests[string(k)] = q.String()
 		}
@@ -226,4 +226,33 @@ func taints(g simulate.NodeGroup) []corev1.Taint {
 		out[i] = corev1.Taint{Key: t.Key, Value: t.Value, Effect: corev1.TaintEffect(t.Effect)}
 	}
 	return out
+}
+
+// byPrice names the instance types cheapest first, by their cheapest
+// offering the node's requirements allow, and by name where prices tie,
+// so that the same request always reads the same.
+func byPrice(its cloudprovider.InstanceTypes, reqs karpsched.Requirements) []string {
+	type priced struct {
+		name  string
+		price float64
+	}
+	var out []priced
+	for _, it := range its {
+		p := math.MaxFloat64
+		for _, o := range it.Offerings.Available().Compatible(reqs) {
+			p = min(p, o.Price)
+		}
+		out = append(out, priced{it.Name, p})
+	}
+	slices.SortFunc(out, func(a, b priced) int {
+		if c := cmp.Compare(a.price, b.price); c != 0 {
+			return c
+		}
+		return strings.Compare(a.name, b.name)
+	})
+	names := make([]string, len(out))
+	for i, p := range out {
+		names[i] = p.name
+	}
+	return names
 }

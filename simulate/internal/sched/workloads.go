@@ -108,6 +108,21 @@ func (wl *workload) pod(w, i int) *corev1.Pod {
 		Spec:       *wl.template.Spec.DeepCopy(),
 	}
 	p.Name, p.Namespace = name, wl.namespace
+	// The API server's defaulting: a resource with a limit and no
+	// request requests its limit (GPUs are asked for this way).
+	for _, cs := range [][]corev1.Container{p.Spec.InitContainers, p.Spec.Containers} {
+		for i := range cs {
+			r := &cs[i].Resources
+			for k, q := range r.Limits {
+				if _, ok := r.Requests[k]; !ok {
+					if r.Requests == nil {
+						r.Requests = corev1.ResourceList{}
+					}
+					r.Requests[k] = q.DeepCopy()
+				}
+			}
+		}
+	}
 	p.UID = types.UID(fmt.Sprintf("w%06d-p%06d", w, i))
 	p.Status.Phase = corev1.PodPending
 	return p
