@@ -7,9 +7,9 @@ package sched
 import (
 	"cmp"
 	"context"
-	"math"
 	"flag"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
