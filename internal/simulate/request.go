@@ -27,8 +27,9 @@ func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request,
 	}
 	for _, name := range slices.Sorted(maps.Keys(p.NodeGroups)) {
 		g := p.NodeGroups[name]
-		// EKS labels every node of a managed node group with its name.
-		labels := map[string]string{"eks.amazonaws.com/nodegroup": name}
+		// EKS labels every node of a managed node group with its name,
+		// and the kubelet with its OS (the profile's groups are Linux).
+		labels := map[string]string{"eks.amazonaws.com/nodegroup": name, "kubernetes.io/os": "linux"}
 		maps.Copy(labels, g.Labels)
 		ng := NodeGroup{Name: name, Labels: labels}
 		for _, t := range g.Taints {

@@ -201,8 +201,15 @@ func tolerates(pod *corev1.Pod, g simulate.NodeGroup) bool {
 	return karpsched.Taints(taints(g)).ToleratesPod(pod) == nil
 }
 
+// compatible: the group's nodes satisfy the pod's node selector and
+// required affinity. Their architecture is not in the profile: any is
+// taken.
 func compatible(pod *corev1.Pod, g simulate.NodeGroup) bool {
-	return karpsched.NewLabelRequirements(g.Labels).Compatible(karpsched.NewStrictPodRequirements(pod)) == nil
+	reqs := karpsched.NewLabelRequirements(g.Labels)
+	if !reqs.Has(corev1.LabelArchStable) {
+		reqs.Add(karpsched.NewRequirement(corev1.LabelArchStable, corev1.NodeSelectorOpExists))
+	}
+	return reqs.Compatible(karpsched.NewStrictPodRequirements(pod)) == nil
 }
 
 func names(pod *corev1.Pod, g simulate.NodeGroup) bool {
