@@ -77,7 +77,7 @@ func simulateEnv(e *model.Env, helper string, paths []string, timeout time.Durat
 	if err != nil {
 		return nil, err
 	}
-	req, err := simulate.NewRequest(e, b.Files["nodepools.yaml"], ws)
+	req, err := simulate.NewRequest(e, b.Files[model.FileNodePools], ws)
 	if err != nil {
 		return nil, err
 	}

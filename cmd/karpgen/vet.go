@@ -16,6 +16,7 @@ import (
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/printer"
+	"github.com/karpgen/karpgen/internal/simulate"
 	"github.com/karpgen/karpgen/internal/util/escape"
 	"github.com/karpgen/karpgen/internal/util/gcpolicy"
 )
@@ -23,6 +24,7 @@ import (
 func runVet(args []string, stdout, stderr io.Writer) error {
 	var dir, format, valuesFile, version, on string
 	var explainIAM bool
+	var workloads []string
 	var ev evalFlags
 	fs := newFlags("vet", stdout, stderr)
 	addProfilesFlag(fs, &dir)
@@ -31,6 +33,7 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&valuesFile, "values", "", "check a Helm values file in use against the chart of --version instead of the profiles")
 	fs.StringVar(&version, "version", "", "the Karpenter version whose chart --values is for")
 	fs.BoolVar(&explainIAM, "explain-iam", false, "list every request the controller makes with its decision under the guardrails, and the deciding statements")
+	fs.StringSliceVar(&workloads, "workloads", nil, "also place the workloads of `PATH` (a manifest or a folder; repeat it) with Karpenter's scheduler (karpgen simulate), and refuse a workload whose pods would never schedule")
 	fs.StringVar(&on, "on", "", "check support windows as of `DAY` (YYYY-MM-DD; default today, or the day of SOURCE_DATE_EPOCH)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -77,6 +80,13 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 		checked = counted(len(envs), "environment", "environments") + listed(envs)
 		if explainIAM {
 			return explain(res.Envs, findings, format, stdout, stderr)
+		}
+		if len(workloads) > 0 {
+			placed, err := vetWorkloads(res.Envs, workloads)
+			if err != nil {
+				return err
+			}
+			findings = diag.Sort(append(findings, placed...))
 		}
 	}
 	if format == "text" {
@@ -180,4 +190,22 @@ func listed(names []string) string {
 		shown = append(slices.Clone(shown[:5]), fmt.Sprintf("and %d more", len(names)-5))
 	}
 	return " (" + escape.Terminal(strings.Join(shown, ", ")) + ")"
+}
+
+// vetWorkloads places the workloads on every valid environment and
+// returns what would never schedule.
+func vetWorkloads(envs []*model.Env, paths []string) ([]diag.Finding, error) {
+	helper, err := simulate.FindHelper()
+	if err != nil {
+		return nil, &exitError{exitFailure, fmt.Errorf("vet: --workloads: %w", err)}
+	}
+	var out []diag.Finding
+	for _, e := range envs {
+		report, err := simulateEnv(e, helper, paths, 2*time.Minute)
+		if err != nil {
+			return nil, &exitError{exitFailure, fmt.Errorf("vet: --workloads: %s: %w", e.Name, err)}
+		}
+		out = append(out, report.Findings()...)
+	}
+	return out, nil
 }

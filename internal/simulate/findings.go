@@ -1,0 +1,71 @@
+package simulate
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+
+	"github.com/karpgen/karpgen/internal/diag"
+)
+
+// Findings are a report's Pending pods as vet's findings: an error at
+// each workload that would never schedule, with upstream's reason and
+// the fix it points to.
+func (r *Report) Findings() []diag.Finding {
+	var out []diag.Finding
+	for _, w := range r.Workloads {
+		for _, reason := range slices.Sorted(maps.Keys(w.Pending)) {
+			n := w.Pending[reason]
+			out = append(out, diag.Finding{
+				Rule: "simulate/pending", Severity: diag.Error, Env: r.Env,
+				Pos:     diag.Pos{File: w.File, Line: w.Line, Col: 1},
+				Message: fmt.Sprintf("%s %s/%s: %s Pending in Karpenter's scheduler: %s", w.Kind, w.Namespace, w.Name, staying(n, w.Pods), reason),
+				Hint:    hintFor(reason),
+			})
+		}
+	}
+	return out
+}
+
+var (
+	taintReason = regexp.MustCompile(`did not tolerate taint \(taint=([^=:]+)(?:=([^:]*))?:([A-Za-z]+)\)`)
+	labelReason = regexp.MustCompile(`label "([^"]+)" does not have known values(?: \(typo of "([^"]+)"\?\))?`)
+)
+
+// hintFor is the fix upstream's reason points to.
+func hintFor(reason string) string {
+	if m := taintReason.FindStringSubmatch(reason); m != nil {
+		tol := fmt.Sprintf("{key: %s, operator: Exists, effect: %s}", m[1], m[3])
+		if m[2] != "" {
+			tol = fmt.Sprintf("{key: %s, value: %s, effect: %s}", m[1], m[2], m[3])
+		}
+		return "add the toleration " + tol + " to its pod template, or select a pool or node group it tolerates"
+	}
+	if m := labelReason.FindStringSubmatch(reason); m != nil {
+		if m[2] != "" {
+			return fmt.Sprintf("use %q: no pool or instance type has %q", m[2], m[1])
+		}
+		return fmt.Sprintf("select a label a pool sets or an instance type has: no pool or instance type has %q", m[1])
+	}
+	switch {
+	case regexp.MustCompile(`exceed limits for nodepool`).MatchString(reason):
+		return "raise the pool's limits (nodePools.<pool>.limits), or lower what the workload requests"
+	case regexp.MustCompile(`no instance type|filtered out all`).MatchString(reason):
+		return "no instance type a pool may launch fits its requests and selectors: lower its requests, or widen a pool's instance types"
+	}
+	return ""
+}
+
+// staying says how many of a workload's pods stay.
+func staying(n, of int) string {
+	switch {
+	case n == of && n == 1:
+		return "its pod stays"
+	case n == of:
+		return fmt.Sprintf("all %d pods stay", n)
+	case n == 1:
+		return fmt.Sprintf("1 of its %d pods stays", of)
+	}
+	return fmt.Sprintf("%d of its %d pods stay", n, of)
+}
