@@ -106,6 +106,7 @@ bench: build tools
 	$(GO) test -run XXX -bench . -benchtime 20x ./generators/ ./internal/pipeline/
 	$(GO) run ./internal/bench/sidebyside -bin bin -reference $(REFERENCE) -json docs/bench.json
 	KARPGEN_UPDATE=1 $(GO) test -count=1 ./internal/bench/benchdoc
+	cd simulate && GOTOOLCHAIN=$(SIM_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/$(BIN) $(GO) test -run XXX -bench . -benchtime 5x .
 
 REFERENCE ?= reference/karpenter
 

@@ -49,17 +49,24 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A node class's instance types are one list, whichever pools use
+	// it, as the provider caches them per node class.
+	byClass := map[string][]*cloudprovider.InstanceType{}
 	its := map[string][]*cloudprovider.InstanceType{}
 	var all []*cloudprovider.InstanceType
 	for _, np := range pools {
-		for _, w := range req.InstanceTypes[np.Spec.Template.Spec.NodeClassRef.Name] {
-			it, err := instanceType(w, req.WellKnownLabels)
-			if err != nil {
-				return nil, err
+		class := np.Spec.Template.Spec.NodeClassRef.Name
+		if _, done := byClass[class]; !done {
+			for _, w := range req.InstanceTypes[class] {
+				it, err := instanceType(w, req.WellKnownLabels)
+				if err != nil {
+					return nil, err
+				}
+				byClass[class] = append(byClass[class], it)
 			}
-			its[np.Name] = append(its[np.Name], it)
-			all = append(all, it)
+			all = append(all, byClass[class]...)
 		}
+		its[np.Name] = byClass[class]
 	}
 
 	resp := &simulate.Response{Workloads: make([]simulate.Placement, len(req.Workloads))}

@@ -1,0 +1,107 @@
+package simulate_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/simulate"
+	"github.com/karpgen/karpgen/simulate/internal/sched"
+)
+
+// BenchmarkSchedule1000Pods10Pools times Karpenter's scheduler on 1,000
+// pods against an environment of 10 pools, in the shape of upstream's
+// own scheduling benchmark (makeDiversePods: a fifth each of plain pods,
+// zonal and hostname topology spread, zonal pod affinity and hostname
+// anti-affinity), every instance type the tables know offered to each
+// pool's node class.
+func BenchmarkSchedule1000Pods10Pools(b *testing.B) {
+	dir := b.TempDir()
+	profiles := filepath.Join(dir, "profiles")
+	must(b, os.MkdirAll(profiles, 0o755))
+	base, err := os.ReadFile(filepath.Join("..", "cmd", "karpgen", "testdata", "common", "base.cue"))
+	must(b, err)
+	must(b, os.WriteFile(filepath.Join(profiles, "base.cue"), base, 0o644))
+	var env strings.Builder
+	env.WriteString("package profiles\n\nenvironments: dev: _base & {\n")
+	families := [][]string{{"m5", "m5d"}, {"c5", "c5d"}, {"r5", "r5d"}, {"m6i", "m6id"}, {"c6i", "c6id"}, {"r6i", "r6id"}, {"m7i"}, {"c7i"}, {"r7i"}, {"m6a", "c6a"}}
+	for i, f := range families {
+		name := fmt.Sprintf("pool%d", i)
+		if i == 0 {
+			name = "app"
+		}
+		fmt.Fprintf(&env, "\tnodePools: %s: {nodeClass: \"default\", labels: nodegroup: \"app\", taints: [{key: \"nodegroup\", value: \"app\", effect: \"NoSchedule\"}], instanceFamilies: [\"%s\"], instanceCPU: [4, 8, 16, 32], zones: [\"ap-northeast-2a\", \"ap-northeast-2c\"], limits: {cpu: 100000, memory: \"400000Gi\"}}\n",
+			name, strings.Join(f, `", "`))
+	}
+	env.WriteString("}\n")
+	must(b, os.WriteFile(filepath.Join(profiles, "env.cue"), []byte(env.String()), 0o644))
+	res, err := pipeline.Check(pipeline.Options{Dir: profiles})
+	if err != nil || len(res.Envs) != 1 {
+		b.Fatalf("the benchmark's profile: %v %v", err, res.Findings)
+	}
+	e := res.Envs[0]
+	bundle, err := generators.Render(e)
+	must(b, err)
+	must(b, os.WriteFile(filepath.Join(dir, "workloads.yaml"), []byte(diverse(200)), 0o644))
+	ws, err := simulate.ReadWorkloads([]string{filepath.Join(dir, "workloads.yaml")})
+	must(b, err)
+	req, err := simulate.NewRequest(e, bundle.Files[model.FileNodePools], ws)
+	must(b, err)
+	pods, nodes := 0, 0
+	for b.Loop() {
+		resp, err := sched.Run(req)
+		must(b, err)
+		pods, nodes = 0, len(resp.Nodes)
+		for _, w := range resp.Workloads {
+			if len(w.Pending) > 0 {
+				b.Fatalf("%s/%s: pods Pending: %v", w.Namespace, w.Name, w.Pending)
+			}
+			for _, n := range w.Nodes {
+				pods += n
+			}
+		}
+	}
+	b.ReportMetric(float64(pods), "pods")
+	b.ReportMetric(float64(nodes), "nodes")
+}
+
+// diverse are five Deployments of n pods each, in upstream's benchmark
+// shape.
+func diverse(n int) string {
+	var b strings.Builder
+	for _, w := range []struct{ name, spec string }{
+		{"generic", ""},
+		{"spread-zone", "      topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: spread-zone}}}]\n"},
+		{"spread-host", "      topologySpreadConstraints: [{maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: spread-host}}}]\n"},
+		{"affinity-zone", "      affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: topology.kubernetes.io/zone, labelSelector: {matchLabels: {app: affinity-zone}}}]}}\n"},
+		{"anti-affinity-host", "      affinity: {podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: anti-affinity-host}}}]}}\n"},
+	} {
+		fmt.Fprintf(&b, `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: %[1]s, namespace: bench}
+spec:
+  replicas: %[2]d
+  selector: {matchLabels: {app: %[1]s}}
+  template:
+    metadata: {labels: {app: %[1]s}}
+    spec:
+      tolerations: [{key: nodegroup, value: app, effect: NoSchedule}]
+%[3]s      containers:
+        - {name: app, image: app, resources: {requests: {cpu: 250m, memory: 512Mi}}}
+`, w.name, n, w.spec)
+	}
+	return b.String()
+}
+
+func must(b *testing.B, err error) {
+	b.Helper()
+	if err != nil {
+		b.Fatal(err)
+	}
+}
