@@ -38,6 +38,11 @@ for platform in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64; do
 	CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=true \
 		-ldflags="-s -w -buildid=" -o "$dir/karpgen" ./cmd/karpgen
 	"$sbom" bin -json -output "$out/$name.sbom.json" -version "$version" "$dir/karpgen" 2>/dev/null
+	# karpgen simulate runs karpgen-simulate from beside karpgen: Karpenter's
+	# scheduler, a module of its own that needs Go 1.27.
+	(cd simulate && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch GOTOOLCHAIN=go1.27.3 go build -trimpath -buildvcs=true \
+		-ldflags="-s -w -buildid=" -o "$dir/karpgen-simulate" ./cmd/karpgen-simulate)
+	"$sbom" bin -json -output "$out/$name.simulate.sbom.json" -version "$version" "$dir/karpgen-simulate" 2>/dev/null
 	# The plugin image (deploy/argocd/Dockerfile) copies the linux binaries.
 	if [ "$goos" = linux ]; then
 		mkdir -p "$out/image/linux/$goarch"

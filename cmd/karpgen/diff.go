@@ -8,15 +8,18 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/gitrev"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/printer"
+	"github.com/karpgen/karpgen/internal/simulate"
 	"github.com/karpgen/karpgen/internal/util/escape"
 	"github.com/karpgen/karpgen/internal/util/gcpolicy"
 )
@@ -31,8 +34,10 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	var dir, format string
 	var base baseFlags
 	var ev evalFlags
+	var workloads []string
 	fs := newFlags("diff", stdout, stderr)
 	base.add(fs)
+	fs.StringSliceVar(&workloads, "workloads", nil, "also place the workloads of `PATH` (a manifest or a folder; repeat it) on both sides with Karpenter's scheduler, and name those whose pods land elsewhere or stay Pending after the change")
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")
@@ -71,6 +76,11 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	report, err := pipeline.Compare(baseName, baseRes, headRes, names)
 	if err != nil {
 		return err
+	}
+	if len(workloads) > 0 {
+		if err := diffWorkloads(report, baseRes, headRes, workloads); err != nil {
+			return err
+		}
 	}
 	switch format {
 	case "json":
@@ -195,6 +205,32 @@ func envNamed(envs []*model.Env, name string) *model.Env {
 	for _, e := range envs {
 		if e.Name == name {
 			return e
+		}
+	}
+	return nil
+}
+
+// diffWorkloads places the workloads on both sides of every environment
+// that changes and notes those that land elsewhere.
+func diffWorkloads(report *fleetdiff.Report, baseRes, headRes *pipeline.Result, paths []string) error {
+	helper, err := simulate.FindHelper()
+	if err != nil {
+		return &exitError{exitFailure, fmt.Errorf("diff: --workloads: %w", err)}
+	}
+	for i := range report.Changes {
+		c := &report.Changes[i]
+		before, after := envNamed(baseRes.Envs, c.Name), envNamed(headRes.Envs, c.Name)
+		if c.Status != "changed" || before == nil || after == nil {
+			continue
+		}
+		var sides [2]*simulate.Report
+		for j, e := range []*model.Env{before, after} {
+			if sides[j], err = simulateEnv(e, helper, paths, 2*time.Minute); err != nil {
+				return &exitError{exitFailure, fmt.Errorf("diff: --workloads: %s: %w", c.Name, err)}
+			}
+		}
+		for _, m := range simulate.Moves(sides[0], sides[1]) {
+			c.Workloads = append(c.Workloads, fleetdiff.WorkloadMove{File: m.File, Line: m.Line, Workload: m.Workload, Before: m.Before, After: m.After})
 		}
 	}
 	return nil

@@ -92,6 +92,22 @@ type Env struct {
 	IAM         []Policy `json:"iam"`
 	Helm        []Value  `json:"helm"`
 	Files       []File   `json:"files"`
+	// Workloads are the workloads (diff --workloads) whose pods land
+	// elsewhere, or stay Pending, after the change.
+	Workloads []WorkloadMove `json:"workloads,omitempty"`
+}
+
+// WorkloadMove is a workload whose pods land elsewhere after a change,
+// as Karpenter's scheduler places them (karpgen simulate).
+type WorkloadMove struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	// Workload is its kind, namespace and name.
+	Workload string `json:"workload"`
+	// Before and After say where its pods land: node groups, pools, and
+	// how many stay Pending and why.
+	Before string `json:"before"`
+	After  string `json:"after"`
 }
 
 // Object is a NodePool or an EC2NodeClass that changes.

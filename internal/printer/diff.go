@@ -175,6 +175,14 @@ func Diff(w io.Writer, r *fleetdiff.Report) error {
 				line("  %s", ValueLine(v))
 			}
 		}
+		if len(e.Workloads) > 0 {
+			line("Workloads that land elsewhere (Karpenter's scheduler):")
+			for _, m := range e.Workloads {
+				line("  %s:%d: %s", m.File, m.Line, m.Workload)
+				line("    before: %s", m.Before)
+				line("    after:  %s", m.After)
+			}
+		}
 		if e.VersionFrom != "" {
 			line("Karpenter %s -> %s: plan the move with `karpgen upgrade %s --to %s`", e.VersionFrom, e.Version, e.Name, e.Version)
 		}
@@ -314,6 +322,9 @@ func markdownEnv(e fleetdiff.Env) string {
 	if e.VersionFrom != "" {
 		what = append(what, "Karpenter "+e.VersionFrom+" → "+e.Version)
 	}
+	if len(e.Workloads) > 0 {
+		what = append(what, fmt.Sprintf("%d workloads land elsewhere", len(e.Workloads)))
+	}
 	if len(what) == 0 && len(e.Files) > 0 {
 		what = append(what, "files")
 	}
@@ -345,6 +356,12 @@ func markdownEnv(e fleetdiff.Env) string {
 			for _, p := range o.Pools {
 				fmt.Fprintf(&b, "\nNodes of pool %s (%s %s): %s.\n", escape.Code(p.Pool), o.Kind, escape.Code(o.Name), escape.Markdown(p.Summary))
 			}
+		}
+	}
+	if len(e.Workloads) > 0 {
+		b.WriteString("\n**Workloads that land elsewhere** (Karpenter's scheduler):\n\n| Workload | Before | After |\n|---|---|---|\n")
+		for _, m := range e.Workloads {
+			fmt.Fprintf(&b, "| %s (%s) | %s | %s |\n", escape.Markdown(m.Workload), escape.Code(fmt.Sprintf("%s:%d", m.File, m.Line)), escape.Markdown(m.Before), escape.Markdown(m.After))
 		}
 	}
 	if len(e.IAM) > 0 {
