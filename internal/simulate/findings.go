@@ -5,6 +5,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/karpgen/karpgen/internal/diag"
 )
@@ -15,6 +16,16 @@ import (
 func (r *Report) Findings() []diag.Finding {
 	var out []diag.Finding
 	for _, w := range r.Workloads {
+		for _, key := range slices.Sorted(maps.Keys(w.GroupOnly)) {
+			group, reason, _ := strings.Cut(key, ": ")
+			out = append(out, diag.Finding{
+				Rule: "simulate/node-group-only", Severity: diag.Warning, Env: r.Env,
+				Pos: diag.Pos{File: w.File, Line: w.Line, Col: 1},
+				Message: fmt.Sprintf("%s %s/%s: %d of its pods run only while node group %s has room, as they ask for no group and Karpenter launches nothing for them: %s",
+					w.Kind, w.Namespace, w.Name, w.GroupOnly[key], group, reason),
+				Hint: "select the node group (its labels) so that it is sized for them, or let a pool take them: " + orDefault(hintFor(reason), "see the reason"),
+			})
+		}
 		for _, reason := range slices.Sorted(maps.Keys(w.Pending)) {
 			n := w.Pending[reason]
 			out = append(out, diag.Finding{
@@ -68,4 +79,11 @@ func staying(n, of int) string {
 		return fmt.Sprintf("1 of its %d pods stays", of)
 	}
 	return fmt.Sprintf("%d of its %d pods stay", n, of)
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }

@@ -70,6 +70,9 @@ func (r *Report) Text(w io.Writer) {
 			for _, n := range wl.NodeGroups {
 				onGroups += n
 			}
+			for _, n := range wl.GroupOnly {
+				onGroups += n
+			}
 		}
 	}
 	fmt.Fprintf(w, "simulate %s: %s, %s: %d on node groups, %d on %s, %d Pending\n",
@@ -107,6 +110,10 @@ func (r *Report) Text(w io.Writer) {
 		}
 		for _, reason := range slices.Sorted(maps.Keys(wl.Pending)) {
 			fmt.Fprintf(w, "  %d Pending: %s\n", wl.Pending[reason], escape.Terminal(reason))
+		}
+		for _, key := range slices.Sorted(maps.Keys(wl.GroupOnly)) {
+			group, reason, _ := strings.Cut(key, ": ")
+			fmt.Fprintf(w, "  %d on node group %s while it has room, asking for no group; Karpenter launches nothing for them: %s\n", wl.GroupOnly[key], group, escape.Terminal(reason))
 		}
 	}
 	if len(r.Nodes) > 0 {

@@ -95,6 +95,10 @@ type Placement struct {
 	Nodes map[int]int `json:"nodes,omitempty"`
 	// Pending are its pods no node takes, by upstream's reason.
 	Pending map[string]int `json:"pending,omitempty"`
+	// GroupOnly are its pods that ask for no node group but that an
+	// untainted one would run while it has room, and for which Karpenter
+	// launches nothing: by "group: upstream's reason".
+	GroupOnly map[string]int `json:"groupOnly,omitempty"`
 }
 
 // Node is one node Karpenter would launch.

@@ -71,6 +71,9 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 
 	resp := &simulate.Response{Workloads: make([]simulate.Placement, len(req.Workloads))}
 	var pods, daemons []*corev1.Pod
+	// fallback is, for a pod that asks for no node group, a group that
+	// would run it anyway: kube-scheduler places it on any node it fits.
+	fallback := map[*corev1.Pod]string{}
 	workloads := make([]*workload, len(req.Workloads))
 	for i, w := range req.Workloads {
 		wl, err := decode(w)
@@ -92,6 +95,12 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 			if g := nodeGroupFor(pod, req.NodeGroups); g != "" {
 				add(&pl.NodeGroups, g, 1)
 				continue
+			}
+			for _, g := range req.NodeGroups {
+				if tolerates(pod, g) && compatible(pod, g) {
+					fallback[pod] = g.Name
+					break
+				}
 			}
 			pods = append(pods, pod)
 		}
@@ -156,7 +165,12 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 		}
 	}
 	for p, err := range results.PodErrors {
-		add(&resp.Workloads[workloadOf(p)].Pending, err.Error(), 1)
+		pl := &resp.Workloads[workloadOf(p)]
+		if g, ok := fallback[p]; ok {
+			add(&pl.GroupOnly, g+": "+err.Error(), 1)
+			continue
+		}
+		add(&pl.Pending, err.Error(), 1)
 	}
 	return resp, nil
 }
