@@ -1,6 +1,7 @@
 package kubelet
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -155,6 +156,16 @@ func (e *Expr) Eval(v Vars) (int64, bool) {
 	}
 	n, why := e.number(v)
 	return n, why == ""
+}
+
+// EvalWith evaluates the expression for an instance type whose every
+// variable is given (VCPUs and MemoryMiB too, from the capacity table).
+func (e *Expr) EvalWith(v Vars) (int64, error) {
+	n, why := e.number(v)
+	if why != "" {
+		return 0, errors.New(why)
+	}
+	return n, nil
 }
 
 // number is the expression's value for an instance type as a whole

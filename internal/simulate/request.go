@@ -11,6 +11,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/instancetypes"
+	"github.com/karpgen/karpgen/internal/kubelet"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )
@@ -47,6 +48,14 @@ func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request,
 		if err != nil {
 			return nil, fmt.Errorf("node class %s: %w", class, err)
 		}
+		// maxPods written as an expression (1.15) is the type's own,
+		// when the nodeClassCEL gate lets Karpenter read it.
+		var maxPods *kubelet.Expr
+		if k := p.NodeClasses[class].Kubelet; k != nil && k.MaxPodsExpr != "" && p.Karpenter.AWSFeatureGates["nodeClassCEL"] {
+			if maxPods, err = kubelet.Compile(k.MaxPodsExpr); err != nil {
+				return nil, fmt.Errorf("node class %s: kubelet maxPods %q: %w", class, k.MaxPodsExpr, err)
+			}
+		}
 		for _, t := range instancetypes.All() {
 			c, ok := instancetypes.CapacityOf(t.Name)
 			if !ok || t.Arch == "" {
@@ -59,7 +68,15 @@ func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request,
 			if !priced {
 				price = proxyPrice(c)
 			}
-			node, err := instancetypes.NodeOf(t, c, settings)
+			s := settings
+			if maxPods != nil {
+				n, err := maxPods.EvalWith(exprVars(t, c))
+				if err != nil {
+					return nil, fmt.Errorf("node class %s: kubelet maxPods on %s: %w", class, t.Name, err)
+				}
+				s.MaxPods = int(max(n, 0))
+			}
+			node, err := instancetypes.NodeOf(t, c, s)
 			if err != nil {
 				return nil, fmt.Errorf("node class %s: %w", class, err)
 			}
@@ -208,4 +225,15 @@ func quantities(r instancetypes.Resources) map[string]string {
 		}
 	}
 	return out
+}
+
+// exprVars are what Karpenter gives a kubelet expression of an instance
+// type.
+func exprVars(t instancetypes.Type, c instancetypes.Capacity) kubelet.Vars {
+	enis := int64(0)
+	if t.IPv4PerENI > 1 {
+		enis = int64((c.ENIPods - 2) / (t.IPv4PerENI - 1))
+	}
+	return kubelet.Vars{DefaultENIs: enis, IPsPerENI: int64(t.IPv4PerENI), MaxPods: int64(c.ENIPods),
+		VCPUs: int64(c.VCPUs), MemoryMiB: c.MemoryMiB, InstanceType: t.Name}
 }
