@@ -86,9 +86,9 @@ func (r *Report) Text(w io.Writer) {
 		}
 		for _, g := range slices.Sorted(maps.Keys(wl.NodeGroups)) {
 			if wl.DaemonSet {
-				fmt.Fprintf(w, "  node group %s (every node)\n", g)
+				fmt.Fprintf(w, "  node group %s (every node)\n", escape.Terminal(g))
 			} else {
-				fmt.Fprintf(w, "  %d on node group %s\n", wl.NodeGroups[g], g)
+				fmt.Fprintf(w, "  %d on node group %s\n", wl.NodeGroups[g], escape.Terminal(g))
 			}
 		}
 		byPool := map[string][]int{}
@@ -103,9 +103,9 @@ func (r *Report) Text(w io.Writer) {
 				n += wl.Nodes[i]
 			}
 			if wl.DaemonSet {
-				fmt.Fprintf(w, "  pool %s: %s (%s)\n", pool, count(len(nodes), "new node"), nodeList(nodes))
+				fmt.Fprintf(w, "  pool %s: %s (%s)\n", escape.Terminal(pool), count(len(nodes), "new node"), nodeList(nodes))
 			} else {
-				fmt.Fprintf(w, "  %d on pool %s: %s (%s)\n", n, pool, count(len(nodes), "new node"), nodeList(nodes))
+				fmt.Fprintf(w, "  %d on pool %s: %s (%s)\n", n, escape.Terminal(pool), count(len(nodes), "new node"), nodeList(nodes))
 			}
 		}
 		for _, reason := range slices.Sorted(maps.Keys(wl.Pending)) {
@@ -113,7 +113,7 @@ func (r *Report) Text(w io.Writer) {
 		}
 		for _, key := range slices.Sorted(maps.Keys(wl.GroupOnly)) {
 			group, reason, _ := strings.Cut(key, ": ")
-			fmt.Fprintf(w, "  %d on node group %s while it has room, asking for no group; Karpenter launches nothing for them: %s\n", wl.GroupOnly[key], group, escape.Terminal(reason))
+			fmt.Fprintf(w, "  %d on node group %s while it has room, asking for no group; Karpenter launches nothing for them: %s\n", wl.GroupOnly[key], escape.Terminal(group), escape.Terminal(reason))
 		}
 	}
 	if len(r.Nodes) > 0 {
@@ -128,7 +128,7 @@ func (r *Report) Text(w io.Writer) {
 		if n.Price > 0 {
 			price = fmt.Sprintf(", on-demand $%.4f/h", n.Price)
 		}
-		fmt.Fprintf(w, "  #%d pool %s: %s; %s requesting %s%s\n", i+1, n.NodePool, types, count(n.Pods, "pod"), requests(n.Requests), price)
+		fmt.Fprintf(w, "  #%d pool %s: %s; %s requesting %s%s\n", i+1, escape.Terminal(n.NodePool), types, count(n.Pods, "pod"), escape.Terminal(requests(n.Requests)), price)
 	}
 }
 
