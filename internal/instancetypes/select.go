@@ -120,6 +120,18 @@ func selectTypes(reqs []profile.Requirement, region string) Selection {
 	return s
 }
 
+// Matches tells whether labels satisfy every requirement, as a node
+// selector does.
+func Matches(reqs []profile.Requirement, labels map[string]string) bool {
+	for _, r := range reqs {
+		v, defined := labels[r.Key]
+		if !matches(r, v, defined) {
+			return false
+		}
+	}
+	return true
+}
+
 // matches applies one requirement to a label value (defined says the
 // type has the label), as Kubernetes node selectors do.
 func matches(r profile.Requirement, value string, defined bool) bool {

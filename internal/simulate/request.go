@@ -86,6 +86,9 @@ func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request,
 					it.Offerings = append(it.Offerings, Offering{Zone: z, CapacityType: ct, Price: price})
 				}
 			}
+			if err := overlay(p, &it); err != nil {
+				return nil, err
+			}
 			req.InstanceTypes[class] = append(req.InstanceTypes[class], it)
 		}
 	}
@@ -236,4 +239,90 @@ func exprVars(t instancetypes.Type, c instancetypes.Capacity) kubelet.Vars {
 	}
 	return kubelet.Vars{DefaultENIs: enis, IPsPerENI: int64(t.IPv4PerENI), MaxPods: int64(c.ENIPods),
 		VCPUs: int64(c.VCPUs), MemoryMiB: c.MemoryMiB, InstanceType: t.Name}
+}
+
+// overlay applies the profile's NodeOverlays to an instance type as
+// Karpenter does before it schedules: of the overlays whose requirements
+// an offering meets, the heaviest (then the first by name) sets its price
+// or adjusts it, and each extended resource of an overlay's capacity is
+// added as the heaviest overlay naming it says.
+func overlay(p *profile.Profile, it *InstanceType) error {
+	if len(p.NodeOverlays) == 0 {
+		return nil
+	}
+	names := slices.SortedFunc(maps.Keys(p.NodeOverlays), func(a, b string) int {
+		wa, wb := weight(p.NodeOverlays[a]), weight(p.NodeOverlays[b])
+		if wa != wb {
+			return wb - wa
+		}
+		return strings.Compare(a, b)
+	})
+	capacityFrom := map[string]bool{}
+	for _, name := range names {
+		o := p.NodeOverlays[name]
+		if !instancetypes.Matches(o.Requirements, it.Labels) {
+			continue
+		}
+		for _, r := range slices.Sorted(maps.Keys(o.Capacity)) {
+			if capacityFrom[r] {
+				continue
+			}
+			capacityFrom[r] = true
+			q, err := resource.ParseQuantity(fmt.Sprint(o.Capacity[r]))
+			if err != nil {
+				return fmt.Errorf("node overlay %s: capacity %s: %w", name, r, err)
+			}
+			it.Capacity[r] = q.String()
+		}
+	}
+	for i := range it.Offerings {
+		off := &it.Offerings[i]
+		labels := maps.Clone(it.Labels)
+		labels["topology.kubernetes.io/zone"], labels["karpenter.sh/capacity-type"] = off.Zone, off.CapacityType
+		for _, name := range names {
+			o := p.NodeOverlays[name]
+			if (o.Price == "" && o.PriceAdjustment == "") || !instancetypes.Matches(o.Requirements, labels) {
+				continue
+			}
+			price, err := adjusted(off.Price, o)
+			if err != nil {
+				return fmt.Errorf("node overlay %s: %w", name, err)
+			}
+			off.Price = price
+			break
+		}
+	}
+	return nil
+}
+
+func weight(o profile.NodeOverlay) int {
+	if o.Weight == nil {
+		return 0
+	}
+	return *o.Weight
+}
+
+// adjusted is a price under an overlay: its price, or the price moved by
+// its adjustment ("-15%", "+0.05").
+func adjusted(price float64, o profile.NodeOverlay) (float64, error) {
+	if o.Price != "" {
+		v, err := strconv.ParseFloat(o.Price, 64)
+		if err != nil {
+			return 0, fmt.Errorf("price %q: %w", o.Price, err)
+		}
+		return v, nil
+	}
+	a := o.PriceAdjustment
+	if pct, ok := strings.CutSuffix(a, "%"); ok {
+		v, err := strconv.ParseFloat(pct, 64)
+		if err != nil {
+			return 0, fmt.Errorf("priceAdjustment %q: %w", a, err)
+		}
+		return max(price*(1+v/100), 0), nil
+	}
+	v, err := strconv.ParseFloat(a, 64)
+	if err != nil {
+		return 0, fmt.Errorf("priceAdjustment %q: %w", a, err)
+	}
+	return max(price+v, 0), nil
 }
