@@ -91,12 +91,69 @@ func copyOverlay(mem filesys.FileSystem, dir, to string) (found bool, err error)
 	if err := safefs.RealFolderBelow(filepath.Dir(filepath.Dir(dir)), filepath.Join(filepath.Base(filepath.Dir(dir)), filepath.Base(dir))); err != nil {
 		return false, err
 	}
+	found, err = copyKustomization(mem, dir, to, "overlay", "build loads overlays from the profiles folder only")
+	if !found || err != nil {
+		return found, err
+	}
+	kpath := path.Join(to, "kustomization.yaml")
+	data, err := mem.ReadFile(kpath)
+	if err != nil {
+		return false, err
+	}
+	var k map[string]any
+	if err := yaml.Unmarshal(data, &k); err != nil {
+		return false, fmt.Errorf("%s: %w", filepath.Join(dir, "kustomization.yaml"), err)
+	}
+	if k == nil {
+		k = map[string]any{}
+	}
+	resources, _ := k["resources"].([]any)
+	k["resources"] = append([]any{"../bundle"}, resources...)
+	out, err := yaml.Marshal(k)
+	if err != nil {
+		return false, err
+	}
+	return true, mem.WriteFile(kpath, out)
+}
+
+// IsKustomization tells whether dir holds a kustomization.yaml.
+func IsKustomization(dir string) bool {
+	info, err := os.Lstat(filepath.Join(dir, "kustomization.yaml"))
+	return err == nil && info.Mode().IsRegular()
+}
+
+// BuildFolder runs kustomize over a folder of the user's (workloads to
+// place), in memory, as BuildBundle reads an overlay: files of the folder
+// only, no symbolic link out of it, nothing remote, no Helm chart.
+func BuildFolder(dir string) ([]byte, error) {
+	mem := filesys.MakeFsInMemory()
+	const root = "/karpgen/workloads"
+	found, err := copyKustomization(mem, dir, root, "folder", "a kustomize build of workloads reads the folder only")
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, fmt.Errorf("%s: no kustomization.yaml", dir)
+	}
+	res, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(mem, root)
+	if err != nil {
+		return nil, fmt.Errorf("kustomize build %s: %w", dir, err)
+	}
+	return res.AsYaml()
+}
+
+// copyKustomization copies a folder holding a kustomization.yaml into
+// memory at to, each file regular, bounded and inside the folder, and
+// checks that its kustomizations name only files of it (what names the
+// folder in messages: "overlay"; rule says where files may come from).
+// found is false when it has no kustomization.yaml.
+func copyKustomization(mem filesys.FileSystem, dir, to, what, rule string) (found bool, err error) {
 	r, err := os.OpenRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("reading overlay %s: %w", dir, err)
+		return false, fmt.Errorf("reading %s %s: %w", what, dir, err)
 	}
 	defer r.Close()
 	fsys := r.FS()
@@ -120,7 +177,7 @@ func copyOverlay(mem filesys.FileSystem, dir, to string) (found bool, err error)
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			if _, ok := escaped(err.Error()); ok {
-				return fmt.Errorf("%s: a symbolic link out of the overlay folder; build reads only files inside it", filepath.Join(dir, p))
+				return fmt.Errorf("%s: a symbolic link out of the %s; only files inside it are read", filepath.Join(dir, p), what)
 			}
 			return err
 		}
@@ -135,34 +192,15 @@ func copyOverlay(mem filesys.FileSystem, dir, to string) (found bool, err error)
 		return mem.WriteFile(path.Join(to, p), data)
 	})
 	if err != nil {
-		return false, fmt.Errorf("reading overlay %s: %w", dir, err)
+		return false, fmt.Errorf("reading %s %s: %w", what, dir, err)
 	}
 	for _, k := range kustomizations {
 		data, _ := mem.ReadFile(path.Join(to, k))
-		if err := localOnly(dir, k, data); err != nil {
+		if err := localOnly(dir, k, data, rule); err != nil {
 			return false, err
 		}
 	}
-
-	kpath := path.Join(to, "kustomization.yaml")
-	data, err := mem.ReadFile(kpath)
-	if err != nil {
-		return false, err
-	}
-	var k map[string]any
-	if err := yaml.Unmarshal(data, &k); err != nil {
-		return false, fmt.Errorf("%s: %w", filepath.Join(dir, "kustomization.yaml"), err)
-	}
-	if k == nil {
-		k = map[string]any{}
-	}
-	resources, _ := k["resources"].([]any)
-	k["resources"] = append([]any{"../bundle"}, resources...)
-	out, err := yaml.Marshal(k)
-	if err != nil {
-		return false, err
-	}
-	return true, mem.WriteFile(kpath, out)
+	return true, nil
 }
 
 // pathFields are the kustomization fields that name files or folders,
@@ -181,7 +219,7 @@ var pathFields = map[string][]string{
 // and resources (URLs, git repositories) would reach the network, and
 // paths that climb out would read the host. Helm charts are refused too
 // (they fetch charts and run helm).
-func localOnly(dir, file string, data []byte) error {
+func localOnly(dir, file string, data []byte, rule string) error {
 	var k map[string]any
 	if err := yaml.Unmarshal(data, &k); err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(dir, file), err)
@@ -193,7 +231,7 @@ func localOnly(dir, file string, data []byte) error {
 	base := path.Dir(file)
 	check := func(field, p string) error {
 		if why := notLocal(base, p); why != "" {
-			return fmt.Errorf("%s: %s %q %s; build loads overlays from the profiles folder only", shown, field, p, why)
+			return fmt.Errorf("%s: %s %q %s; %s", shown, field, p, why, rule)
 		}
 		return nil
 	}

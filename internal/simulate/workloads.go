@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/util/boundyaml"
 )
 
@@ -26,11 +27,12 @@ const (
 var workloadKinds = []string{"Deployment", "StatefulSet", "ReplicaSet", "DaemonSet", "Job", "CronJob", "Pod"}
 
 // ReadWorkloads reads the workloads of files and folders (every .yaml,
-// .yml and .json below a folder): each document of a workload kind, and
+// .yml and .json below a folder; a folder with a kustomization.yaml is
+// its kustomize build instead): each document of a workload kind, and
 // each such item of a List (as `kubectl get -o json` and doctor's
 // capture write them). Other kinds are skipped.
 func ReadWorkloads(paths []string) ([]Workload, error) {
-	var files []string
+	var files, built []string
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
@@ -38,6 +40,11 @@ func ReadWorkloads(paths []string) ([]Workload, error) {
 		}
 		if !info.IsDir() {
 			files = append(files, p)
+			continue
+		}
+		// A folder with a kustomization is its kustomize build.
+		if output.IsKustomization(p) {
+			built = append(built, p)
 			continue
 		}
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
@@ -60,7 +67,23 @@ func ReadWorkloads(paths []string) ([]Workload, error) {
 	}
 	var out []Workload
 	for _, f := range files {
-		ws, err := readFile(f)
+		data, err := readBounded(f)
+		if err != nil {
+			return nil, err
+		}
+		ws, err := parse(filepath.ToSlash(f), data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ws...)
+	}
+	for _, dir := range built {
+		data, err := output.BuildFolder(dir)
+		if err != nil {
+			return nil, err
+		}
+		// Lines are those of the build's output, named after the folder.
+		ws, err := parse(filepath.ToSlash(dir)+" (kustomize build)", data)
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +92,7 @@ func ReadWorkloads(paths []string) ([]Workload, error) {
 	return out, nil
 }
 
-func readFile(name string) ([]Workload, error) {
+func readBounded(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -82,10 +105,14 @@ func readFile(name string) ([]Workload, error) {
 	if len(data) > maxWorkloadFile {
 		return nil, fmt.Errorf("%s: larger than %d MiB", name, maxWorkloadFile>>20)
 	}
-	if err := boundyaml.Check(name, data); err != nil {
+	return data, nil
+}
+
+// parse reads the workloads of one YAML stream.
+func parse(file string, data []byte) ([]Workload, error) {
+	if err := boundyaml.Check(file, data); err != nil {
 		return nil, err
 	}
-	file := filepath.ToSlash(name)
 	var out []Workload
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
