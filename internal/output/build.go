@@ -91,7 +91,7 @@ func copyOverlay(mem filesys.FileSystem, dir, to string) (found bool, err error)
 	if err := safefs.RealFolderBelow(filepath.Dir(filepath.Dir(dir)), filepath.Join(filepath.Base(filepath.Dir(dir)), filepath.Base(dir))); err != nil {
 		return false, err
 	}
-	found, err = copyKustomization(mem, dir, to, "overlay", "build loads overlays from the profiles folder only")
+	found, err = copyKustomization(mem, dir, to, folderRules{"overlay", "build reads only files inside it", "build loads overlays from the profiles folder only"})
 	if !found || err != nil {
 		return found, err
 	}
@@ -128,7 +128,7 @@ func IsKustomization(dir string) bool {
 func BuildFolder(dir string) ([]byte, error) {
 	mem := filesys.MakeFsInMemory()
 	const root = "/karpgen/workloads"
-	found, err := copyKustomization(mem, dir, root, "folder", "a kustomize build of workloads reads the folder only")
+	found, err := copyKustomization(mem, dir, root, folderRules{"workloads", "only files inside it are read", "a kustomize build of workloads reads the folder only"})
 	if err != nil {
 		return nil, err
 	}
@@ -142,18 +142,22 @@ func BuildFolder(dir string) ([]byte, error) {
 	return res.AsYaml()
 }
 
+// folderRules say, in messages, what folder is read ("overlay"), that a
+// link out of it is not followed, and where its kustomizations may name
+// files from.
+type folderRules struct{ what, links, names string }
+
 // copyKustomization copies a folder holding a kustomization.yaml into
 // memory at to, each file regular, bounded and inside the folder, and
-// checks that its kustomizations name only files of it (what names the
-// folder in messages: "overlay"; rule says where files may come from).
-// found is false when it has no kustomization.yaml.
-func copyKustomization(mem filesys.FileSystem, dir, to, what, rule string) (found bool, err error) {
+// checks that its kustomizations name only files of it. found is false
+// when it has no kustomization.yaml.
+func copyKustomization(mem filesys.FileSystem, dir, to string, rules folderRules) (found bool, err error) {
 	r, err := os.OpenRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("reading %s %s: %w", what, dir, err)
+		return false, fmt.Errorf("reading %s %s: %w", rules.what, dir, err)
 	}
 	defer r.Close()
 	fsys := r.FS()
@@ -177,7 +181,7 @@ func copyKustomization(mem filesys.FileSystem, dir, to, what, rule string) (foun
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			if _, ok := escaped(err.Error()); ok {
-				return fmt.Errorf("%s: a symbolic link out of the %s; only files inside it are read", filepath.Join(dir, p), what)
+				return fmt.Errorf("%s: a symbolic link out of the %s folder; %s", filepath.Join(dir, p), rules.what, rules.links)
 			}
 			return err
 		}
@@ -192,11 +196,11 @@ func copyKustomization(mem filesys.FileSystem, dir, to, what, rule string) (foun
 		return mem.WriteFile(path.Join(to, p), data)
 	})
 	if err != nil {
-		return false, fmt.Errorf("reading %s %s: %w", what, dir, err)
+		return false, fmt.Errorf("reading %s %s: %w", rules.what, dir, err)
 	}
 	for _, k := range kustomizations {
 		data, _ := mem.ReadFile(path.Join(to, k))
-		if err := localOnly(dir, k, data, rule); err != nil {
+		if err := localOnly(dir, k, data, rules.names); err != nil {
 			return false, err
 		}
 	}
