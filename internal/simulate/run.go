@@ -44,6 +44,10 @@ func Run(ctx context.Context, helper string, req *Request, timeout time.Duration
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, helper)
+	// Karpenter reads its options from the environment as well as its
+	// flags (FEATURE_GATES, PREFERENCE_POLICY...): the caller's must not
+	// change where pods land.
+	cmd.Env = []string{}
 	cmd.Stdin = bytes.NewReader(in)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -74,13 +74,11 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 	// fallback is, for a pod that asks for no node group, a group that
 	// would run it anyway: kube-scheduler places it on any node it fits.
 	fallback := map[*corev1.Pod]string{}
-	workloads := make([]*workload, len(req.Workloads))
 	for i, w := range req.Workloads {
 		wl, err := decode(w)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", w.File, w.Line, err)
 		}
-		workloads[i] = wl
 		pl := &resp.Workloads[i]
 		pl.Kind, pl.Namespace, pl.Name, pl.DaemonSet = wl.kind, wl.namespace, wl.name, wl.daemonSet
 		if wl.daemonSet {
@@ -106,6 +104,9 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 		}
 	}
 
+	// Karpenter's defaults: its flags unset (karpgen runs this binary
+	// with an empty environment, so no variable of the caller's changes
+	// the scheduling).
 	ctx := context.Background()
 	opts := &options.Options{}
 	fs := &options.FlagSet{FlagSet: flag.NewFlagSet("karpenter", flag.ContinueOnError)}
