@@ -2,6 +2,8 @@ package instancetypes
 
 import (
 	_ "embed"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -81,3 +83,27 @@ func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
 }
+
+// WithCapacity are every instance type whose capacity the table knows:
+// those of All, and those the VPC limits table lacks (newer types the
+// provider's reference lists), named as All names them, with no network
+// interfaces known (a kubelet expression of default_enis or ips_per_eni
+// sees 0 for them).
+var WithCapacity = sync.OnceValue(func() []Type {
+	out := slices.Clone(All())
+	known := map[string]bool{}
+	for _, t := range out {
+		known[t.Name] = true
+	}
+	for _, name := range slices.Sorted(maps.Keys(capacities())) {
+		if known[name] {
+			continue
+		}
+		t := Type{Name: name, Hypervisor: "nitro"}
+		t.Family, t.Size, _ = strings.Cut(name, ".")
+		t.Category, t.Generation, _ = scheme(name)
+		t.Arch = archOf(t.Family)
+		out = append(out, t)
+	}
+	return out
+})

@@ -56,7 +56,7 @@ func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request,
 				return nil, fmt.Errorf("node class %s: kubelet maxPods %q: %w", class, k.MaxPodsExpr, err)
 			}
 		}
-		for _, t := range instancetypes.All() {
+		for _, t := range instancetypes.WithCapacity() {
 			c, ok := instancetypes.CapacityOf(t.Name)
 			if !ok || t.Arch == "" {
 				continue
