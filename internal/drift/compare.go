@@ -351,13 +351,20 @@ func AMIFamily(nodeClass map[string]any) string {
 	terms, _ := Dig(nodeClass, "spec", "amiSelectorTerms").([]any)
 	for _, t := range terms {
 		if alias, ok := Dig(t, "alias").(string); ok {
-			name, _, _ := strings.Cut(alias, "@")
-			if f, ok := aliasFamilies[name]; ok {
+			if f, ok := AliasFamily(alias); ok {
 				return f
 			}
 		}
 	}
 	return "Custom"
+}
+
+// AliasFamily is the amiFamily an AMI alias ("al2023@latest") stands
+// for, and whether the alias names a family.
+func AliasFamily(alias string) (string, bool) {
+	name, _, _ := strings.Cut(alias, "@")
+	f, ok := aliasFamilies[name]
+	return f, ok
 }
 
 var aliasFamilies = map[string]string{

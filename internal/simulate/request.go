@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/karpgen/karpgen/internal/drift"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/instancetypes"
 	"github.com/karpgen/karpgen/internal/kubelet"
@@ -203,18 +204,16 @@ func nodeSettings(p *profile.Profile, nc profile.NodeClass) (instancetypes.NodeS
 	return s, os, nil
 }
 
-// amiFamily is the family a class's AMI selection implies.
+// amiFamily is the family a class's AMI selection implies, as the node
+// class resolves it: amiFamily when set, else the alias's, else Custom.
 func amiFamily(a profile.AMI) string {
 	if a.Family != "" {
 		return a.Family
 	}
-	family, _, _ := strings.Cut(a.Alias, "@")
-	for _, f := range []string{"AL2", "AL2023", "Bottlerocket", "Windows2019", "Windows2022", "Windows2025"} {
-		if strings.EqualFold(f, family) {
-			return f
-		}
+	if f, ok := drift.AliasFamily(a.Alias); ok {
+		return f
 	}
-	return "AL2023"
+	return "Custom"
 }
 
 // quantities writes resources as Kubernetes quantities.
