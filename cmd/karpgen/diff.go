@@ -217,6 +217,10 @@ func diffWorkloads(report *fleetdiff.Report, baseRes, headRes *pipeline.Result, 
 	if err != nil {
 		return &exitError{exitFailure, fmt.Errorf("diff: --workloads: %w", err)}
 	}
+	ws, err := simulate.ReadWorkloads(paths)
+	if err != nil {
+		return &exitError{exitFailure, fmt.Errorf("diff: --workloads: %w", err)}
+	}
 	for i := range report.Changes {
 		c := &report.Changes[i]
 		before, after := envNamed(baseRes.Envs, c.Name), envNamed(headRes.Envs, c.Name)
@@ -225,7 +229,7 @@ func diffWorkloads(report *fleetdiff.Report, baseRes, headRes *pipeline.Result, 
 		}
 		var sides [2]*simulate.Report
 		for j, e := range []*model.Env{before, after} {
-			if sides[j], err = simulateEnv(e, helper, paths, 2*time.Minute); err != nil {
+			if sides[j], err = simulateEnv(e, helper, ws, 2*time.Minute); err != nil {
 				return &exitError{exitFailure, fmt.Errorf("diff: --workloads: %s: %w", c.Name, err)}
 			}
 		}

@@ -52,7 +52,11 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if len(res.Envs) == 0 {
 		return printFindings(stderr, res.Findings)
 	}
-	report, err := simulateEnv(res.Envs[0], helper, workloads, timeout)
+	ws, err := simulate.ReadWorkloads(workloads)
+	if err != nil {
+		return &exitError{exitFailure, fmt.Errorf("simulate: %w", err)}
+	}
+	report, err := simulateEnv(res.Envs[0], helper, ws, timeout)
 	if err != nil {
 		return &exitError{exitFailure, fmt.Errorf("simulate: %w", err)}
 	}
@@ -67,13 +71,9 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-// simulateEnv renders the environment and runs the simulation on it.
-func simulateEnv(e *model.Env, helper string, paths []string, timeout time.Duration) (*simulate.Report, error) {
+// simulateEnv renders the environment and places the workloads on it.
+func simulateEnv(e *model.Env, helper string, ws []simulate.Workload, timeout time.Duration) (*simulate.Report, error) {
 	b, err := generators.Render(e)
-	if err != nil {
-		return nil, err
-	}
-	ws, err := simulate.ReadWorkloads(paths)
 	if err != nil {
 		return nil, err
 	}

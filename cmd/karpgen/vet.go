@@ -199,9 +199,13 @@ func vetWorkloads(envs []*model.Env, paths []string) ([]diag.Finding, error) {
 	if err != nil {
 		return nil, &exitError{exitFailure, fmt.Errorf("vet: --workloads: %w", err)}
 	}
+	ws, err := simulate.ReadWorkloads(paths)
+	if err != nil {
+		return nil, &exitError{exitFailure, fmt.Errorf("vet: --workloads: %w", err)}
+	}
 	var out []diag.Finding
 	for _, e := range envs {
-		report, err := simulateEnv(e, helper, paths, 2*time.Minute)
+		report, err := simulateEnv(e, helper, ws, 2*time.Minute)
 		if err != nil {
 			return nil, &exitError{exitFailure, fmt.Errorf("vet: --workloads: %s: %w", e.Name, err)}
 		}
