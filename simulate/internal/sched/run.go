@@ -72,7 +72,7 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 	resp := &simulate.Response{Workloads: make([]simulate.Placement, len(req.Workloads))}
 	var pods, daemons []*corev1.Pod
 	// fallback is, for a pod that asks for no node group, a group that
-	// would run it anyway: kube-scheduler places it on any node it fits.
+	// would run it anyway.
 	fallback := map[*corev1.Pod]string{}
 	for i, w := range req.Workloads {
 		wl, err := decode(w)
@@ -86,19 +86,20 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 			continue
 		}
 		pl.Pods = wl.replicas
+		// The node groups the profile keeps run before Karpenter: a pod
+		// that asks for one of them lands there. A workload's pods are
+		// alike, so its first decides for all.
+		group, anyway := wl.nodeGroups(req.NodeGroups)
+		if group != "" {
+			if wl.replicas > 0 {
+				add(&pl.NodeGroups, group, wl.replicas)
+			}
+			continue
+		}
 		for p := range wl.replicas {
 			pod := wl.pod(i, p)
-			// The node groups the profile keeps run before Karpenter:
-			// a pod that asks for one of them lands there.
-			if g := nodeGroupFor(pod, req.NodeGroups); g != "" {
-				add(&pl.NodeGroups, g, 1)
-				continue
-			}
-			for _, g := range req.NodeGroups {
-				if tolerates(pod, g) && compatible(pod, g) {
-					fallback[pod] = g.Name
-					break
-				}
+			if anyway != "" {
+				fallback[pod] = anyway
 			}
 			pods = append(pods, pod)
 		}
@@ -203,6 +204,22 @@ func nodePools(docs string) ([]*karpv1.NodePool, error) {
 	}
 	slices.SortFunc(out, func(a, b *karpv1.NodePool) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
+}
+
+// nodeGroups are the kept node group a workload's pods ask for (see
+// nodeGroupFor), else "" and the first group that would run them anyway:
+// kube-scheduler places a pod on any node it fits.
+func (wl *workload) nodeGroups(groups []simulate.NodeGroup) (asked, anyway string) {
+	pod := wl.pod(0, 0)
+	if g := nodeGroupFor(pod, groups); g != "" {
+		return g, ""
+	}
+	for _, g := range groups {
+		if tolerates(pod, g) && compatible(pod, g) {
+			return "", g.Name
+		}
+	}
+	return "", ""
 }
 
 // nodeGroupFor is the kept node group a pod asks for: one whose labels
