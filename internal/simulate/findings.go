@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"regexp"
@@ -23,7 +24,7 @@ func (r *Report) Findings() []diag.Finding {
 				Pos: diag.Pos{File: w.File, Line: w.Line, Col: 1},
 				Message: fmt.Sprintf("%s %s/%s: %d of its pods run only while node group %s has room, as they ask for no group and Karpenter launches nothing for them: %s",
 					w.Kind, w.Namespace, w.Name, w.GroupOnly[key], group, reason),
-				Hint: "select the node group (its labels) so that it is sized for them, or let a pool take them: " + orDefault(hintFor(reason), "see the reason"),
+				Hint: "select the node group (its labels) so that it is sized for them, or let a pool take them: " + cmp.Or(hintFor(reason), "see the reason"),
 			})
 		}
 		for _, reason := range slices.Sorted(maps.Keys(w.Pending)) {
@@ -79,11 +80,4 @@ func staying(n, of int) string {
 		return fmt.Sprintf("1 of its %d pods stays", of)
 	}
 	return fmt.Sprintf("%d of its %d pods stay", n, of)
-}
-
-func orDefault(s, d string) string {
-	if s == "" {
-		return d
-	}
-	return s
 }
