@@ -12,6 +12,9 @@
 #   crds/                pkg/apis/crds/
 #   chart/               charts/karpenter/
 # and from main: compatibility.yaml (hack/docs/compatibilitymatrix_gen/).
+# From MIGRATION_TAG it copies the v1beta1 migration guide's controller
+# policy (MIGRATION_POLICY) into migration-<tag>/: the policy the guide
+# attaches beside the v1alpha5 one, which `upgrade --from 0.31` plans.
 #
 # The second form reads one release from the Go module proxy, which needs no
 # clone: `go mod download` fetches github.com/aws/karpenter-provider-aws at
@@ -42,6 +45,8 @@ set -euo pipefail
 TAGS="v0.37.8 v1.0.14 v1.1.10 v1.2.8 v1.3.8 v1.4.4 v1.5.8 v1.6.8 v1.7.6 v1.8.8 v1.9.3 v1.10.2 v1.11.3 v1.12.2 v1.13.1 v1.14.3 v1.15.2"
 CFN=website/content/en/preview/getting-started/getting-started-with-karpenter/cloudformation.yaml
 COMPAT=hack/docs/compatibilitymatrix_gen/compatibility.yaml
+MIGRATION_TAG=v0.32.10
+MIGRATION_POLICY=website/content/en/v0.32/upgrading/v1beta1-controller-policy.json
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest="$root/reference/karpenter"
@@ -136,6 +141,14 @@ cloudformation.yaml <- $CFN
 crds/ <- pkg/apis/crds/ ; chart/ <- charts/karpenter/
 TXT
 done
+commit=$(git rev-list -n 1 "$MIGRATION_TAG")
+out="$tmp/migration-$MIGRATION_TAG"
+mkdir -p "$out"
+git show "$commit:$MIGRATION_POLICY" >"$out/v1beta1-controller-policy.json"
+cat >"$out/SOURCE.txt" <<TXT
+source: github.com/aws/karpenter-provider-aws tag $MIGRATION_TAG commit $commit
+v1beta1-controller-policy.json <- $MIGRATION_POLICY (the policy the v1beta1 migration guide attaches beside the v1alpha5 one)
+TXT
 main=$(git rev-parse main)
 git show "$main:$COMPAT" >"$tmp/compatibility.yaml"
 

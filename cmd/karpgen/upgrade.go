@@ -21,7 +21,7 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	var ev evalFlags
 	fs := newFlags("upgrade", stdout, stderr)
 	fs.StringVar(&to, "to", "", "Karpenter version to move to, or \"lts\" for the newest long-term-support minor (required)")
-	fs.StringVar(&from, "from", "", "Karpenter version the cluster runs (default: the profile's; 0.33 to 0.37 for the move to v1)")
+	fs.StringVar(&from, "from", "", "Karpenter version the cluster runs (default: the profile's; 0.31 to 0.37 for the move to v1)")
 	fs.StringVar(&kubeTo, "kubernetes-to", "", "move Kubernetes to this minor too, one minor at a time between the Karpenter hops")
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)

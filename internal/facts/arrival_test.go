@@ -34,8 +34,8 @@ func TestArrival(t *testing.T) {
 	}
 }
 
-// TestMinorBefore compares minors whatever the patches, and Beta holds
-// 0.33 to 0.37 only.
+// TestMinorBefore compares minors whatever the patches, Beta holds 0.33
+// to 0.37 only and Alpha 0.31 and 0.32.
 func TestMinorBefore(t *testing.T) {
 	v := func(s string) Version {
 		t.Helper()
@@ -59,6 +59,11 @@ func TestMinorBefore(t *testing.T) {
 	for s, want := range map[string]bool{"0.32.9": false, "0.33.0": true, "0.37.8": true, "0.38.0": false, "1.0.0": false} {
 		if got := Beta.Holds(v(s)); got != want {
 			t.Errorf("Beta.Holds(%s) = %v", s, got)
+		}
+	}
+	for s, want := range map[string]bool{"0.30.9": false, "0.31.0": true, "0.32.10": true, "0.33.0": false, "1.0.0": false} {
+		if got := Alpha.Holds(v(s)); got != want {
+			t.Errorf("Alpha.Holds(%s) = %v", s, got)
 		}
 	}
 }

@@ -447,6 +447,39 @@ func (b BetaMinor) Holds(v Version) bool {
 	return err == nil && v.Major == 0 && v.Minor >= b.Oldest && !last.MinorBefore(v)
 }
 
+// AlphaMinor is the minor that serves the v1alpha5 APIs (Provisioner,
+// AWSNodeTemplate, Machine) beside v1beta1, so that a cluster converts its
+// objects while both run: clusters on 0.Oldest to it move through its
+// latest patch before any v1beta1-only minor.
+type AlphaMinor struct {
+	Minor, Reference string
+	// Oldest is the oldest minor the move starts from (0.31, the one
+	// whose latest patch supports rolling back from 0.32).
+	Oldest int
+	// Kubernetes is the range of both minors in upstream's compatibility
+	// matrix (TestAlphaKubernetesRange holds it).
+	Kubernetes [2]string
+}
+
+// Alpha is the v1alpha5 minor the v1beta1 migration runs on.
+var Alpha = AlphaMinor{Minor: "0.32", Reference: "v0.32.10", Oldest: 31, Kubernetes: [2]string{"1.23", "1.28"}}
+
+// Holds reports whether v is a release the v1alpha5 move starts from,
+// 0.Oldest to the alpha minor.
+func (a AlphaMinor) Holds(v Version) bool {
+	last, err := ParseVersion(a.Minor + ".0")
+	return err == nil && v.Major == 0 && v.Minor >= a.Oldest && !last.MinorBefore(v)
+}
+
+// ZeroKubernetes is the Kubernetes range of a 0.x release karpgen plans
+// through (the v1alpha5 and v1beta1 minors).
+func ZeroKubernetes(v Version) [2]string {
+	if Alpha.Holds(v) {
+		return Alpha.Kubernetes
+	}
+	return Beta.Kubernetes
+}
+
 // CRD is a CustomResourceDefinition a minor installs: its name and the
 // version it serves and stores. TestCRDNamesMatchUpstream holds the table
 // to every minor's CRDs.

@@ -497,3 +497,42 @@ func TestZones(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroKubernetesRanges holds the Kubernetes ranges of the 0.x minors
+// the planner moves through (the v1alpha5 start and the v1beta1 minors)
+// to upstream's compatibility matrix: every minor of each span.
+func TestZeroKubernetesRanges(t *testing.T) {
+	compat := readYAML[struct {
+		Compatibility []struct {
+			AppVersion    string `yaml:"appVersion"`
+			MinK8sVersion string `yaml:"minK8sVersion"`
+			MaxK8sVersion string `yaml:"maxK8sVersion"`
+		} `yaml:"compatibility"`
+	}](t, filepath.Join(oracle.Dir(t), "compatibility.yaml"))
+	rows := map[string][2]string{}
+	for _, c := range compat.Compatibility {
+		rows[strings.TrimSuffix(c.AppVersion, ".x")] = [2]string{c.MinK8sVersion, c.MaxK8sVersion}
+	}
+	for minor := facts.Alpha.Oldest; minor <= 37; minor++ {
+		v, err := facts.ParseVersion(fmt.Sprintf("0.%d.0", minor))
+		if err != nil {
+			t.Fatal(err)
+		}
+		row, ok := rows[v.MinorString()]
+		if !ok {
+			t.Fatalf("the matrix has no row for %s", v.MinorString())
+		}
+		got := facts.ZeroKubernetes(v)
+		if facts.Beta.Holds(v) {
+			// The v1beta1 span is planned through its last minor: the
+			// range is the last minor's.
+			row = rows[facts.Beta.Minor]
+		}
+		if !facts.Alpha.Holds(v) && !facts.Beta.Holds(v) {
+			t.Errorf("0.%d is neither in the v1alpha5 start nor in the v1beta1 minors", minor)
+		}
+		if got != row {
+			t.Errorf("ZeroKubernetes(%s) = %v, the matrix says %v", v, got, row)
+		}
+	}
+}

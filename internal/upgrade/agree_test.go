@@ -27,7 +27,9 @@ func TestUpgradeAndDiffTellTheSameChange(t *testing.T) {
 		return env, b
 	}
 	compared := 0
-	for _, pair := range pairs()[1 : len(pairs())-1] {
+	// The adjacent v1 pairs: neither the move to v1 (first) nor the two
+	// long moves (last).
+	for _, pair := range pairs()[1 : len(pairs())-2] {
 		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
 			p, err := upgrade.New(e, upgrade.Options{From: pair[0], To: pair[1]})
 			if err != nil {

@@ -186,8 +186,8 @@ func c(s string, md bool) string {
 }
 
 // Bundle is what --write puts in out/<env>/upgrade/<to>/: the plan, the
-// transition policies, and the target's Helm values (and those of each
-// hop on the way) and IAM.
+// transition policies (and, from v1alpha5, the v1beta1 policies), and the
+// target's Helm values (and those of each hop on the way) and IAM.
 func (p *Plan) Bundle() (*generators.Bundle, error) {
 	target, err := generators.Render(p.envs[len(p.envs)-1])
 	if err != nil {
@@ -204,7 +204,7 @@ func (p *Plan) Bundle() (*generators.Bundle, error) {
 		}
 	}
 	enc := generators.NewEncoder()
-	for _, cp := range p.TransitionPolicies() {
+	for _, cp := range append(p.TransitionPolicies(), p.betaPolicies()...) {
 		b.Files[model.IAMFile(cp.File)] = enc.JSON(cp.Document)
 	}
 	for i, e := range p.envs[1 : len(p.envs)-1] {

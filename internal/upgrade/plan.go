@@ -140,7 +140,8 @@ const ToLTS = "lts"
 // Options say what move to plan.
 type Options struct {
 	// From is the version the cluster runs: the profile's when empty
-	// (0.33 to 0.37 are accepted, for the move to v1).
+	// (0.33 to 0.37 are accepted for the move to v1, and 0.31 and 0.32
+	// for the move from the v1alpha5 APIs).
 	From string
 	// To is the target version, or ToLTS.
 	To string
@@ -194,10 +195,12 @@ func New(e *model.Env, o Options) (*Plan, error) {
 	if !tm.Known(tv) {
 		return nil, refuse("To", tv.String(), "karpgen knows %s releases up to %s (a newer patch has no chart to pull yet)", tm.Minor, tm.NewestPatch())
 	}
+	alpha := facts.Alpha.Holds(fv)
 	beta := fv.Major == 0
 	switch {
-	case beta && !facts.Beta.Holds(fv):
-		return nil, refuse("From", fv.String(), "upgrades start from a v1 minor or from 0.%d to %s (the v1beta1 APIs)", facts.Beta.Oldest, facts.Beta.Minor)
+	case beta && !alpha && !facts.Beta.Holds(fv):
+		return nil, refuse("From", fv.String(), "upgrades start from a v1 minor, from 0.%d to %s (the v1beta1 APIs), or from 0.%d or %s (the v1alpha5 APIs)",
+			facts.Beta.Oldest, facts.Beta.Minor, facts.Alpha.Oldest, facts.Alpha.Minor)
 	case !beta && fm == nil:
 		return nil, refuse("From", fv.String(), "karpgen knows Karpenter %s to %s", facts.Oldest().Minor, facts.Newest().Minor)
 	}
@@ -215,6 +218,13 @@ func New(e *model.Env, o Options) (*Plan, error) {
 	// The releases on the way: the start, the latest patch of every minor
 	// in between, the target.
 	p.versions = []facts.Version{fv}
+	if alpha {
+		// Through the latest 0.32 patch, which serves both APIs while the
+		// objects are converted, as the v1beta1 migration asks.
+		if last, _, _ := model.Release(strings.TrimPrefix(facts.Alpha.Reference, "v")); fv.Less(last) {
+			p.versions = append(p.versions, last)
+		}
+	}
 	if beta {
 		// Through the latest 0.37 patch, as the v1 migration asks.
 		if last, _, _ := model.Release(strings.TrimPrefix(facts.Beta.Reference, "v")); fv.Less(last) {
@@ -283,10 +293,10 @@ func (p *Plan) startBlockers(e *model.Env, fv, tv facts.Version, kube string) {
 			"the profile runs Karpenter %s, newer than the target %s: writing this plan would take the profile back; plan to %s (the profile's version), or lower the profile's version on purpose first",
 			pv, tv, pv)))
 	}
-	if fv.Major == 0 || p.envs[0] == nil {
-		return
+	rng := facts.ZeroKubernetes(fv)
+	if fv.Major > 0 {
+		rng, _ = p.envs[0].KubernetesRange()
 	}
-	rng, _ := p.envs[0].KubernetesRange()
 	if facts.MinorLess(kube, rng[0]) || facts.MinorLess(rng[1], kube) {
 		p.Blockers = append(p.Blockers, block("upgrade/from-kubernetes", fmt.Sprintf(
 			"Karpenter %s supports Kubernetes %s to %s; the cluster runs %s, so it cannot be running Karpenter %s: plan from the version the cluster runs, or set cluster.kubernetesVersion to the cluster's",
@@ -310,7 +320,7 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 	// run (not one per later hop), naming the way through.
 	for i, v := range p.versions[1:] {
 		k := kube[i+1]
-		rng := facts.Beta.Kubernetes
+		rng := facts.ZeroKubernetes(v)
 		if e := p.envs[i+1]; e != nil {
 			rng, _ = e.KubernetesRange()
 		}
@@ -370,7 +380,7 @@ func (p *Plan) kubernetesPath() []string {
 	for i, v := range p.versions {
 		if i > 0 && p.KubernetesTo != "" && v.Major > 0 {
 			rng, _ := model.KubernetesRangeOf(v.String())
-			prev := facts.Beta.Kubernetes
+			prev := facts.ZeroKubernetes(p.versions[i-1])
 			if pv := p.versions[i-1]; pv.Major > 0 {
 				prev, _ = model.KubernetesRangeOf(pv.String())
 			}
@@ -421,10 +431,14 @@ func (p *Plan) hop(i int) (Hop, error) {
 	if m, ok := facts.Lookup(to); ok {
 		h.LTSUntil = m.LTSUntil
 	}
-	fromChart, toChart := facts.ChartValues(from.MinorString()), facts.ChartValues(to.MinorString())
-	h.Values = valuesDelta(fromChart, toChart)
+	// Charts karpgen has no values of (before 0.37) give no delta.
+	if fromChart, toChart := facts.ChartValues(from.MinorString()), facts.ChartValues(to.MinorString()); fromChart != nil && toChart != nil {
+		h.Values = valuesDelta(fromChart, toChart)
+	}
 	if b == nil {
-		h.Notes = []string{"Within the v1beta1 minors: move to the latest 0.37 patch, with the webhooks enabled, before 1.0."}
+		if err := p.zeroHop(&h, from, to); err != nil {
+			return h, err
+		}
 		normalize(&h)
 		return h, nil
 	}
@@ -434,6 +448,12 @@ func (p *Plan) hop(i int) (Hop, error) {
 			h.IAM.PoliciesAdded = append(h.IAM.PoliciesAdded, cp.Name)
 		}
 		h.IAM.PoliciesRemoved = []string{"the v1beta1 controller policy"}
+		if p.FromAlpha() {
+			h.IAM.PoliciesRemoved = nil
+			for _, cp := range p.betaPolicies() {
+				h.IAM.PoliciesRemoved = append(h.IAM.PoliciesRemoved, cp.Name)
+			}
+		}
 		h.CRDs.Added = nil
 		h.CRDs.Changed = []string{"NodePool, NodeClaim and EC2NodeClass move to karpenter.sh/v1 and karpenter.k8s.aws/v1 (v1beta1 is still served through 1.0's conversion webhooks)"}
 		h.Drift = []string{"metadataOptions.httpPutResponseHopLimit defaults to 1 in v1 (2 before): node classes that leave it unset drift and their nodes are replaced"}

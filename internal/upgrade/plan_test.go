@@ -25,14 +25,31 @@ func prodEnv(t *testing.T) *model.Env {
 }
 
 // pairs are the moves with golden plans: every adjacent pair of minors
-// (each at its latest patch), the move to v1 from 0.37, and 1.0 to 1.14
-// in one plan.
+// (each at its latest patch), the move to v1 from 0.37, 1.0 to the newest
+// in one plan, and the move to v1 from the v1alpha5 APIs.
 func pairs() [][2]string {
 	out := [][2]string{{strings.TrimPrefix(facts.Beta.Reference, "v"), strings.TrimPrefix(facts.Minors[0].Reference, "v")}}
 	for i := 1; i < len(facts.Minors); i++ {
 		out = append(out, [2]string{strings.TrimPrefix(facts.Minors[i-1].Reference, "v"), strings.TrimPrefix(facts.Minors[i].Reference, "v")})
 	}
-	return append(out, [2]string{strings.TrimPrefix(facts.Oldest().Reference, "v"), strings.TrimPrefix(facts.Newest().Reference, "v")})
+	out = append(out, [2]string{strings.TrimPrefix(facts.Oldest().Reference, "v"), strings.TrimPrefix(facts.Newest().Reference, "v")})
+	// The move from the v1alpha5 APIs, on a Kubernetes 0.31 runs on.
+	return append(out, [2]string{"0.31.4", strings.TrimPrefix(facts.Minors[0].Reference, "v")})
+}
+
+// envFor is the test environment a pair is planned for: on the newest
+// Kubernetes its first release runs on, where the profile's is newer.
+func envFor(t *testing.T, e *model.Env, from string) *model.Env {
+	v, err := facts.ParseVersion(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !facts.Alpha.Holds(v) {
+		return e
+	}
+	cp := *e.Profile
+	cp.Cluster.KubernetesVersion = facts.Alpha.Kubernetes[1]
+	return model.Resolve(&cp)
 }
 
 // TestGoldenPlans: the text and JSON plan of every pair is the one in
@@ -41,7 +58,7 @@ func TestGoldenPlans(t *testing.T) {
 	e := prodEnv(t)
 	for _, pair := range pairs() {
 		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
-			p, err := upgrade.New(e, upgrade.Options{From: pair[0], To: pair[1]})
+			p, err := upgrade.New(envFor(t, e, pair[0]), upgrade.Options{From: pair[0], To: pair[1]})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +157,7 @@ func TestPlanRefusesBadRequests(t *testing.T) {
 		{"", "1.0.1", "To 1.0.1: not newer than 1.0.14"},
 		{"", "2.0.0", "To 2.0.0: karpgen knows Karpenter 1.0 to " + facts.Newest().Minor},
 		{"", "1.14.9", "To 1.14.9: karpgen knows 1.14 releases up to 1.14.3 (a newer patch has no chart to pull yet)"},
-		{"0.32.1", "1.0.14", "From 0.32.1: upgrades start from a v1 minor or from 0.33 to 0.37 (the v1beta1 APIs)"},
+		{"0.30.9", "1.0.14", "From 0.30.9: upgrades start from a v1 minor, from 0.33 to 0.37 (the v1beta1 APIs), or from 0.31 or 0.32 (the v1alpha5 APIs)"},
 		{"1.2", "1.3.0", `From: "1.2" is not a Karpenter release version (MAJOR.MINOR.PATCH, e.g. "1.2.3")`},
 	} {
 		_, err := upgrade.New(e, upgrade.Options{From: c.from, To: c.to})

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
@@ -40,13 +41,22 @@ func (p *Plan) steps() []Step {
 		}
 		return false
 	}
-	if crosses("1.1") {
+	storedV1 := func() {
 		add("Check that the CRDs store only v1 (1.1 drops v1beta1)",
 			"kubectl get crd nodepools.karpenter.sh nodeclaims.karpenter.sh ec2nodeclasses.karpenter.k8s.aws -o jsonpath='{range .items[*]}{.metadata.name}: {.status.storedVersions}{\"\\n\"}{end}'",
 			"every line must read [\"v1\"]: run 1.0.x (its conversion webhooks migrate the objects; 1.0.6+ migrates stored versions itself), re-apply every NodePool and EC2NodeClass, then remove v1beta1 from status.storedVersions with `kubectl patch crd <name> --subresource=status --type=merge -p '{\"status\":{\"storedVersions\":[\"v1\"]}}'`")
 		add("Check that no v1beta1 webhook configuration is left",
 			"kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o name | grep -i karpenter",
 			"delete each one listed (`kubectl delete <name>`): they point at webhooks 1.1 no longer serves and would block every NodePool and EC2NodeClass change")
+	}
+	// From a v1 release the checks come first, before anything changes;
+	// from a 0.x release they can only hold once 1.0 has run, so they come
+	// before the hop to 1.1.
+	if crosses("1.1") && p.versions[0].Major > 0 {
+		storedV1()
+	}
+	if p.FromAlpha() {
+		p.alphaSteps(add, dir)
 	}
 	policyARN := n.PolicyARN
 	transition := p.TransitionPolicies()
@@ -62,9 +72,13 @@ func (p *Plan) steps() []Step {
 		sh("aws", "cloudformation", "deploy", "--region", n.Region, "--template-file", dir+"/iam/cloudformation.yaml", "--stack-name", n.Stack, "--capabilities", "CAPABILITY_NAMED_IAM"), "")
 	for i, v := range p.versions[1:] {
 		if v.Major == 0 {
-			add(fmt.Sprintf("Upgrade the v1beta1 controller to %s with its webhooks enabled", v),
-				sh("helm", "upgrade", "karpenter", generators.ChartRef("karpenter"), "--version", v.String(), "--namespace", ns, "--reuse-values", "--set", "webhook.enabled=true"), "")
+			if !facts.Alpha.Holds(v) {
+				p.betaHopSteps(add, v, dir)
+			}
 			continue
+		}
+		if v.MinorString() == "1.1" && p.versions[0].Major == 0 {
+			storedV1()
 		}
 		p.kubernetesSteps(add, v.String())
 		if app := target.Application; app != nil {
@@ -108,6 +122,14 @@ func (p *Plan) steps() []Step {
 			cmds = append(cmds, sh("aws", "iam", "detach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", arn)+" && "+sh("aws", "iam", "delete-policy", "--policy-arn", arn))
 		}
 		add("Remove the transition policies once the target controller runs", strings.Join(cmds, "\n"), "")
+	}
+	if beta := p.betaPolicies(); len(beta) > 0 {
+		var cmds []string
+		for _, cp := range beta {
+			arn := policyARN(cp.Name)
+			cmds = append(cmds, sh("aws", "iam", "detach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", arn)+" && "+sh("aws", "iam", "delete-policy", "--policy-arn", arn))
+		}
+		add("Remove the v1beta1 controller policies once the target controller runs", strings.Join(cmds, "\n"), "")
 	}
 	return steps
 }
