@@ -14,6 +14,7 @@ import (
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/oracle"
+	"github.com/karpgen/karpgen/internal/profile"
 )
 
 // caseProfile is a valid environment whose fields a case may override.
@@ -55,8 +56,10 @@ func TestVetRefusesWhatTheCRDsRefuse(t *testing.T) {
 		{"soft eviction without grace", `nodeClasses: default: kubelet: evictionSoft: "memory.available": "10%"`, "value/node-class", "ec2nodeclasses.yaml", minorsFrom("1.15")},
 		{"gc thresholds", `nodeClasses: default: kubelet: {imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 60}`, "value/node-class", "ec2nodeclasses.yaml", minorsFrom("1.15")},
 		// The 1.0 pattern ^(([0-9]+(s|m|h))+)|(Never)$ only anchors a prefix.
-		{"consolidateAfter", `nodePools: app: disruption: consolidateAfter: "90sec"`, "value/duration", "nodepools.yaml", []string{"1.0"}},
-		{"expireAfter", `nodePools: app: expireAfter: "30d"`, "value/duration", "nodepools.yaml", nil},
+		// The schema refuses these (#Duration) before any rule runs.
+		{"consolidateAfter", `nodePools: app: disruption: consolidateAfter: "90sec"`, "schema", "nodepools.yaml", []string{"1.0"}},
+		{"expireAfter", `nodePools: app: expireAfter: "30d"`, "schema", "nodepools.yaml", nil},
+		{"budget duration", `nodePools: app: disruption: budgets: [{nodes: "1", schedule: "@daily", duration: "30s"}]`, "value/duration", "nodepools.yaml", nil},
 		{"budget nodes", `nodePools: app: disruption: budgets: [{nodes: "110%"}]`, "value/budget", "nodepools.yaml", nil},
 		{"budget schedule alone", `nodePools: app: disruption: budgets: [{nodes: "1", schedule: "@daily"}]`, "value/budget", "nodepools.yaml", nil},
 		{"v1beta1 policy", `nodePools: app: disruption: consolidationPolicy: "WhenUnderutilized"`, "value/consolidation-policy", "nodepools.yaml", nil},
@@ -86,19 +89,34 @@ func TestVetRefusesWhatTheCRDsRefuse(t *testing.T) {
 				}
 
 				loaded, err := load.Load(load.Folder{FS: os.DirFS(dir), Path: dir}, nil, nil)
-				if err != nil || len(loaded.Findings) > 0 || len(loaded.Envs) != 1 {
-					t.Fatalf("load: %v %v", err, loaded.Findings)
+				if err != nil {
+					t.Fatal(err)
 				}
-				var vetted []string
-				for _, f := range lint.Check(model.Resolve(loaded.Envs[0].Profile), &loaded.Envs[0]) {
-					if f.Severity == diag.Error {
-						vetted = append(vetted, f.Rule)
+				var p *profile.Profile
+				if c.rule == "schema" {
+					// Refused while loading: the schema's finding, and the
+					// mistake written into the objects of the profile
+					// without it for the CRD.
+					if len(loaded.Findings) != 1 || loaded.Findings[0].Rule != "schema" {
+						t.Fatalf("the schema did not refuse it: %v", loaded.Findings)
 					}
+					p = withField(t, dir, c.override)
+				} else {
+					if len(loaded.Findings) > 0 || len(loaded.Envs) != 1 {
+						t.Fatalf("load: %v", loaded.Findings)
+					}
+					var vetted []string
+					for _, f := range lint.Check(model.Resolve(loaded.Envs[0].Profile), &loaded.Envs[0]) {
+						if f.Severity == diag.Error {
+							vetted = append(vetted, f.Rule)
+						}
+					}
+					if !contains(vetted, c.rule) {
+						t.Errorf("vet did not refuse it with %s (errors: %v)", c.rule, vetted)
+					}
+					p = loaded.Envs[0].Profile
 				}
-				if !contains(vetted, c.rule) {
-					t.Errorf("vet did not refuse it with %s (errors: %v)", c.rule, vetted)
-				}
-				b, err := generators.Render(model.Resolve(loaded.Envs[0].Profile))
+				b, err := generators.Render(model.Resolve(p))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -116,6 +134,38 @@ func TestVetRefusesWhatTheCRDsRefuse(t *testing.T) {
 			})
 		}
 	}
+}
+
+// withField is the profile of dir without the override, with the
+// override's scalar written into the Go profile instead (the schema
+// refuses it, so no load gives it): "nodePools: app: expireAfter: "30d"".
+func withField(t *testing.T, dir, override string) *profile.Profile {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(dir, "p.cue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "p.cue"), []byte(strings.Replace(string(src), override, "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := load.Load(load.Folder{FS: os.DirFS(dir), Path: dir}, nil, nil)
+	if err != nil || len(loaded.Findings) > 0 || len(loaded.Envs) != 1 {
+		t.Fatalf("load without the override: %v %v", err, loaded.Findings)
+	}
+	p := loaded.Envs[0].Profile
+	path, value, _ := strings.Cut(override, `: "`)
+	value = strings.TrimSuffix(value, `"`)
+	pool := p.NodePools["app"]
+	switch path {
+	case "nodePools: app: disruption: consolidateAfter":
+		pool.Disruption.ConsolidateAfter = value
+	case "nodePools: app: expireAfter":
+		pool.ExpireAfter = value
+	default:
+		t.Fatalf("withField: no field for %q", path)
+	}
+	p.NodePools["app"] = pool
+	return p
 }
 
 // minorsFrom lists the minors from first on.

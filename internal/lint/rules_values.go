@@ -18,19 +18,14 @@ import (
 var valueRules = []*Rule{
 	{
 		ID: "value/duration", Severity: diag.Error, Group: "Values",
-		Summary: "Durations use the NodePool syntax: consolidateAfter and expireAfter are like \"90s\", \"1h30m\" or \"Never\"; terminationGracePeriod has no \"Never\"; budget durations are hours and minutes.",
+		// consolidateAfter, expireAfter and terminationGracePeriod are the
+		// schema's (#Duration). A budget's duration stays here: it sits in
+		// the budgets' default disjunction, where CUE can only say that no
+		// alternative matched.
+		Summary: "Budget durations are hours and minutes, like \"8h\" or \"1h30m\" (the other durations are the schema's #Duration).",
 		check: func(c *Context) {
 			for p, np := range c.pools() {
 				base := at("nodePools", field(p))
-				if d := np.Disruption.ConsolidateAfter; d != "Never" && !durationRE.MatchString(d) {
-					c.Report(at(base, "disruption", "consolidateAfter"), `write digits with s, m or h, e.g. "90s" or "1h30m", or "Never"`, "consolidateAfter %q is not a duration", d)
-				}
-				if d := np.ExpireAfter; d != "Never" && !durationRE.MatchString(d) {
-					c.Report(at(base, "expireAfter"), `write digits with s, m or h, e.g. "720h", or "Never"`, "expireAfter %q is not a duration", d)
-				}
-				if d := np.TerminationGracePeriod; d != "" && !durationRE.MatchString(d) {
-					c.Report(at(base, "terminationGracePeriod"), `write digits with s, m or h, e.g. "48h"`, "terminationGracePeriod %q is not a duration", d)
-				}
 				for i, b := range np.Disruption.Budgets {
 					if b.Duration != "" && !budgetDurRE.MatchString(b.Duration) {
 						c.Report(at(base, "disruption", "budgets", i, "duration"), `write hours and minutes, e.g. "8h" or "1h30m"`, "budget duration %q is not a duration of hours and minutes", b.Duration)

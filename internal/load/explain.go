@@ -35,6 +35,7 @@ var patternWords = map[string][2]string{
 	`^o-[a-z0-9]{10,32}$`:                        {"an AWS Organizations ID", `"o-a1b2c3d4e5"`},
 	`^[A-Za-z0-9 ._-]{1,64}$`:                    {"a name of 1 to 64 letters, digits, spaces and ._-", `"workloads"`},
 	`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*\.json$`: {"a .json file inside the profiles folder, as a relative path", `"guardrails/deny-regions.json"`},
+	`^([0-9]+(s|m|h))+$`:                         {"a duration (digits with s, m or h)", `"1h30m"`},
 }
 
 // requiredExamples show a value for each field the schema requires
@@ -104,6 +105,11 @@ func (x *explainer) at(sels []cue.Selector) (cue.Value, string, bool) {
 			shape = append(shape, "*")
 			continue
 		}
+		if f := v.LookupPath(cue.MakePath(s.Optional())); f.Exists() {
+			v = f
+			shape = append(shape, s.Unquoted())
+			continue
+		}
 		return cue.Value{}, "", false
 	}
 	return v, strings.Join(shape, "."), true
@@ -143,21 +149,46 @@ func enum(v cue.Value) []string {
 	return out
 }
 
-// pattern is the regular expression a string field must match, if any.
-func pattern(v cue.Value) string {
-	op, args := v.Expr()
-	if op == cue.RegexMatchOp && len(args) == 1 {
+// pattern is the regular expression a string field must match, if any,
+// and the words a choice beside it allows (*"1m" | "Never" | #Duration:
+// the duration pattern, and "Never"; a default the pattern matches is no
+// word of its own).
+func pattern(v cue.Value) (string, []string) {
+	op, args := cue.Dereference(v).Expr()
+	switch {
+	case op == cue.RegexMatchOp && len(args) == 1:
 		s, _ := args[0].String()
-		return s
-	}
-	if op == cue.AndOp {
+		return s, nil
+	case op == cue.AndOp:
 		for _, a := range args {
-			if p := pattern(a); p != "" {
-				return p
+			if p, words := pattern(a); p != "" {
+				return p, words
 			}
 		}
+	case op == cue.OrOp:
+		var re string
+		var words []string
+		for _, a := range args {
+			if w, err := a.String(); err == nil && a.IsConcrete() {
+				words = append(words, w)
+				continue
+			}
+			p, _ := pattern(a)
+			if p == "" || re != "" {
+				return "", nil
+			}
+			re = p
+		}
+		if re == "" {
+			return "", nil
+		}
+		words = slices.DeleteFunc(words, func(w string) bool {
+			m, err := regexp.MatchString(re, w)
+			return err == nil && m
+		})
+		return re, words
 	}
-	return ""
+	return "", nil
 }
 
 // kindWords names a CUE kind for people.
@@ -401,9 +432,9 @@ func (e *Env) explainField(x *explainer, sels []cue.Selector, at diag.Pos) []dia
 	if want := s.IncompleteKind(); user.Kind()&want == 0 {
 		return []diag.Finding{finding(path, pos, "write "+kindWords(want)+kindExample(want), "%s: %s is %s, but the field takes %s", path, got, kindWords(user.Kind()), kindWords(want))}
 	}
-	if re := pattern(s); re != "" && user.Kind() == cue.StringKind {
+	if re, also := pattern(s); re != "" && user.Kind() == cue.StringKind {
 		str, _ := user.String()
-		if matched, err := regexp.MatchString(re, str); err == nil && !matched {
+		if matched, err := regexp.MatchString(re, str); err == nil && !matched && !slices.Contains(also, str) {
 			words, ok := patternWords[re]
 			if !ok {
 				words = [2]string{"text matching " + re, ""}
@@ -412,7 +443,12 @@ func (e *Env) explainField(x *explainer, sels []cue.Selector, at diag.Pos) []dia
 			if words[1] != "" {
 				hint += ", e.g. " + words[1]
 			}
-			return []diag.Finding{finding(path, pos, hint, "%s: %s is not %s", path, got, words[0])}
+			what := words[0]
+			for _, w := range also {
+				hint += ", or " + strconv.Quote(w)
+				what += " or " + strconv.Quote(w)
+			}
+			return []diag.Finding{finding(path, pos, hint, "%s: %s is not %s", path, got, what)}
 		}
 	}
 	return nil

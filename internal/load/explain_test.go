@@ -23,7 +23,7 @@ func schemaFields(t *testing.T) (patterns map[string]string, required []string) 
 		if depth > 12 {
 			return
 		}
-		if p := pattern(v); p != "" {
+		if p, _ := pattern(v); p != "" {
 			patterns[strings.Join(shape, ".")] = p
 		}
 		if e := v.LookupPath(cue.MakePath(cue.AnyString)); e.Exists() {

@@ -5,6 +5,7 @@ package load
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"cuelang.org/go/cue"
@@ -66,8 +67,10 @@ func Reference() ([]Field, error) {
 			}
 			field.Required = !iter.IsOptional() && !hasDefault && f.IncompleteKind()&(cue.StructKind|cue.ListKind) == 0 && !f.IsConcrete()
 			field.Example = requiredExamples[strings.ReplaceAll(p, "[]", ".*")]
-			if w, ok := patternWords[pattern(f)]; ok && field.Example == "" {
-				field.Example = w[1]
+			if re, _ := pattern(f); field.Example == "" {
+				if w, ok := patternWords[re]; ok {
+					field.Example = w[1]
+				}
 			}
 			if i := slices.IndexFunc(out, func(o Field) bool { return o.Path == p }); i >= 0 {
 				// A field declared twice (the profile's defaults beside
@@ -116,11 +119,15 @@ func typeWords(v cue.Value) string {
 	if e := elemOf(v); e.Exists() {
 		return "a list of " + elementWords(e)
 	}
-	if p := pattern(v); p != "" {
+	if p, also := pattern(v); p != "" {
+		words := fmt.Sprintf("a string matching `%s`", p)
 		if w, ok := patternWords[p]; ok {
-			return w[0]
+			words = w[0]
 		}
-		return fmt.Sprintf("a string matching `%s`", p)
+		for _, a := range also {
+			words += " or " + strconv.Quote(a)
+		}
+		return words
 	}
 	if v.IncompleteKind() == cue.StructKind {
 		return "a struct"

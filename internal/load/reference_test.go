@@ -40,6 +40,11 @@ func TestReference(t *testing.T) {
 	}
 	patterns, required := schemaFields(t)
 	for shape := range patterns {
+		// A list of patterned strings is one row, which says what its
+		// elements are.
+		if list, ok := strings.CutSuffix(shape, ".*"); ok && hasShape(byPath, list) {
+			continue
+		}
 		if !hasShape(byPath, shape) {
 			t.Errorf("the reference misses %s, which has a pattern", shape)
 		}
