@@ -120,6 +120,15 @@ func run(bin, ref string, rounds, fleetSize int, sizes []int, jsonOut string) er
 		defer os.RemoveAll(shm)
 		scratch = filepath.Join(shm, "out")
 	}
+	// The same environment with karpgen's schema in the package: what
+	// CUE itself takes to evaluate what every render evaluates.
+	withSchema := filepath.Join(work, "one-schema")
+	if err := fleet.Write(filepath.Join(withSchema, "profiles"), 1); err != nil {
+		return err
+	}
+	if err := writeSchema(filepath.Join(withSchema, "profiles")); err != nil {
+		return err
+	}
 	many := filepath.Join(work, "fleet")
 	if err := fleet.Write(filepath.Join(many, "profiles"), fleetSize); err != nil {
 		return err
@@ -144,6 +153,7 @@ func run(bin, ref string, rounds, fleetSize int, sizes []int, jsonOut string) er
 		{"cue-export", "cue export (no schema)", one, []string{cue, "export", "./profiles", "-e", "environments"}},
 		{"build-one", "karpgen build (1 env)", one, []string{karpgen, "build", "env-0000"}},
 		{"build-in-fleet", fmt.Sprintf("karpgen build (1 of %d)", fleetSize), many, []string{karpgen, "build", "env-0000"}},
+		{"cue-export-schema", "cue export (with the schema)", withSchema, []string{cue, "export", "./profiles", "-e", "environments"}},
 	}
 	samples := make([][]sample, len(commands))
 	for r := 0; r < rounds; r++ {
@@ -228,6 +238,7 @@ func run(bin, ref string, rounds, fleetSize int, sizes []int, jsonOut string) er
 	}
 	fmt.Printf("karpgen render / helm template:    %.2fx (target <= 0.50)\n", ratio(med[0], med[1]))
 	fmt.Printf("karpgen render / cue export:       %.2fx (target <= 1.25)\n", ratio(med[0], med[2]))
+	fmt.Printf("  cue export with the schema / without: %.2fx; karpgen render / cue export with the schema: %.2fx\n", ratio(med[5], med[2]), ratio(med[0], med[5]))
 	fmt.Printf("karpgen build median:              %s (target <= 50 ms)\n", ms(med[3].wall))
 	fmt.Printf("build in a fleet / build alone:    %.2fx (target <= 1.50)\n", ratio(med[4], med[3]))
 	for _, where := range []string{"disk", "tmpfs", "unchanged"} {

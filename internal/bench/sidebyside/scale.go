@@ -17,7 +17,6 @@ import (
 // times each, and `karpgen build` of one environment in the largest
 // package beside its build in a package of one. The renders go to tmpfs when the machine has one.
 func scale(work, karpgen, cue string, sizes []int, rounds int) ([]benchdoc.Row, error) {
-	src := strings.Replace(string(schema.Source()), "package schema\n", "package profiles\n", 1)
 	out := filepath.Join(work, "scale-out")
 	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
 		shm, err := os.MkdirTemp("/dev/shm", "karpgen-bench-scale-")
@@ -38,7 +37,7 @@ func scale(work, karpgen, cue string, sizes []int, rounds int) ([]benchdoc.Row, 
 				return nil, err
 			}
 		}
-		if err := os.WriteFile(filepath.Join(withSchema, "profiles", "schema.cue"), []byte(src), 0o644); err != nil {
+		if err := writeSchema(filepath.Join(withSchema, "profiles")); err != nil {
 			return nil, err
 		}
 		var ks, cs []sample
@@ -99,4 +98,11 @@ func scale(work, karpgen, cue string, sizes []int, rounds int) ([]benchdoc.Row, 
 		}
 	}
 	return rows, nil
+}
+
+// writeSchema puts karpgen's schema into a profiles package, for cue
+// export to evaluate the environments with it.
+func writeSchema(dir string) error {
+	src := strings.Replace(string(schema.Source()), "package schema\n", "package profiles\n", 1)
+	return os.WriteFile(filepath.Join(dir, "schema.cue"), []byte(src), 0o644)
 }
