@@ -52,7 +52,7 @@ func (p *Plan) betaPolicy(v facts.Version) (iampolicy.ControllerPolicy, bool) {
 
 // zeroHop fills in a hop to a 0.x release: what upstream's guides say of
 // it, for karpgen renders neither side.
-func (p *Plan) zeroHop(h *Hop, from, to facts.Version) error {
+func (p *Plan) zeroHop(h *Hop, from, to facts.Version) {
 	cp, attaches := p.betaPolicy(to)
 	if attaches {
 		h.IAM.PoliciesAdded = []string{cp.Name}
@@ -76,7 +76,6 @@ func (p *Plan) zeroHop(h *Hop, from, to facts.Version) error {
 	default:
 		h.Notes = []string{"Within the v1beta1 minors: move to the latest 0.37 patch, with the webhooks enabled, before 1.0."}
 	}
-	return nil
 }
 
 // chartVersion is the chart version of a release: upstream's charts

@@ -40,8 +40,8 @@ type Plan struct {
 	Steps    []Step         `json:"steps"`
 
 	// versions are the releases the controller runs on the way, from
-	// first to last; envs the environment resolved at each (nil for the
-	// v1beta1 start).
+	// first to last; envs the environment resolved at each (nil for the 0.x
+	// releases, which karpgen does not render).
 	versions []facts.Version
 	envs     []*model.Env
 	bundles  []*generators.Bundle
@@ -196,12 +196,12 @@ func New(e *model.Env, o Options) (*Plan, error) {
 		return nil, refuse("To", tv.String(), "karpgen knows %s releases up to %s (a newer patch has no chart to pull yet)", tm.Minor, tm.NewestPatch())
 	}
 	alpha := facts.Alpha.Holds(fv)
-	beta := fv.Major == 0
+	zero := fv.Major == 0
 	switch {
-	case beta && !alpha && !facts.Beta.Holds(fv):
+	case zero && !alpha && !facts.Beta.Holds(fv):
 		return nil, refuse("From", fv.String(), "upgrades start from a v1 minor, from 0.%d to %s (the v1beta1 APIs), or from 0.%d or %s (the v1alpha5 APIs)",
 			facts.Beta.Oldest, facts.Beta.Minor, facts.Alpha.Oldest, facts.Alpha.Minor)
-	case !beta && fm == nil:
+	case !zero && fm == nil:
 		return nil, refuse("From", fv.String(), "karpgen knows Karpenter %s to %s", facts.Oldest().Minor, facts.Newest().Minor)
 	}
 	if !fv.Less(tv) {
@@ -225,7 +225,7 @@ func New(e *model.Env, o Options) (*Plan, error) {
 			p.versions = append(p.versions, last)
 		}
 	}
-	if beta {
+	if zero {
 		// Through the latest 0.37 patch, as the v1 migration asks.
 		if last, _, _ := model.Release(strings.TrimPrefix(facts.Beta.Reference, "v")); fv.Less(last) {
 			p.versions = append(p.versions, last)
@@ -436,9 +436,7 @@ func (p *Plan) hop(i int) (Hop, error) {
 		h.Values = valuesDelta(fromChart, toChart)
 	}
 	if b == nil {
-		if err := p.zeroHop(&h, from, to); err != nil {
-			return h, err
-		}
+		p.zeroHop(&h, from, to)
 		normalize(&h)
 		return h, nil
 	}

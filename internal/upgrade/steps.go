@@ -19,9 +19,10 @@ import (
 func (p *Plan) Dir() string { return path.Join(p.Env, "upgrade", p.To) }
 
 // steps are the plan in apply order: the checks that cannot be made
-// offline, IAM that serves every controller on the way, then for each hop
-// the CRDs and the controller, then the objects at the target, and last
-// the removal of what only the old controllers needed.
+// offline, from v1alpha5 the move onto 0.32's v1beta1 objects, IAM that
+// serves every controller on the way, then for each hop the CRDs and the
+// controller, then the objects at the target, and last the removal of
+// what only the old controllers needed.
 func (p *Plan) steps() []Step {
 	target := p.envs[len(p.envs)-1]
 	n := target.Names
