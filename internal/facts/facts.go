@@ -428,47 +428,32 @@ func (v Version) MinorBefore(w Version) bool {
 	return v.Major < w.Major || v.Major == w.Major && v.Minor < w.Minor
 }
 
-// BetaMinor is the last minor of the v1beta1 APIs. Clusters on 0.33 to
-// 0.37 move to v1 through its latest patch and then 1.0.
-type BetaMinor struct {
+// ZeroSpan is a span of 0.x minors the planner moves through its last
+// minor: the v1beta1 APIs (0.33 to 0.37, then 1.0), and the v1alpha5
+// start (0.31 and 0.32, whose 0.32 serves both APIs so that a cluster
+// converts its objects while both run).
+type ZeroSpan struct {
+	// Minor is the span's last minor, Reference its latest patch.
 	Minor, Reference string
-	// Oldest is the oldest minor of the v1beta1 APIs (0.33).
-	Oldest     int
-	Kubernetes [2]string
-}
-
-// Beta is the v1beta1 minor the v1 migration starts from.
-var Beta = BetaMinor{Minor: "0.37", Reference: "v0.37.8", Oldest: 33, Kubernetes: [2]string{"1.23", "1.30"}}
-
-// Holds reports whether v is a release of the v1beta1 APIs, 0.Oldest to
-// the beta minor.
-func (b BetaMinor) Holds(v Version) bool {
-	last, err := ParseVersion(b.Minor + ".0")
-	return err == nil && v.Major == 0 && v.Minor >= b.Oldest && !last.MinorBefore(v)
-}
-
-// AlphaMinor is the minor that serves the v1alpha5 APIs (Provisioner,
-// AWSNodeTemplate, Machine) beside v1beta1, so that a cluster converts its
-// objects while both run: clusters on 0.Oldest to it move through its
-// latest patch before any v1beta1-only minor.
-type AlphaMinor struct {
-	Minor, Reference string
-	// Oldest is the oldest minor the move starts from (0.31, the one
-	// whose latest patch supports rolling back from 0.32).
+	// Oldest is the span's oldest minor (0.33; 0.31, the one whose
+	// latest patch supports rolling back from 0.32).
 	Oldest int
-	// Kubernetes is the range of both minors in upstream's compatibility
-	// matrix (TestAlphaKubernetesRange holds it).
+	// Kubernetes is the range of the last minor in upstream's
+	// compatibility matrix (TestZeroKubernetesRanges holds it).
 	Kubernetes [2]string
 }
 
-// Alpha is the v1alpha5 minor the v1beta1 migration runs on.
-var Alpha = AlphaMinor{Minor: "0.32", Reference: "v0.32.10", Oldest: 31, Kubernetes: [2]string{"1.23", "1.28"}}
+// Beta is the v1beta1 span the v1 migration starts from.
+var Beta = ZeroSpan{Minor: "0.37", Reference: "v0.37.8", Oldest: 33, Kubernetes: [2]string{"1.23", "1.30"}}
 
-// Holds reports whether v is a release the v1alpha5 move starts from,
-// 0.Oldest to the alpha minor.
-func (a AlphaMinor) Holds(v Version) bool {
-	last, err := ParseVersion(a.Minor + ".0")
-	return err == nil && v.Major == 0 && v.Minor >= a.Oldest && !last.MinorBefore(v)
+// Alpha is the v1alpha5 span the v1beta1 migration starts from.
+var Alpha = ZeroSpan{Minor: "0.32", Reference: "v0.32.10", Oldest: 31, Kubernetes: [2]string{"1.23", "1.28"}}
+
+// Holds reports whether v is a release of the span, 0.Oldest to its last
+// minor.
+func (z ZeroSpan) Holds(v Version) bool {
+	last, err := ParseVersion(z.Minor + ".0")
+	return err == nil && v.Major == 0 && v.Minor >= z.Oldest && !last.MinorBefore(v)
 }
 
 // ZeroKubernetes is the Kubernetes range of a 0.x release karpgen plans

@@ -19,17 +19,20 @@ import (
 	"github.com/karpgen/karpgen/internal/oracle"
 )
 
+// compatibility is upstream's compatibility matrix.
+type compatibility struct {
+	Compatibility []struct {
+		AppVersion    string `yaml:"appVersion"`
+		MinK8sVersion string `yaml:"minK8sVersion"`
+		MaxK8sVersion string `yaml:"maxK8sVersion"`
+	} `yaml:"compatibility"`
+}
+
 // TestTableMatchesUpstream checks every row of the facts table against
 // that minor's chart, CRDs and the compatibility matrix.
 func TestTableMatchesUpstream(t *testing.T) {
 	dir := oracle.Dir(t)
-	compat := readYAML[struct {
-		Compatibility []struct {
-			AppVersion    string `yaml:"appVersion"`
-			MinK8sVersion string `yaml:"minK8sVersion"`
-			MaxK8sVersion string `yaml:"maxK8sVersion"`
-		} `yaml:"compatibility"`
-	}](t, filepath.Join(dir, "compatibility.yaml"))
+	compat := readYAML[compatibility](t, filepath.Join(dir, "compatibility.yaml"))
 	for _, m := range facts.Minors {
 		t.Run(m.Reference, func(t *testing.T) {
 			// Kubernetes range: the row of the minor (latest patch).
@@ -502,13 +505,7 @@ func TestZones(t *testing.T) {
 // the planner moves through (the v1alpha5 start and the v1beta1 minors)
 // to upstream's compatibility matrix: every minor of each span.
 func TestZeroKubernetesRanges(t *testing.T) {
-	compat := readYAML[struct {
-		Compatibility []struct {
-			AppVersion    string `yaml:"appVersion"`
-			MinK8sVersion string `yaml:"minK8sVersion"`
-			MaxK8sVersion string `yaml:"maxK8sVersion"`
-		} `yaml:"compatibility"`
-	}](t, filepath.Join(oracle.Dir(t), "compatibility.yaml"))
+	compat := readYAML[compatibility](t, filepath.Join(oracle.Dir(t), "compatibility.yaml"))
 	rows := map[string][2]string{}
 	for _, c := range compat.Compatibility {
 		rows[strings.TrimSuffix(c.AppVersion, ".x")] = [2]string{c.MinK8sVersion, c.MaxK8sVersion}
