@@ -97,6 +97,35 @@ func (im *importer) defaults(pool map[string]any, src node, anyArch bool) {
 	}
 }
 
+// instanceKeys are the requirement keys that kept the v1alpha5 webhook
+// from defaulting a Provisioner's instance categories and generation.
+var instanceKeys = []string{
+	"node.kubernetes.io/instance-type", "karpenter.k8s.aws/instance-family",
+	"karpenter.k8s.aws/instance-category", "karpenter.k8s.aws/instance-generation",
+}
+
+// alphaInstanceDefaults states what the v1alpha5 webhook added to a
+// Provisioner that required no instance type, family, category or
+// generation (the provider's Provisioner.SetDefaults): categories c, m
+// and r of a generation above 2. v1 has no such default, so without it
+// the pool would launch every type, GPUs and bursting ones included.
+func (im *importer) alphaInstanceDefaults(spec node, pool map[string]any) {
+	reqs := spec.get("requirements")
+	if !reqs.ok() {
+		reqs = spec
+	}
+	for _, r := range reqs.list() {
+		if slices.Contains(instanceKeys, r.get("key").str()) {
+			return
+		}
+	}
+	pool["instanceCategories"] = []string{"c", "m", "r"}
+	pool["instanceGenerationAbove"] = 2
+	im.from(pool, "instanceCategories", reqs)
+	im.from(pool, "instanceGenerationAbove", reqs)
+	im.note("alpha-defaults", reqs.pos(), "no instance type, family, category or generation requirement: the v1alpha5 webhook defaulted categories c, m and r of generation 3 and later, which v1 does not; kept, so that the pool launches the types it did")
+}
+
 func toInts(values []string) ([]int, bool) {
 	out := make([]int, len(values))
 	for i, v := range values {
@@ -147,6 +176,7 @@ func (im *importer) provisioner(d node, name string) {
 		im.from(pool, "arch", spec)
 	}
 	im.defaults(pool, spec, false)
+	im.alphaInstanceDefaults(spec, pool)
 	im.common(spec, pool)
 	if l := spec.get("limits", "resources"); l.ok() {
 		pool["limits"] = l.plain()
