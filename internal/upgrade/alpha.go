@@ -130,15 +130,19 @@ func (p *Plan) alphaSteps(add func(title, command, ifFails string), dir string) 
 			sh(append([]string{"helm", "upgrade", "karpenter", generators.ChartRef("karpenter"), "--version", chartVersion(v), "--namespace", ns, "--reuse-values"}, set...)...)+
 				" && "+sh("kubectl", "-n", ns, "rollout", "status", "deployment/karpenter"), "")
 	}
-	// karpenter-convert writes a placeholder for the node role; envsubst
-	// fills in that variable only, so that a user data script keeps its
-	// own.
+	// karpenter-convert reads YAML documents, not the List `kubectl get
+	// -o yaml` prints: the objects are written one document each. It
+	// writes a placeholder for the node role; envsubst fills in that
+	// variable only, so that a user data script keeps its own.
+	each := func(resource, file string) string {
+		return "for o in $(" + sh("kubectl", "get", resource, "-o", "name") + `); do echo ---; kubectl get "$o" -o yaml; done > ` + file
+	}
 	add("Convert the AWSNodeTemplates and Provisioners to EC2NodeClasses and NodePools, and apply them",
 		strings.Join([]string{
 			sh("go", "install", "github.com/aws/karpenter/tools/karpenter-convert/cmd/karpenter-convert@release-v0.32.x"),
-			sh("kubectl", "get", "awsnodetemplates.karpenter.k8s.aws", "-o", "yaml") + " > awsnodetemplates.yaml && " +
+			each("awsnodetemplates.karpenter.k8s.aws", "awsnodetemplates.yaml") + " && " +
 				sh("karpenter-convert", "-f", "awsnodetemplates.yaml") + " | KARPENTER_NODE_ROLE=" + escape.Shell(n.NodeRole) + " envsubst '$KARPENTER_NODE_ROLE' > ec2nodeclasses-v1beta1.yaml",
-			sh("kubectl", "get", "provisioners.karpenter.sh", "-o", "yaml") + " > provisioners.yaml && " + sh("karpenter-convert", "-f", "provisioners.yaml") + " > nodepools-v1beta1.yaml",
+			each("provisioners.karpenter.sh", "provisioners.yaml") + " && " + sh("karpenter-convert", "-f", "provisioners.yaml") + " > nodepools-v1beta1.yaml",
 			sh("kubectl", "apply", "-f", "ec2nodeclasses-v1beta1.yaml", "-f", "nodepools-v1beta1.yaml"),
 		}, "\n"),
 		"read both files before applying them: each EC2NodeClass gets the node role "+n.NodeRole+" (set another where the profile gives a class a role of its own), and the NodePools keep the requirements v1alpha5 defaulted. They keep the Provisioners' and AWSNodeTemplates' names, which karpgen import keeps too: the v1 objects applied at the end replace them in place")
