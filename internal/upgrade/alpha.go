@@ -122,9 +122,12 @@ func (p *Plan) alphaSteps(add func(title, command, ifFails string), dir string) 
 	add(fmt.Sprintf("Apply the %s CRDs: NodePool, NodeClaim and EC2NodeClass, served beside Provisioner, Machine and AWSNodeTemplate", v),
 		sh(append([]string{"kubectl", "apply"}, urls...)...), "")
 	if v != p.versions[0] {
-		set := []string{"--set", "settings.clusterName=" + n.Cluster}
-		if n.Queue != "" {
-			set = append(set, "--set", "settings.interruptionQueue="+n.Queue)
+		// 0.32's chart reads settings.aws.clusterName and
+		// settings.aws.interruptionQueueName before the new keys, and
+		// --reuse-values keeps 0.31's: both are set to the profile's.
+		set := []string{
+			"--set", "settings.clusterName=" + n.Cluster, "--set", "settings.aws.clusterName=" + n.Cluster,
+			"--set", "settings.interruptionQueue=" + n.Queue, "--set", "settings.aws.interruptionQueueName=" + n.Queue,
 		}
 		add(fmt.Sprintf("Upgrade the controller to %s, which serves both APIs", v),
 			sh(append([]string{"helm", "upgrade", "karpenter", generators.ChartRef("karpenter"), "--version", chartVersion(v), "--namespace", ns, "--reuse-values"}, set...)...)+
