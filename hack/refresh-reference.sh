@@ -13,8 +13,9 @@
 #   chart/               charts/karpenter/
 # and from main: compatibility.yaml (hack/docs/compatibilitymatrix_gen/).
 # From MIGRATION_TAG it copies the v1beta1 migration guide's controller
-# policy (MIGRATION_POLICY) into migration-<tag>/: the policy the guide
-# attaches beside the v1alpha5 one, which `upgrade --from 0.31` plans.
+# policy (MIGRATION_POLICY) and the chart into migration-<tag>/: the
+# policy the guide attaches beside the v1alpha5 one and the chart of the
+# release that serves both APIs, which `upgrade --from 0.31` plans.
 #
 # The second form reads one release from the Go module proxy, which needs no
 # clone: `go mod download` fetches github.com/aws/karpenter-provider-aws at
@@ -145,9 +146,12 @@ commit=$(git rev-list -n 1 "$MIGRATION_TAG")
 out="$tmp/migration-$MIGRATION_TAG"
 mkdir -p "$out"
 git show "$commit:$MIGRATION_POLICY" >"$out/v1beta1-controller-policy.json"
+extract "$commit" charts/karpenter "$out/chart"
+rm -rf "$out/chart/crds"
 cat >"$out/SOURCE.txt" <<TXT
 source: github.com/aws/karpenter-provider-aws tag $MIGRATION_TAG commit $commit
 v1beta1-controller-policy.json <- $MIGRATION_POLICY (the policy the v1beta1 migration guide attaches beside the v1alpha5 one)
+chart/ <- charts/karpenter/ without crds/ (git symlinks to pkg/apis/crds/, which the move applies from upstream by URL)
 TXT
 main=$(git rev-parse main)
 git show "$main:$COMPAT" >"$tmp/compatibility.yaml"
