@@ -59,7 +59,7 @@ func TestVetRefusesWhatTheCRDsRefuse(t *testing.T) {
 		// The schema refuses these (#Duration) before any rule runs.
 		{"consolidateAfter", `nodePools: app: disruption: consolidateAfter: "90sec"`, "schema", "nodepools.yaml", []string{"1.0"}},
 		{"expireAfter", `nodePools: app: expireAfter: "30d"`, "schema", "nodepools.yaml", nil},
-		{"budget duration", `nodePools: app: disruption: budgets: [{nodes: "1", schedule: "@daily", duration: "30s"}]`, "value/duration", "nodepools.yaml", nil},
+		{"budget duration", `nodePools: app: disruption: budgets: [{nodes: "1", schedule: "@daily", duration: "30s"}]`, "schema", "nodepools.yaml", nil},
 		{"budget nodes", `nodePools: app: disruption: budgets: [{nodes: "110%"}]`, "value/budget", "nodepools.yaml", nil},
 		{"budget schedule alone", `nodePools: app: disruption: budgets: [{nodes: "1", schedule: "@daily"}]`, "value/budget", "nodepools.yaml", nil},
 		{"v1beta1 policy", `nodePools: app: disruption: consolidationPolicy: "WhenUnderutilized"`, "value/consolidation-policy", "nodepools.yaml", nil},
@@ -137,7 +137,7 @@ func TestVetRefusesWhatTheCRDsRefuse(t *testing.T) {
 }
 
 // withField is the profile of dir without the override, with the
-// override's scalar written into the Go profile instead (the schema
+// override's value written into the Go profile instead (the schema
 // refuses it, so no load gives it): "nodePools: app: expireAfter: "30d"".
 func withField(t *testing.T, dir, override string) *profile.Profile {
 	t.Helper()
@@ -157,6 +157,8 @@ func withField(t *testing.T, dir, override string) *profile.Profile {
 	value = strings.TrimSuffix(value, `"`)
 	pool := p.NodePools["app"]
 	switch path {
+	case "nodePools: app: disruption: budgets: [{nodes":
+		pool.Disruption.Budgets = []profile.Budget{{Nodes: "1", Schedule: "@daily", Duration: "30s"}}
 	case "nodePools: app: disruption: consolidateAfter":
 		pool.Disruption.ConsolidateAfter = value
 	case "nodePools: app: expireAfter":

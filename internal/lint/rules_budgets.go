@@ -146,7 +146,7 @@ func budgetWeek(c *Context, np profile.NodePool) (budget.Week, bool) {
 			return budget.Week{}, false
 		}
 		if d, err := time.ParseDuration(b.Duration); b.Schedule != "" && (err != nil || d < time.Minute || d%time.Minute != 0) {
-			return budget.Week{}, false // value/duration speaks of it
+			return budget.Week{}, false // the schema (#Budget.duration) speaks of it
 		}
 		if _, err := budget.ToUTC(b, loc); err != nil {
 			return budget.Week{}, false

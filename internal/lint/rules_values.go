@@ -17,24 +17,6 @@ import (
 
 var valueRules = []*Rule{
 	{
-		ID: "value/duration", Severity: diag.Error, Group: "Values",
-		// consolidateAfter, expireAfter and terminationGracePeriod are the
-		// schema's (#Duration). A budget's duration stays here: it sits in
-		// the budgets' default disjunction, where CUE can only say that no
-		// alternative matched.
-		Summary: "Budget durations are hours and minutes, like \"8h\" or \"1h30m\" (the other durations are the schema's #Duration).",
-		check: func(c *Context) {
-			for p, np := range c.pools() {
-				base := at("nodePools", field(p))
-				for i, b := range np.Disruption.Budgets {
-					if b.Duration != "" && !budgetDurRE.MatchString(b.Duration) {
-						c.Report(at(base, "disruption", "budgets", i, "duration"), `write hours and minutes, e.g. "8h" or "1h30m"`, "budget duration %q is not a duration of hours and minutes", b.Duration)
-					}
-				}
-			}
-		},
-	},
-	{
 		ID: "value/quantity", Severity: diag.Error, Group: "Values",
 		Summary: "Resource quantities (limits, controller resources, reserved resources, volume sizes, headroom) are valid, and limits and headroom are greater than zero.",
 		check: func(c *Context) {

@@ -13,7 +13,6 @@ var (
 	labelNameRE    = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
 	clusterNameRE  = regexp.MustCompile(`^[0-9A-Za-z][A-Za-z0-9_-]*$`)
 	quantityRE     = regexp.MustCompile(`^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$`)
-	budgetDurRE    = regexp.MustCompile(`^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$`)
 	budgetNodesRE  = regexp.MustCompile(`^((100|[0-9]{1,2})%|[0-9]+)$`)
 	volumeSizeRE   = regexp.MustCompile(`^((?:[1-9][0-9]{0,3}|[1-4][0-9]{4}|[5][0-8][0-9]{3}|59000)Gi|(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|[6][0-3][0-9]{3}|64000)G|([1-9]||[1-5][0-7]|58)Ti|([1-9]||[1-5][0-9]|6[0-3]|64)T)$`)
 	amiIDRE        = regexp.MustCompile(`^ami-[0-9a-z]+$`)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/errors"
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/fieldpos"
@@ -36,6 +37,7 @@ var patternWords = map[string][2]string{
 	`^[A-Za-z0-9 ._-]{1,64}$`:                    {"a name of 1 to 64 letters, digits, spaces and ._-", `"workloads"`},
 	`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*\.json$`: {"a .json file inside the profiles folder, as a relative path", `"guardrails/deny-regions.json"`},
 	`^([0-9]+(s|m|h))+$`:                         {"a duration (digits with s, m or h)", `"1h30m"`},
+	`^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$`:  {"a duration of hours and minutes", `"8h"`},
 }
 
 // requiredExamples show a value for each field the schema requires
@@ -59,6 +61,7 @@ var requiredExamples = map[string]string{
 	"nodePools.*.requirements.*.key":                     `requirements: [{key: "karpenter.k8s.aws/instance-cpu", operator: "Lt", values: ["65"]}]`,
 	"nodePools.*.requirements.*.operator":                `requirements: [{key: "karpenter.k8s.aws/instance-cpu", operator: "Lt", values: ["65"]}]`,
 	"nodePools.*.headroom.replicas":                      `headroom: {replicas: 2, cpu: "2", memory: "4Gi"}`,
+	"nodePools.*.disruption.budgets.*.nodes":             `budgets: [{nodes: "10%"}]`,
 	"nodeOverlays.*.requirements.*.key":                  `requirements: [{key: "node.kubernetes.io/instance-type", operator: "In", values: ["m5.large"]}]`,
 	"nodeOverlays.*.requirements.*.operator":             `requirements: [{key: "node.kubernetes.io/instance-type", operator: "In", values: ["m5.large"]}]`,
 	"nodeClasses.*.blockDevices.*.deviceName":            `blockDevices: [{deviceName: "/dev/xvda", volumeSize: "100Gi"}]`,
@@ -123,8 +126,10 @@ func listElem(v cue.Value) cue.Value {
 	case op == cue.NoOp && len(args) == 1:
 		list = args[0]
 	case op == cue.OrOp:
+		// The open list of the choice ([...#Budget] beside a default
+		// list of one budget), concrete or not.
 		for _, a := range args {
-			if !a.IsConcrete() {
+			if !a.IsConcrete() || a.LookupPath(cue.MakePath(cue.AnyIndex)).Exists() {
 				list = a
 			}
 		}
@@ -268,9 +273,13 @@ func (e *Env) explain(x *explainer, fs []diag.Finding) []diag.Finding {
 		covered = append(covered, path)
 		required = true
 	}
+	refused := e.branchErrors(x, fs)
 	for _, f := range fs {
 		rest := strings.TrimPrefix(strings.TrimPrefix(f.Path, prefix), ".")
 		if strings.HasPrefix(f.Path, prefix) && rest != "" && under(rest) {
+			continue
+		}
+		if refused.noise(rest) {
 			continue
 		}
 		// A field derived from a required one that is missing (the
@@ -290,6 +299,81 @@ func (e *Env) explain(x *explainer, fs []diag.Finding) []diag.Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// choices are, for each field whose choice failed whole (budgets:
+// *[{nodes: "10%"}] | [...#Budget]), the paths below it that the
+// choice's open branch refuses: what the user wrote wrong. CUE's errors
+// of such a field mix both branches; the default's (its one budget, its
+// "10%") are noise.
+type choices map[string]map[string]bool
+
+// noise reports whether a finding at path is CUE's summary of a failed
+// choice or an error only its default branch gives.
+func (c choices) noise(path string) bool {
+	for at, refused := range c {
+		switch rel, ok := strings.CutPrefix(path, at); {
+		case !ok || len(refused) == 0:
+		case rel == "":
+			return true
+		case rel[0] == '.':
+			return !refused[rel[1:]]
+		}
+	}
+	return false
+}
+
+// branchErrors validates the user's value of each failed choice against
+// the choice's open branch.
+func (e *Env) branchErrors(x *explainer, fs []diag.Finding) choices {
+	out := choices{}
+	for _, f := range fs {
+		if !strings.Contains(f.Message, "in empty disjunction") {
+			continue
+		}
+		rest := strings.TrimPrefix(strings.TrimPrefix(f.Path, "environments."+e.Name), ".")
+		sels, ok := errorPath(rest)
+		if !ok {
+			continue
+		}
+		s, _, ok := x.at(sels)
+		user := e.Value().LookupPath(cue.MakePath(sels...))
+		if !ok || !user.Exists() {
+			continue
+		}
+		open := openBranch(s)
+		if !open.Exists() {
+			continue
+		}
+		// The errors' paths are the schema's (#NodePool.disruption.
+		// budgets.0.duration): what follows the field's own label is the
+		// path below it.
+		label := sels[len(sels)-1].Unquoted()
+		refused := map[string]bool{}
+		for _, err := range errors.Errors(open.Unify(user).Validate(cue.Concrete(true))) {
+			p := err.Path()
+			if i := slices.Index(p, label); i >= 0 && i+1 < len(p) {
+				refused[strings.Join(p[i+1:], ".")] = true
+			}
+		}
+		out[rest] = refused
+	}
+	return out
+}
+
+// openBranch is the open list of a choice with a default list, if any.
+func openBranch(v cue.Value) cue.Value {
+	op, args := v.Expr()
+	if op != cue.OrOp {
+		return cue.Value{}
+	}
+	for _, a := range args {
+		// An open list's length is a bound, a closed one's a number.
+		if _, err := a.Len().Int64(); err != nil && a.IncompleteKind() == cue.ListKind {
+			return a
+		}
+	}
+	return cue.Value{}
 }
 
 // missing lists the required fields (requiredExamples) the profile does

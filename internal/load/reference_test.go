@@ -28,7 +28,7 @@ func TestReference(t *testing.T) {
 		{Path: "nodePools.*.capacityTypes", Type: `a list of "on-demand", "spot", "reserved"`, Default: `["on-demand"]`,
 			Doc: "How instances are bought: on demand, spot, or from capacity reservations."},
 		{Path: "nodePools.*.disruption.budgets[].nodes", Type: "a string", Required: true,
-			Doc: `How many nodes may be disrupted at once: a count ("2") or a percentage ("10%"; "0" stops it).`},
+			Doc: `How many nodes may be disrupted at once: a count ("2") or a percentage ("10%"; "0" stops it).`, Example: `budgets: [{nodes: "10%"}]`},
 		{Path: "nodeClasses.*.subnetSelectorTerms", Type: "a list of structs", Default: "derived from the profile",
 			Doc: "Subnets and security groups: by default those with the getting-started discovery tag (karpenter.sh/discovery: the cluster's name); a class's own terms replace the default whole."},
 		{Path: "nodeClasses.*.blockDevices[].volumeType", Type: `one of "gp3", "gp2", "io1", "io2", "sc1", "st1", "standard"`, Default: `"gp3"`,
