@@ -76,6 +76,9 @@ func (p *Plan) zeroHop(h *Hop, from, to facts.Version) {
 	default:
 		h.Notes = []string{"Within the v1beta1 minors: move to the latest 0.37 patch, with the webhooks enabled, before 1.0."}
 	}
+	if p.envs[len(p.envs)-1].Application != nil {
+		h.Notes = append(h.Notes, "Argo CD delivers the environment from 1.0 on, once the profile's commit is synced; karpgen renders no 0.x bundle, so this hop upgrades the Helm release the cluster runs now. Where an Argo CD Application of your own delivers that release, make the hop's changes (chart version, values) in it instead, with its automated sync off until the hop is done.")
+	}
 }
 
 // chartVersion is the chart version of a release: upstream's charts
