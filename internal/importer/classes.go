@@ -172,10 +172,12 @@ func (im *importer) familyAlias(spec node, family string) map[string]any {
 	if alias, ok := aliasFamilies[family]; ok {
 		return map[string]any{"alias": alias + "@latest"}
 	}
+	// Another operating system: every node of the class is replaced, and
+	// user data written for the old one runs on the new one.
 	if family == "Ubuntu" {
-		im.note("ami-family", spec.keyPos("amiFamily"), "amiFamily Ubuntu was removed in v1: switched to al2023@latest; to keep Ubuntu use amiFamily Custom with AMI ids and your own userData")
+		im.warn("ami-family", spec.keyPos("amiFamily"), "amiFamily Ubuntu was removed in v1: switched to al2023@latest, so the class's nodes run Amazon Linux 2023 (its userData too) and every one is replaced on the first sync; to keep Ubuntu use amiFamily Custom with AMI ids and your own userData")
 	} else {
-		im.note("ami-family", spec.keyPos("amiFamily"), "amiFamily %s has no v1 alias: switched to al2023@latest", family)
+		im.warn("ami-family", spec.keyPos("amiFamily"), "amiFamily %s has no v1 alias: switched to al2023@latest, so the class's nodes run Amazon Linux 2023 (its userData too) and every one is replaced on the first sync", family)
 	}
 	return map[string]any{"alias": "al2023@latest"}
 }
