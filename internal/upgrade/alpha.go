@@ -22,21 +22,23 @@ import (
 func (p *Plan) FromAlpha() bool { return facts.Alpha.Holds(p.versions[0]) }
 
 // betaPolicies are the v1beta1 controller policies the move attaches for
-// the controllers before 1.0 (none unless it starts on v1alpha5).
-func (p *Plan) betaPolicies() []iampolicy.ControllerPolicy {
+// the controllers before 1.0 (none unless it starts on v1alpha5), made
+// once by New.
+func (p *Plan) betaPolicies() []iampolicy.ControllerPolicy { return p.beta }
+
+// makeBetaPolicies makes them for the target's names.
+func (p *Plan) makeBetaPolicies() error {
 	if !p.FromAlpha() {
 		return nil
 	}
-	var out []iampolicy.ControllerPolicy
 	for _, r := range iampolicy.BetaReleases {
-		// The releases are the table's own: BetaPolicy cannot miss them.
 		cp, err := iampolicy.BetaPolicy(r, p.envs[len(p.envs)-1].Names)
 		if err != nil {
-			panic(err)
+			return err
 		}
-		out = append(out, cp)
+		p.beta = append(p.beta, cp)
 	}
-	return out
+	return nil
 }
 
 // betaPolicy is the v1beta1 controller policy the move attaches for the
@@ -172,11 +174,25 @@ func (p *Plan) alphaSteps(add func(title, command, ifFails string), dir string) 
 }
 
 // attach is the command that creates a managed policy from the plan's
-// file of it and attaches it to the controller role.
+// file of it and attaches it to the controller role (a transition policy,
+// a v1beta1 one).
 func (p *Plan) attach(cp iampolicy.ControllerPolicy, dir string) string {
 	n := p.envs[len(p.envs)-1].Names
 	return escape.ShellJoin("aws", "iam", "create-policy", "--policy-name", cp.Name, "--policy-document", "file://"+dir+"/iam/"+cp.File) +
 		" && " + escape.ShellJoin("aws", "iam", "attach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", n.PolicyARN(cp.Name))
+}
+
+// detach is the command that detaches managed policies from the
+// controller role and deletes them, one line each.
+func (p *Plan) detach(policies []iampolicy.ControllerPolicy) string {
+	n := p.envs[len(p.envs)-1].Names
+	var cmds []string
+	for _, cp := range policies {
+		arn := n.PolicyARN(cp.Name)
+		cmds = append(cmds, escape.ShellJoin("aws", "iam", "detach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", arn)+
+			" && "+escape.ShellJoin("aws", "iam", "delete-policy", "--policy-arn", arn))
+	}
+	return strings.Join(cmds, "\n")
 }
 
 // betaHopSteps are the steps of a hop to the last v1beta1 minor: its

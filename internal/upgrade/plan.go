@@ -45,6 +45,8 @@ type Plan struct {
 	versions []facts.Version
 	envs     []*model.Env
 	bundles  []*generators.Bundle
+	// beta are the v1beta1 controller policies of a move from v1alpha5.
+	beta []iampolicy.ControllerPolicy
 }
 
 // KubernetesStep is one Kubernetes minor upgrade of the cluster (EKS moves
@@ -256,6 +258,9 @@ func New(e *model.Env, o Options) (*Plan, error) {
 		}
 	}
 
+	if err := p.makeBetaPolicies(); err != nil {
+		return nil, err
+	}
 	p.startBlockers(e, fv, tv, kube[0])
 	p.blockers(tm, tv, kube)
 	for i := 1; i < len(p.versions); i++ {

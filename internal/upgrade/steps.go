@@ -59,13 +59,11 @@ func (p *Plan) steps() []Step {
 	if p.FromAlpha() {
 		p.alphaSteps(add, dir)
 	}
-	policyARN := n.PolicyARN
 	transition := p.TransitionPolicies()
 	if len(transition) > 0 {
 		var cmds []string
 		for _, cp := range transition {
-			cmds = append(cmds, sh("aws", "iam", "create-policy", "--policy-name", cp.Name, "--policy-document", "file://"+dir+"/iam/"+cp.File)+
-				" && "+sh("aws", "iam", "attach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", policyARN(cp.Name)))
+			cmds = append(cmds, p.attach(cp, dir))
 		}
 		add("Let the controller keep what the running release needs, beside what the target needs (transition policies)", strings.Join(cmds, "\n"), "")
 	}
@@ -117,20 +115,10 @@ func (p *Plan) steps() []Step {
 			p.argoCommit(app, fmt.Sprintf("cluster.kubernetesVersion: %q", p.KubernetesTo), "Kubernetes "+p.KubernetesTo), "")
 	}
 	if len(transition) > 0 {
-		var cmds []string
-		for _, cp := range transition {
-			arn := policyARN(cp.Name)
-			cmds = append(cmds, sh("aws", "iam", "detach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", arn)+" && "+sh("aws", "iam", "delete-policy", "--policy-arn", arn))
-		}
-		add("Remove the transition policies once the target controller runs", strings.Join(cmds, "\n"), "")
+		add("Remove the transition policies once the target controller runs", p.detach(transition), "")
 	}
 	if beta := p.betaPolicies(); len(beta) > 0 {
-		var cmds []string
-		for _, cp := range beta {
-			arn := policyARN(cp.Name)
-			cmds = append(cmds, sh("aws", "iam", "detach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", arn)+" && "+sh("aws", "iam", "delete-policy", "--policy-arn", arn))
-		}
-		add("Remove the v1beta1 controller policies once the target controller runs", strings.Join(cmds, "\n"), "")
+		add("Remove the v1beta1 controller policies once the target controller runs", p.detach(beta), "")
 	}
 	return steps
 }
