@@ -127,12 +127,8 @@ func listElem(v cue.Value) cue.Value {
 		list = args[0]
 	case op == cue.OrOp:
 		// The open list of the choice ([...#Budget] beside a default
-		// list of one budget), concrete or not.
-		for _, a := range args {
-			if !a.IsConcrete() || a.LookupPath(cue.MakePath(cue.AnyIndex)).Exists() {
-				list = a
-			}
-		}
+		// list of one budget).
+		list = openBranch(v)
 	}
 	return list.LookupPath(cue.MakePath(cue.AnyIndex))
 }
