@@ -17,7 +17,7 @@ const module = "github.com/karpgen/karpgen/"
 // rooms are the packages by room, from the bottom (see the package
 // doc); a name ending in "/..." stands for the packages below it.
 var rooms = [][]string{
-	{"schema", "internal/profile", "internal/facts", "internal/diag", "internal/util/...", "internal/iameval", "internal/drift",
+	{"schema", "internal/profile/...", "internal/facts", "internal/diag", "internal/util/...", "internal/iameval", "internal/drift",
 		"internal/gitrev", "internal/templates", "internal/kubelet", "internal/fieldpos", "internal/bench/fleet", "internal/simulate/wire"},
 	{"internal/model", "internal/instancetypes", "internal/iampolicy", "internal/oracle", "internal/budget"},
 	{"internal/load", "internal/load/internal/...", "generators", "internal/guardrails"},
