@@ -2,10 +2,12 @@ package importer
 
 import (
 	"cmp"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/profile/form"
 )
 
 // aliasFamilies maps amiFamily to the v1 alias family.
@@ -21,46 +23,45 @@ var restrictedTags = []string{"karpenter.sh/managed-by", "karpenter.sh/nodepool"
 // nodeTemplate reads a karpenter.k8s.aws/v1alpha1 AWSNodeTemplate.
 func (im *importer) nodeTemplate(d node, name string) {
 	spec := d.get("spec")
-	nc := map[string]any{}
-	im.from(nc, "", d.get("metadata", "name"))
-	setTerms(nc, "subnetSelectorTerms", legacySelector(spec.get("subnetSelector")))
-	setTerms(nc, "securityGroupSelectorTerms", legacySelector(spec.get("securityGroupSelector")))
-	im.from(nc, "subnetSelectorTerms", spec.get("subnetSelector"))
-	im.from(nc, "securityGroupSelectorTerms", spec.get("securityGroupSelector"))
-	im.from(nc, "ami", spec.get("amiFamily"))
-	im.from(nc, "ami", spec.get("amiSelector"))
+	nc := &form.NodeClass{}
+	at := im.at("nodeClasses", name)
+	at.from(d.get("metadata", "name"))
+	nc.SubnetSelectorTerms = subnets(legacySelector(spec.get("subnetSelector")))
+	nc.SecurityGroupSelectorTerms = legacySelector(spec.get("securityGroupSelector"))
+	at.from(spec.get("subnetSelector"), "subnetSelectorTerms")
+	at.from(spec.get("securityGroupSelector"), "securityGroupSelectorTerms")
+	at.from(spec.get("amiFamily"), "ami")
+	at.from(spec.get("amiSelector"), "ami")
 	family := spec.get("amiFamily").str()
 	if sel := spec.get("amiSelector"); sel.ok() {
-		ami := map[string]any{}
+		ami := &form.NodeClassAMI{}
 		for _, k := range sel.keys() {
 			v := sel.get(k).str()
 			switch k {
 			case "aws-ids", "aws::ids":
-				ami["ids"] = splitList(v)
+				ami.IDs = splitList(v)
 			case "aws::name":
-				ami["names"] = splitList(v)
+				ami.Names = splitList(v)
 			case "aws::owners":
 				im.note("ami-owner", sel.keyPos(k), "AMI owners cannot be selected in a karpgen profile; dropped")
 			default:
-				tags, _ := ami["tags"].(map[string]string)
-				if tags == nil {
-					tags = map[string]string{}
+				if ami.Tags == nil {
+					ami.Tags = map[string]string{}
 				}
-				tags[k] = v
-				ami["tags"] = tags
+				ami.Tags[k] = v
 			}
 		}
-		ami["family"] = orString(family, "AL2")
-		nc["ami"] = ami
+		ami.Family = orString(family, "AL2")
+		nc.AMI = ami
 	} else {
-		nc["ami"] = im.familyAlias(spec, family)
+		nc.AMI = im.familyAlias(spec, family)
 	}
 	if ip := spec.get("instanceProfile").str(); ip != "" {
-		nc["instanceProfile"] = ip
-		im.from(nc, "instanceProfile", spec.get("instanceProfile"))
+		nc.InstanceProfile = ip
+		at.from(spec.get("instanceProfile"), "instanceProfile")
 	}
 	im.inventedNote(spec, nc, name)
-	im.classCommon(spec, nc, true)
+	im.classCommon(spec, nc, at, true)
 	if lt := spec.get("launchTemplate"); lt.ok() {
 		im.note("launch-template", spec.keyPos("launchTemplate"), "launch templates are not supported in v1; dropped: move their settings to the node class")
 	}
@@ -70,58 +71,50 @@ func (im *importer) nodeTemplate(d node, name string) {
 // nodeClass reads a karpenter.k8s.aws v1beta1 or v1 EC2NodeClass.
 func (im *importer) nodeClass(d node, name string, beta bool) {
 	spec := d.get("spec")
-	nc := map[string]any{}
-	im.from(nc, "", d.get("metadata", "name"))
-	setTerms(nc, "subnetSelectorTerms", im.terms(spec.get("subnetSelectorTerms")))
-	setTerms(nc, "securityGroupSelectorTerms", im.terms(spec.get("securityGroupSelectorTerms")))
+	nc := &form.NodeClass{}
+	at := im.at("nodeClasses", name)
+	at.from(d.get("metadata", "name"))
+	nc.SubnetSelectorTerms = im.subnetTerms(spec.get("subnetSelectorTerms"))
+	nc.SecurityGroupSelectorTerms = terms(spec.get("securityGroupSelectorTerms"))
 	for _, k := range []string{"subnetSelectorTerms", "securityGroupSelectorTerms", "capacityReservationSelectorTerms", "role", "instanceProfile",
 		"kubelet", "associatePublicIPAddress", "instanceStorePolicy", "amiFamily", "amiSelectorTerms"} {
 		field := map[string]string{"amiFamily": "ami", "amiSelectorTerms": "ami"}[k]
-		im.from(nc, cmp.Or(field, k), spec.get(k))
+		at.from(spec.get(k), cmp.Or(field, k))
 	}
-	var reservations []any
 	for _, t := range spec.get("capacityReservationSelectorTerms").list() {
-		term := map[string]any{}
-		for _, k := range []string{"id", "ownerID", "instanceMatchCriteria"} {
-			if v := t.get(k).str(); v != "" {
-				term[k] = v
-			}
-		}
+		term := form.CapacityReservationTerm{ID: t.get("id").str(), OwnerID: t.get("ownerID").str(), InstanceMatchCriteria: t.get("instanceMatchCriteria").str()}
 		if tags := t.get("tags").stringMap(); len(tags) > 0 {
-			term["tags"] = tags
+			term.Tags = tags
 		}
-		reservations = append(reservations, term)
-	}
-	if len(reservations) > 0 {
-		nc["capacityReservationSelectorTerms"] = reservations
+		nc.CapacityReservationSelectorTerms = append(nc.CapacityReservationSelectorTerms, term)
 	}
 	family := spec.get("amiFamily").str()
 	terms := spec.get("amiSelectorTerms").list()
-	ami := map[string]any{}
+	ami := &form.NodeClassAMI{}
 	for _, t := range terms {
 		switch {
 		case t.get("alias").ok():
-			ami["alias"] = t.get("alias").str()
+			ami.Alias = t.get("alias").str()
 		case t.get("id").ok():
-			ami["ids"] = append(asStrings(ami["ids"]), t.get("id").str())
+			ami.IDs = append(ami.IDs, t.get("id").str())
 		case t.get("name").ok():
-			ami["names"] = append(asStrings(ami["names"]), t.get("name").str())
+			ami.Names = append(ami.Names, t.get("name").str())
 			if t.get("owner").ok() {
 				im.note("ami-owner", t.keyPos("owner"), "AMI owner %q cannot be selected in a karpgen profile; dropped", t.get("owner").str())
 			}
 		case t.get("tags").ok():
-			ami["tags"] = t.get("tags").stringMap()
+			ami.Tags = t.get("tags").stringMap()
 		case t.get("ssmParameter").ok():
-			ami["ssmParameter"] = t.get("ssmParameter").str()
+			ami.SSMParameter = t.get("ssmParameter").str()
 		}
 	}
 	switch {
 	case len(terms) == 0:
 		ami = im.familyAlias(spec, family)
-	case ami["alias"] == nil:
-		ami["family"] = orString(family, "Custom")
+	case ami.Alias == "":
+		ami.Family = orString(family, "Custom")
 	}
-	nc["ami"] = ami
+	nc.AMI = ami
 	if r := spec.get("role").str(); r != "" {
 		// Karpenter takes a role ARN and uses its name: so does import.
 		if m := roleARN.FindStringSubmatch(r); m != nil {
@@ -129,26 +122,22 @@ func (im *importer) nodeClass(d node, name string, beta bool) {
 			im.note("role-arn", spec.get("role").pos(), "role %s is an ARN: the profile names the role, %s, as Karpenter uses it", r, name)
 			r = name
 		}
-		nc["role"] = r
+		nc.Role = r
 		if _, seen := im.nodeRoles[r]; !seen {
 			im.nodeRoles[r] = spec.get("role").pos()
 		}
 	}
-	if ip := spec.get("instanceProfile").str(); ip != "" {
-		nc["instanceProfile"] = ip
-	}
+	nc.InstanceProfile = spec.get("instanceProfile").str()
 	im.inventedNote(spec, nc, name)
-	im.classCommon(spec, nc, beta)
+	im.classCommon(spec, nc, at, beta)
 	if k := spec.get("kubelet"); k.ok() {
-		nc["kubelet"] = k.plain()
+		nc.Kubelet = plainMap(k)
 	}
 	if v := spec.get("associatePublicIPAddress"); v.ok() {
 		b, _ := v.boolean()
-		nc["associatePublicIPAddress"] = b
+		nc.AssociatePublicIPAddress = &b
 	}
-	if v := spec.get("instanceStorePolicy").str(); v != "" {
-		nc["instanceStorePolicy"] = v
-	}
+	nc.InstanceStorePolicy = spec.get("instanceStorePolicy").str()
 	// The fields later minors add under the same name in the profile
 	// (ipPrefixCount, networkInterfaces, cpuOptions, enclaveOptions…), as
 	// the features table lists them.
@@ -156,21 +145,22 @@ func (im *importer) nodeClass(d node, name string, beta bool) {
 		if f.Kind != "EC2NodeClass" || f.Path != "nodeClasses.*."+f.CRDPath {
 			continue
 		}
-		if _, set := nc[f.CRDPath]; !set && spec.get(f.CRDPath).ok() {
-			nc[f.CRDPath] = spec.get(f.CRDPath).plain()
+		if v := spec.get(f.CRDPath); v.ok() && !form.Has(nc, f.CRDPath) {
+			field, _ := form.Field(reflect.ValueOf(nc).Elem(), f.CRDPath)
+			im.fill(v, field, "node-class", f.CRDPath)
 		}
 	}
 	im.classes[name] = nc
 }
 
 // familyAlias turns an amiFamily without AMI selectors into an alias.
-func (im *importer) familyAlias(spec node, family string) map[string]any {
+func (im *importer) familyAlias(spec node, family string) *form.NodeClassAMI {
 	if family == "" {
 		family = "AL2"
 		im.note("ami-family", spec.pos(), "no amiFamily: AL2 was the default before v1; al2@latest selects the same AMIs")
 	}
 	if alias, ok := aliasFamilies[family]; ok {
-		return map[string]any{"alias": alias + "@latest"}
+		return &form.NodeClassAMI{Alias: alias + "@latest"}
 	}
 	// Another operating system: every node of the class is replaced, and
 	// user data written for the old one runs on the new one.
@@ -179,33 +169,27 @@ func (im *importer) familyAlias(spec node, family string) map[string]any {
 	} else {
 		im.warn("ami-family", spec.keyPos("amiFamily"), "amiFamily %s has no v1 alias: switched to al2023@latest, so the class's nodes run Amazon Linux 2023 (its userData too) and every one is replaced on the first sync", family)
 	}
-	return map[string]any{"alias": "al2023@latest"}
+	return &form.NodeClassAMI{Alias: "al2023@latest"}
 }
 
 // classCommon reads what the node class generations share.
-func (im *importer) classCommon(spec node, nc map[string]any, hopLimitWas2 bool) {
+func (im *importer) classCommon(spec node, nc *form.NodeClass, at place, hopLimitWas2 bool) {
 	for k, field := range map[string]string{"blockDeviceMappings": "blockDevices", "metadataOptions": "metadataOptions", "userData": "userData",
 		"detailedMonitoring": "detailedMonitoring", "tags": "tags"} {
-		im.from(nc, field, spec.get(k))
+		at.from(spec.get(k), field)
 	}
 	if bd := spec.get("blockDeviceMappings"); bd.ok() {
-		var out []any
+		nc.BlockDevices = []form.BlockDevice{}
 		for _, m := range bd.list() {
-			dev := map[string]any{"deviceName": m.get("deviceName").str()}
 			ebs := m.get("ebs")
-			for _, k := range []string{"volumeSize", "volumeType", "kmsKeyID", "snapshotID"} {
-				if v := ebs.get(k).str(); v != "" {
-					dev[k] = v
-				}
-			}
-			for _, k := range []string{"iops", "throughput"} {
-				if v, ok := ebs.get(k).integer(); ok {
-					dev[k] = v
-				}
-			}
-			for _, k := range []string{"encrypted", "deleteOnTermination"} {
+			dev := form.BlockDevice{DeviceName: m.get("deviceName").str(), VolumeSize: ebs.get("volumeSize").str(), VolumeType: ebs.get("volumeType").str(),
+				KMSKeyID: ebs.get("kmsKeyID").str(), SnapshotID: ebs.get("snapshotID").str()}
+			dev.IOPS = intOf(ebs.get("iops"))
+			dev.Throughput = intOf(ebs.get("throughput"))
+			dev.VolumeInitializationRate = intOf(ebs.get("volumeInitializationRate"))
+			for k, field := range map[string]**bool{"encrypted": &dev.Encrypted, "deleteOnTermination": &dev.DeleteOnTermination} {
 				if v, ok := ebs.get(k).boolean(); ok {
-					dev[k] = v
+					*field = &v
 				} else if ebs.ok() {
 					// The profile's default (true) is written where the
 					// input left the field to EC2: the node class's hash
@@ -215,28 +199,21 @@ func (im *importer) classCommon(spec node, nc map[string]any, hopLimitWas2 bool)
 				}
 			}
 			if v, ok := m.get("rootVolume").boolean(); ok {
-				dev["rootVolume"] = v
+				dev.RootVolume = &v
 			}
-			out = append(out, dev)
+			nc.BlockDevices = append(nc.BlockDevices, dev)
 		}
-		nc["blockDevices"] = out
 	}
-	meta := map[string]any{}
 	mo := spec.get("metadataOptions")
-	for _, k := range []string{"httpEndpoint", "httpProtocolIPv6", "httpTokens"} {
-		if v := mo.get(k).str(); v != "" {
-			meta[k] = v
-		}
-	}
-	if v, ok := mo.get("httpPutResponseHopLimit").integer(); ok {
-		meta["httpPutResponseHopLimit"] = v
-	} else if hopLimitWas2 {
-		meta["httpPutResponseHopLimit"] = 2
+	meta := form.NodeClassMetadataOptions{HTTPEndpoint: mo.get("httpEndpoint").str(), HTTPProtocolIPv6: mo.get("httpProtocolIPv6").str(),
+		HTTPTokens: mo.get("httpTokens").str(), HTTPPutResponseHopLimit: intOf(mo.get("httpPutResponseHopLimit"))}
+	if meta.HTTPPutResponseHopLimit == nil && hopLimitWas2 {
+		meta.HTTPPutResponseHopLimit = form.Ptr(2)
 		im.note("hop-limit", spec.pos(), "the IMDS hop limit defaulted to 2 before v1 and defaults to 1 in v1: kept 2 so that pods still reach instance metadata")
 	}
-	if len(meta) > 0 {
-		nc["metadataOptions"] = meta
-		im.fromKeys(meta, mo)
+	if meta != (form.NodeClassMetadataOptions{}) {
+		nc.MetadataOptions = &meta
+		at.fromKeys(mo, "metadataOptions")
 	}
 	if ud := spec.get("userData").str(); ud != "" {
 		if strings.HasSuffix(ud, "\n") {
@@ -245,10 +222,10 @@ func (im *importer) classCommon(spec node, nc map[string]any, hopLimitWas2 bool)
 			// the committed file must too): the drift hash sees that.
 			im.warn("drift", spec.get("userData").pos(), "userData ends with a newline, which the rendered node class drops (as kustomize does): this changes the node class's drift hash and replaces its nodes on the first sync")
 		}
-		nc["userData"] = ud
+		nc.UserData = ud
 	}
 	if v, ok := spec.get("detailedMonitoring").boolean(); ok {
-		nc["detailedMonitoring"] = v
+		nc.DetailedMonitoring = &v
 	}
 	if tags := spec.get("tags"); tags.ok() {
 		kept := map[string]string{}
@@ -260,7 +237,7 @@ func (im *importer) classCommon(spec node, nc map[string]any, hopLimitWas2 bool)
 			kept[k] = tags.get(k).str()
 		}
 		if len(kept) > 0 {
-			nc["tags"] = kept
+			nc.Tags = kept
 		}
 	}
 	if c := spec.get("context"); c.ok() {
@@ -268,40 +245,61 @@ func (im *importer) classCommon(spec node, nc map[string]any, hopLimitWas2 bool)
 	}
 }
 
-// terms reads v1beta1/v1 selector terms.
-func (im *importer) terms(list node) []any {
-	var out []any
+// intOf is a whole number of the input, nil where it has none.
+func intOf(n node) *int {
+	if v, ok := n.integer(); ok {
+		return &v
+	}
+	return nil
+}
+
+// terms reads v1beta1/v1 security group selector terms.
+func terms(list node) []form.SecurityGroupTerm {
+	var out []form.SecurityGroupTerm
 	for _, t := range list.list() {
-		o := map[string]any{}
-		if tags := t.get("tags"); tags.ok() {
-			o["tags"] = tags.stringMap()
+		out = append(out, form.SecurityGroupTerm{Tags: t.get("tags").stringMap(), ID: t.get("id").str(), Name: t.get("name").str()})
+	}
+	return out
+}
+
+// subnetTerms reads v1beta1/v1 subnet selector terms, which select by tags
+// or ID: a name, which the CRD refuses, is dropped with a note.
+func (im *importer) subnetTerms(list node) []form.SubnetTerm {
+	var out []form.SubnetTerm
+	for _, t := range list.list() {
+		if name := t.get("name"); name.ok() {
+			im.note("selector", t.keyPos("name"), "subnet selector terms select by tags or id, not by name: name %s dropped", name.str())
 		}
-		for _, k := range []string{"id", "name"} {
-			if v := t.get(k).str(); v != "" {
-				o[k] = v
-			}
-		}
-		out = append(out, o)
+		out = append(out, form.SubnetTerm{Tags: t.get("tags").stringMap(), ID: t.get("id").str()})
+	}
+	return out
+}
+
+// subnets are a v1alpha1 selector's terms as subnet terms.
+func subnets(terms []form.SecurityGroupTerm) []form.SubnetTerm {
+	var out []form.SubnetTerm
+	for _, t := range terms {
+		out = append(out, form.SubnetTerm{Tags: t.Tags, ID: t.ID})
 	}
 	return out
 }
 
 // legacySelector reads a v1alpha1 selector map ("aws-ids" lists ids).
-func legacySelector(sel node) []any {
-	var out []any
+func legacySelector(sel node) []form.SecurityGroupTerm {
+	var out []form.SecurityGroupTerm
 	tags := map[string]string{}
 	for _, k := range sel.keys() {
 		v := sel.get(k).str()
 		if k == "aws-ids" || k == "aws::ids" {
 			for _, id := range splitList(v) {
-				out = append(out, map[string]any{"id": id})
+				out = append(out, form.SecurityGroupTerm{ID: id})
 			}
 			continue
 		}
 		tags[k] = v
 	}
 	if len(tags) > 0 {
-		out = append(out, map[string]any{"tags": tags})
+		out = append(out, form.SecurityGroupTerm{Tags: tags})
 	}
 	return out
 }
@@ -316,11 +314,6 @@ func splitList(s string) []string {
 	return out
 }
 
-func asStrings(v any) []string {
-	s, _ := v.([]string)
-	return s
-}
-
 func orString(a, b string) string {
 	if a != "" {
 		return a
@@ -328,23 +321,16 @@ func orString(a, b string) string {
 	return b
 }
 
-// setTerms sets selector terms the source has; without any, the profile's
-// discovery-tag default applies.
 // inventedNote says what the profile fills in for a node class that the
 // input leaves without it: nothing is invented silently.
-func (im *importer) inventedNote(spec node, nc map[string]any, name string) {
-	if _, ok := nc["role"]; !ok && nc["instanceProfile"] == nil {
+func (im *importer) inventedNote(spec node, nc *form.NodeClass, name string) {
+	if nc.Role == "" && nc.InstanceProfile == "" {
 		im.note("default-role", spec.pos(), "node class %q names no role: the profile's node role (KarpenterNodeRole-<cluster>, or karpenter.nodeRole) is used", name)
 	}
-	for _, k := range []string{"subnetSelectorTerms", "securityGroupSelectorTerms"} {
-		if _, ok := nc[k]; !ok {
-			im.note("default-selector", spec.pos(), "node class %q has no %s: the profile selects by the discovery tag karpenter.sh/discovery: <cluster>", name, k)
-		}
+	if nc.SubnetSelectorTerms == nil {
+		im.note("default-selector", spec.pos(), "node class %q has no subnetSelectorTerms: the profile selects by the discovery tag karpenter.sh/discovery: <cluster>", name)
 	}
-}
-
-func setTerms(nc map[string]any, key string, terms []any) {
-	if len(terms) > 0 {
-		nc[key] = terms
+	if nc.SecurityGroupSelectorTerms == nil {
+		im.note("default-selector", spec.pos(), "node class %q has no securityGroupSelectorTerms: the profile selects by the discovery tag karpenter.sh/discovery: <cluster>", name)
 	}
 }

@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/profile/form"
 )
 
 var roleARN = regexp.MustCompile(`^arn:(aws|aws-cn|aws-us-gov):iam::([0-9]{12}):role/(.+)$`)
@@ -17,7 +19,7 @@ var roleARN = regexp.MustCompile(`^arn:(aws|aws-cn|aws-us-gov):iam::([0-9]{12}):
 // environment assembles the profile: cluster and Karpenter settings from
 // the options and the Helm values, the node group the controller runs
 // on, and the node classes and pools read from the manifests.
-func (im *importer) environment() (map[string]any, error) {
+func (im *importer) environment() (*form.Profile, error) {
 	o := im.opts
 	v := im.values
 	settings := v.get("settings")
@@ -78,27 +80,24 @@ func (im *importer) environment() (map[string]any, error) {
 		im.note("default-version", im.first, "no Kubernetes version given: the profile says Kubernetes %s, the newest Karpenter %s and the imported node classes support; set cluster.kubernetesVersion to the cluster's", kube, version)
 	}
 
-	karpenter := map[string]any{"version": version, "namespace": orString(o.Namespace, "kube-system")}
-	if sa := v.get("serviceAccount", "name").str(); sa != "" {
-		karpenter["serviceAccount"] = sa
-	}
-	clusterFields := map[string]any{"name": cluster, "region": region, "accountID": account, "kubernetesVersion": kube}
+	karpenter := &form.Karpenter{Version: version, Namespace: orString(o.Namespace, "kube-system"), ServiceAccount: v.get("serviceAccount", "name").str()}
+	clusterFields := &form.Cluster{Name: cluster, Region: region, AccountID: account, KubernetesVersion: kube}
 	if irsaRole != "" {
-		karpenter["auth"] = "irsa"
+		karpenter.Auth = "irsa"
 		if o.OIDCIssuer != "" {
-			clusterFields["oidcIssuer"] = o.OIDCIssuer
+			clusterFields.OIDCIssuer = o.OIDCIssuer
 		} else {
 			im.note("oidc-issuer", v.get("serviceAccount", "annotations").pos(), "the controller uses IRSA: set cluster.oidcIssuer")
 		}
 		if m := roleARN.FindStringSubmatch(irsaRole); m != nil {
 			// The role the values name exists: the bundle adopts it
 			// rather than create one of the same name.
-			karpenter["existingControllerRole"] = m[3]
+			karpenter.ExistingControllerRole = m[3]
 			im.note("adopt-controller-role", v.get("serviceAccount", "annotations").pos(),
 				"the controller's role %s exists (the Helm values name it): the profile adopts it (karpenter.existingControllerRole), so the bundle attaches the controller policies to it and creates no role", m[3])
 		}
 	} else {
-		karpenter["auth"] = "podIdentity"
+		karpenter.Auth = "podIdentity"
 		if v.ok() {
 			im.note("default-auth", v.pos(), "the Helm values name no IRSA role (serviceAccount.annotations): the profile takes EKS Pod Identity (karpenter.auth); set \"irsa\" if the controller uses IRSA")
 		} else {
@@ -106,7 +105,7 @@ func (im *importer) environment() (map[string]any, error) {
 		}
 	}
 	queue := orString(settings.get("interruptionQueue").str(), legacy.get("interruptionQueueName").str())
-	karpenter["interruptionQueue"] = queue != ""
+	karpenter.InterruptionQueue = form.Ptr(queue != "")
 	if queue == "" {
 		where, why := im.first, "without the Helm values in use, no interruption queue is known"
 		if v.ok() {
@@ -117,7 +116,7 @@ func (im *importer) environment() (map[string]any, error) {
 	if queue != "" {
 		// The queue the values name exists, with its rules: the bundle
 		// adopts it rather than create a queue of the same name.
-		karpenter["existingInterruptionQueue"] = queue
+		karpenter.ExistingInterruptionQueue = queue
 		at := settings.get("interruptionQueue").pos()
 		if settings.get("interruptionQueue").str() == "" {
 			at = legacy.get("interruptionQueueName").pos()
@@ -131,26 +130,25 @@ func (im *importer) environment() (map[string]any, error) {
 		// stays with its classes as one of karpenter.nodeRoles.
 		uses := map[string]int{}
 		for _, nc := range im.classes {
-			if r, ok := nc["role"].(string); ok {
-				uses[r]++
+			if nc.Role != "" {
+				uses[nc.Role]++
 			}
 		}
 		roles := slices.SortedStableFunc(slices.Values(slices.Sorted(maps.Keys(im.nodeRoles))), func(a, b string) int { return uses[b] - uses[a] })
-		karpenter["existingNodeRole"] = roles[0]
+		karpenter.ExistingNodeRole = roles[0]
 		im.note("adopt-node-role", im.nodeRoles[roles[0]],
 			"node role %s exists (the node classes name it): the profile adopts it (karpenter.existingNodeRole), so the bundle creates neither it nor its access entry", roles[0])
-		extra := map[string]any{}
 		for _, r := range roles[1:] {
-			extra[r] = map[string]any{"existing": true}
+			if karpenter.NodeRoles == nil {
+				karpenter.NodeRoles = map[string]form.KarpenterNodeRole{}
+			}
+			karpenter.NodeRoles[r] = form.KarpenterNodeRole{Existing: form.Ptr(true)}
 			im.note("adopt-node-role", im.nodeRoles[r],
 				"node role %s exists (a node class names it): the profile adopts it beside %s (karpenter.nodeRoles), so the controller may pass both and the bundle creates neither it nor its access entry", r, roles[0])
 		}
-		if len(extra) > 0 {
-			karpenter["nodeRoles"] = extra
-		}
 		for _, nc := range im.classes {
-			if nc["role"] == roles[0] {
-				delete(nc, "role") // the environment's node role is the default
+			if nc.Role == roles[0] {
+				nc.Role = "" // the environment's node role is the default
 			}
 		}
 	}
@@ -164,45 +162,44 @@ func (im *importer) environment() (map[string]any, error) {
 			labels = sel
 		}
 	}
-	karpenter["controller"].(map[string]any)["nodeGroup"] = group
-	nodeGroups := map[string]any{group: map[string]any{"labels": labels}}
+	karpenter.Controller.NodeGroup = group
+	nodeGroups := map[string]form.NodeGroup{}
+	controllerGroup := form.NodeGroup{Labels: labels}
 	if t := taints(v.get("tolerations")); len(t) > 0 {
 		im.note("controller-tolerations", v.keyPos("tolerations"), "the controller's tolerations are taken as the taints of node group %s; check them", group)
-		nodeGroups[group].(map[string]any)["taints"] = onlyTaints(t)
+		controllerGroup.Taints = onlyTaints(t)
 		// System pods need a group without taints, which the manifests
 		// do not show: one stands for it, so that the profile vets.
 		system := "system"
 		if system == group {
 			system = group + "-untainted"
 		}
-		nodeGroups[system] = map[string]any{"labels": map[string]string{"eks.amazonaws.com/nodegroup": system}}
+		nodeGroups[system] = form.NodeGroup{Labels: map[string]string{"eks.amazonaws.com/nodegroup": system}}
 		im.note("system-group", v.keyPos("tolerations"), "node group %s is tainted and the manifests name no untainted group for system pods: node group %s stands for it; give it the labels of the cluster's own", group, system)
 	}
 
-	return map[string]any{
-		"cluster":     clusterFields,
-		"karpenter":   karpenter,
-		"nodeGroups":  nodeGroups,
-		"nodeClasses": im.classes,
-		"nodePools":   im.pools,
-	}, nil
+	nodeGroups[group] = controllerGroup
+	return &form.Profile{Cluster: clusterFields, Karpenter: karpenter, NodeGroups: nodeGroups, NodeClasses: deref(im.classes), NodePools: deref(im.pools)}, nil
+}
+
+// deref is a map of the structs the importer built, by value.
+func deref[T any](m map[string]*T) map[string]T {
+	out := make(map[string]T, len(m))
+	for k, v := range m {
+		out[k] = *v
+	}
+	return out
 }
 
 // readValues carries the chart settings a profile has.
-func (im *importer) readValues(karpenter map[string]any, settings node) {
+func (im *importer) readValues(karpenter *form.Karpenter, settings node) {
 	v := im.values
-	controller := map[string]any{}
-	if r, ok := v.get("replicas").integer(); ok {
-		controller["replicas"] = r
-	}
-	if l := v.get("logLevel").str(); l != "" {
-		controller["logLevel"] = l
-	}
+	controller := &form.Controller{Replicas: intOf(v.get("replicas")), LogLevel: v.get("logLevel").str()}
 	if res := v.get("controller", "resources"); res.ok() && len(res.keys()) > 0 {
-		controller["resources"] = res.plain()
+		im.fill(res, reflect.ValueOf(&controller.Resources).Elem(), "resources", "controller.resources")
 	}
-	karpenter["controller"] = controller
-	gates := map[string]any{}
+	karpenter.Controller = controller
+	gates := map[string]bool{}
 	fg := settings.get("featureGates")
 	_, minor, _ := model.Release(im.version)
 	for _, k := range fg.keys() {
@@ -225,9 +222,9 @@ func (im *importer) readValues(karpenter map[string]any, settings node) {
 		}
 	}
 	if len(gates) > 0 {
-		karpenter["featureGates"] = gates
+		karpenter.FeatureGates = gates
 	}
-	awsGates := map[string]any{}
+	awsGates := map[string]bool{}
 	ag := settings.get("awsFeatureGates")
 	for _, k := range ag.keys() {
 		if minor != nil && !slices.ContainsFunc(minor.AWSFeatureGates, func(g facts.Gate) bool { return g.Name == k }) {
@@ -239,7 +236,7 @@ func (im *importer) readValues(karpenter map[string]any, settings node) {
 		}
 	}
 	if len(awsGates) > 0 {
-		karpenter["awsFeatureGates"] = awsGates
+		karpenter.AWSFeatureGates = awsGates
 	}
 	im.otherSettings(karpenter, settings)
 	for _, k := range []string{"assumeRoleARN", "assumeRoleDuration"} {
@@ -259,7 +256,7 @@ var handledSettings = []string{"aws", "clusterName", "interruptionQueue", "featu
 // otherSettings carries enableZonalShift to karpenter.zonalShift and every
 // other scalar setting to karpenter.settings, where vet holds it to the
 // chart of the profile's version.
-func (im *importer) otherSettings(karpenter map[string]any, settings node) {
+func (im *importer) otherSettings(karpenter *form.Karpenter, settings node) {
 	carried := map[string]any{}
 	for _, k := range settings.keys() {
 		if slices.Contains(handledSettings, k) {
@@ -274,7 +271,11 @@ func (im *importer) otherSettings(karpenter map[string]any, settings node) {
 			continue
 		}
 		if k == "enableZonalShift" {
-			karpenter["zonalShift"] = v
+			if on, ok := v.(bool); ok {
+				karpenter.ZonalShift = &on
+			} else {
+				im.note("setting", settings.keyPos(k), "settings.enableZonalShift is %v, not true or false; dropped", v)
+			}
 			continue
 		}
 		// A key the chart of the profile's version does not have (it
@@ -290,7 +291,7 @@ func (im *importer) otherSettings(karpenter map[string]any, settings node) {
 		carried[k] = v
 	}
 	if len(carried) > 0 {
-		karpenter["settings"] = carried
+		karpenter.Settings = carried
 	}
 }
 
@@ -304,16 +305,14 @@ var issuerRegion = regexp.MustCompile(`oidc\.eks\.([a-z0-9-]+)\.amazonaws\.com`)
 func (im *importer) keepNodesFromDrift(pos diag.Pos) {
 	for _, name := range slices.Sorted(maps.Keys(im.pools)) {
 		pool := im.pools[name]
-		dis, _ := pool["disruption"].(map[string]any)
-		if dis == nil {
-			dis = map[string]any{}
-			pool["disruption"] = dis
+		if pool.Disruption == nil {
+			pool.Disruption = &form.NodePoolDisruption{}
 		}
-		budgets, _ := dis["budgets"].([]any)
+		budgets := pool.Disruption.Budgets
 		if budgets == nil {
-			budgets = []any{map[string]any{"nodes": "10%"}}
+			budgets = []form.Budget{{Nodes: "10%"}}
 		}
-		dis["budgets"] = append(budgets, map[string]any{"nodes": "0", "reasons": []any{"Drifted"}})
+		pool.Disruption.Budgets = append(budgets, form.Budget{Nodes: "0", Reasons: []string{"Drifted"}})
 	}
 	im.note("drift-gate", pos, "drift was off, and v1 has no drift gate (drift is always on): every pool gets the budget {nodes: \"0\", reasons: [\"Drifted\"]} so that drift still replaces no node")
 }
@@ -321,8 +320,7 @@ func (im *importer) keepNodesFromDrift(pos diag.Pos) {
 // regionFromZones takes the region from the pools' zone requirements.
 func (im *importer) regionFromZones() string {
 	for _, name := range slices.Sorted(maps.Keys(im.pools)) {
-		zones, _ := im.pools[name]["zones"].([]string)
-		for _, z := range zones {
+		for _, z := range im.pools[name].Zones {
 			if r := facts.RegionOfZone(z); r != "" {
 				return r
 			}
@@ -332,12 +330,11 @@ func (im *importer) regionFromZones() string {
 }
 
 // onlyTaints keeps the tolerations that name a key and an effect.
-func onlyTaints(ts []any) []any {
-	var out []any
+func onlyTaints(ts []form.Taint) []form.Taint {
+	var out []form.Taint
 	for _, t := range ts {
-		m := t.(map[string]any)
-		if m["key"] != "" && m["effect"] != "" {
-			out = append(out, m)
+		if t.Key != "" && t.Effect != "" {
+			out = append(out, t)
 		}
 	}
 	return out
@@ -367,12 +364,12 @@ func (e *NeedError) Error() string {
 func (im *importer) amiFamilies() map[string]bool {
 	out := map[string]bool{}
 	for _, nc := range im.classes {
-		ami, _ := nc["ami"].(map[string]any)
-		alias, _ := ami["alias"].(string)
-		family, _ := ami["family"].(string)
-		if f, _, ok := strings.Cut(alias, "@"); ok {
+		if nc.AMI == nil {
+			continue
+		}
+		if f, _, ok := strings.Cut(nc.AMI.Alias, "@"); ok {
 			out[f] = true
-		} else if f, ok := aliasFamilies[family]; ok {
+		} else if f, ok := aliasFamilies[nc.AMI.Family]; ok {
 			out[f] = true
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/profile/form"
 	"github.com/karpgen/karpgen/internal/util/boundyaml"
 	"github.com/karpgen/karpgen/internal/util/manifest"
 )
@@ -54,12 +55,13 @@ type Result struct {
 	Origins []Origin
 }
 
-// importer collects the profile as plain values while it reads.
+// importer builds the profile in the profile's own types (form) while
+// it reads.
 type importer struct {
 	opts    Options
 	notes   []diag.Finding
-	pools   map[string]map[string]any
-	classes map[string]map[string]any
+	pools   map[string]*form.NodePool
+	classes map[string]*form.NodeClass
 	// kubelets are the kubelet settings pools carried, by pool.
 	kubelets  map[string]kubeletSource
 	values    node
@@ -68,14 +70,13 @@ type importer struct {
 	first diag.Pos
 	// version is the Karpenter version the profile takes.
 	version string
-	// origins are where the profile's fields came from (from).
-	origins map[originKey]diag.Pos
+	// origins are where the profile's fields came from, by path (place).
+	origins map[string]Origin
 }
 
 type kubeletSource struct {
-	value any
+	value map[string]any
 	pos   diag.Pos
-	class string
 }
 
 // note reports what the import changed or dropped, as a finding of rule
@@ -92,7 +93,7 @@ func (im *importer) warn(rule string, pos diag.Pos, format string, args ...any) 
 
 // Import reads manifests and, when values is not nil, the Helm values.
 func Import(manifests []Input, values *Input, opts Options) (*Result, error) {
-	im := &importer{opts: opts, pools: map[string]map[string]any{}, classes: map[string]map[string]any{},
+	im := &importer{opts: opts, pools: map[string]*form.NodePool{}, classes: map[string]*form.NodeClass{},
 		kubelets: map[string]kubeletSource{}, nodeRoles: map[string]diag.Pos{}}
 	if len(manifests) > 0 {
 		im.first = diag.Pos{File: manifests[0].Name, Line: 1, Col: 1}
@@ -139,7 +140,7 @@ func Import(manifests []Input, values *Input, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Result{CUE: src, Findings: diag.Sort(slices.Clone(im.notes)), Origins: im.originsOf(env)}, nil
+	return &Result{CUE: src, Findings: diag.Sort(slices.Clone(im.notes)), Origins: im.originsOf()}, nil
 }
 
 func (im *importer) readManifests(in Input) error {
@@ -319,7 +320,7 @@ func hasKey(pairs []*yaml.Node, k string) bool {
 
 // cue formats the environment as a profiles package, with what the
 // import did not carry over as its header.
-func (im *importer) cue(env map[string]any) ([]byte, error) {
+func (im *importer) cue(env *form.Profile) ([]byte, error) {
 	header := []string{"// Imported by karpgen from existing Karpenter manifests."}
 	if len(im.notes) > 0 {
 		header = append(header, "//", "// Not carried over, or changed on the way to Karpenter v1:")
@@ -327,7 +328,7 @@ func (im *importer) cue(env map[string]any) ([]byte, error) {
 			header = append(header, "//   - "+n.Pos.String()+": "+strings.ReplaceAll(n.Message, "\n", " ")+" ["+n.Rule+"]")
 		}
 	}
-	out, err := profileFile(header, im.opts.Env, env)
+	out, err := form.File(header, im.opts.Env, env)
 	if err != nil {
 		return nil, fmt.Errorf("formatting the profile: %w", err)
 	}

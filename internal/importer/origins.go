@@ -1,7 +1,7 @@
 package importer
 
 import (
-	"reflect"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,37 +9,49 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 )
 
-// originKey is one field of one of the importer's maps (a pool, a class,
-// a label map, ...), by the map's identity: key "" is the map itself.
-type originKey struct {
-	m   uintptr
-	key string
+// place is where in the profile a struct the importer builds sits, as
+// its path from the environment (nodePools, <name>): from records where
+// its fields came from in the input.
+type place struct {
+	im   *importer
+	path []string
 }
 
-// from records that the value of key in m (a map the profile is built
-// of) came from the input at n; key "" records the map as a whole.
-func (im *importer) from(m any, key string, n node) {
+// at is the place of the struct at path.
+func (im *importer) at(path ...string) place { return place{im, path} }
+
+// from records that the field at path below p (p itself for none) came
+// from the input at n.
+func (p place) from(n node, path ...string) {
 	if n.ok() {
-		im.fromPos(m, key, n.pos())
+		p.fromPos(n.pos(), path...)
 	}
 }
 
-func (im *importer) fromPos(m any, key string, pos diag.Pos) {
-	if reflect.ValueOf(m).Kind() != reflect.Map {
-		return
+func (p place) fromPos(pos diag.Pos, path ...string) {
+	if p.im.origins == nil {
+		p.im.origins = map[string]Origin{}
 	}
-	if im.origins == nil {
-		im.origins = map[originKey]diag.Pos{}
-	}
-	im.origins[originKey{reflect.ValueOf(m).Pointer(), key}] = pos
+	full := append(slices.Clone(p.path), path...)
+	p.im.origins[strings.Join(full, "\x00")] = Origin{Path: full, Pos: pos}
 }
 
-// fromKeys records each key of m as coming from the same key of the
-// input's map n (the key's own position).
-func (im *importer) fromKeys(m any, n node) {
-	im.from(m, "", n)
+// fromKeys records the map at path as coming from the input's map n, and
+// each of its keys from the same key of n (the key's own position).
+func (p place) fromKeys(n node, path ...string) {
+	p.from(n, path...)
 	for _, k := range n.keys() {
-		im.fromPos(m, k, n.keyPos(k))
+		p.fromPos(n.keyPos(k), append(slices.Clone(path), k)...)
+	}
+}
+
+// copyOrigins records for the struct at to where the fields of the one at
+// from came from: a node class copied for a pool's kubelet.
+func (im *importer) copyOrigins(from, to []string) {
+	for _, o := range slices.Collect(maps.Values(im.origins)) {
+		if len(o.Path) >= len(from) && slices.Equal(o.Path[:len(from)], from) {
+			im.at(to...).fromPos(o.Pos, o.Path[len(from):]...)
+		}
 	}
 }
 
@@ -51,40 +63,9 @@ type Origin struct {
 	Pos  diag.Pos
 }
 
-// originsOf walks the environment as the profile writes it and lists the
-// recorded origins under their paths, sorted.
-func (im *importer) originsOf(env map[string]any) []Origin {
-	var out []Origin
-	var walk func(v any, path []string)
-	record := func(m any, key string, path []string) {
-		if p, ok := im.origins[originKey{reflect.ValueOf(m).Pointer(), key}]; ok {
-			out = append(out, Origin{Path: slices.Clone(path), Pos: p})
-		}
-	}
-	walk = func(v any, path []string) {
-		switch v := v.(type) {
-		case map[string]any:
-			record(v, "", path)
-			for k, x := range v {
-				record(v, k, append(path, k))
-				walk(x, append(path, k))
-			}
-		case map[string]string:
-			record(v, "", path)
-			for k := range v {
-				record(v, k, append(path, k))
-			}
-		case map[string]map[string]any:
-			for k, x := range v {
-				walk(x, append(path, k))
-			}
-		case []any:
-			for i, x := range v {
-				walk(x, append(path, "["+strconv.Itoa(i)+"]"))
-			}
-		}
-	}
-	walk(env, nil)
+// originsOf lists the recorded origins, sorted by path.
+func (im *importer) originsOf() []Origin {
+	out := slices.Collect(maps.Values(im.origins))
 	slices.SortFunc(out, func(a, b Origin) int { return slices.Compare(a.Path, b.Path) })
 	return out
 }

@@ -8,20 +8,39 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/karpgen/karpgen/internal/profile/form"
 )
 
-// shorthand maps requirement keys to the profile fields that say them.
-var shorthand = map[string]string{
-	"kubernetes.io/arch":                    "arch",
-	"kubernetes.io/os":                      "os",
-	"karpenter.sh/capacity-type":            "capacityTypes",
-	"topology.kubernetes.io/zone":           "zones",
-	"karpenter.k8s.aws/instance-category":   "instanceCategories",
-	"karpenter.k8s.aws/instance-family":     "instanceFamilies",
-	"karpenter.k8s.aws/instance-generation": "instanceGenerations",
-	"karpenter.k8s.aws/instance-cpu":        "instanceCPU",
-	"karpenter.k8s.aws/instance-size":       "instanceSizes",
-	"node.kubernetes.io/instance-type":      "instanceTypes",
+// shorthand maps requirement keys to the profile fields that say them:
+// the field's name, and the list of strings or of whole numbers it is.
+var shorthand = map[string]shortField{
+	"kubernetes.io/arch":                    {"arch", func(p *form.NodePool) *[]string { return &p.Arch }, nil},
+	"kubernetes.io/os":                      {"os", func(p *form.NodePool) *[]string { return &p.OS }, nil},
+	"karpenter.sh/capacity-type":            {"capacityTypes", func(p *form.NodePool) *[]string { return &p.CapacityTypes }, nil},
+	"topology.kubernetes.io/zone":           {"zones", func(p *form.NodePool) *[]string { return &p.Zones }, nil},
+	"karpenter.k8s.aws/instance-category":   {"instanceCategories", func(p *form.NodePool) *[]string { return &p.InstanceCategories }, nil},
+	"karpenter.k8s.aws/instance-family":     {"instanceFamilies", func(p *form.NodePool) *[]string { return &p.InstanceFamilies }, nil},
+	"karpenter.k8s.aws/instance-generation": {"instanceGenerations", nil, func(p *form.NodePool) *[]int { return &p.InstanceGenerations }},
+	"karpenter.k8s.aws/instance-cpu":        {"instanceCPU", nil, func(p *form.NodePool) *[]int { return &p.InstanceCPU }},
+	"karpenter.k8s.aws/instance-size":       {"instanceSizes", func(p *form.NodePool) *[]string { return &p.InstanceSizes }, nil},
+	"node.kubernetes.io/instance-type":      {"instanceTypes", func(p *form.NodePool) *[]string { return &p.InstanceTypes }, nil},
+}
+
+// shortField is a pool's field that says a requirement: strings or ints
+// gives the list it is.
+type shortField struct {
+	label   string
+	strings func(*form.NodePool) *[]string
+	ints    func(*form.NodePool) *[]int
+}
+
+// taken reports whether the pool sets the field already.
+func (f shortField) taken(p *form.NodePool) bool {
+	if f.ints != nil {
+		return *f.ints(p) != nil
+	}
+	return *f.strings(p) != nil
 }
 
 // operators are the requirement operators of any Karpenter API version.
@@ -36,9 +55,8 @@ func orDash(s string) string {
 
 // requirements turns requirements into shorthand fields where one says
 // the same, and keeps the rest as they are.
-func (im *importer) requirements(list node, pool map[string]any) {
-	im.from(pool, "requirements", list)
-	var rest []any
+func (im *importer) requirements(list node, pool *form.NodePool, at place) {
+	at.from(list, "requirements")
 	for _, r := range list.list() {
 		key, op, values := r.get("key").str(), r.get("operator").str(), r.get("values").strings()
 		if key == "" || !slices.Contains(operators, op) {
@@ -46,53 +64,46 @@ func (im *importer) requirements(list node, pool map[string]any) {
 			continue
 		}
 		field, short := shorthand[key]
-		_, taken := pool[field]
 		minValues, hasMin := r.get("minValues").integer()
 		switch {
-		case short && op == "In" && !taken && !hasMin:
-			if field == "instanceGenerations" || field == "instanceCPU" {
+		case short && op == "In" && !field.taken(pool) && !hasMin:
+			if field.ints != nil {
 				if ints, ok := toInts(values); ok {
-					pool[field] = ints
-					im.from(pool, field, r)
+					*field.ints(pool) = ints
+					at.from(r, field.label)
 					continue
 				}
 				break
 			}
-			pool[field] = values
-			im.from(pool, field, r)
+			*field.strings(pool) = append([]string{}, values...)
+			at.from(r, field.label)
 			continue
-		case key == "karpenter.k8s.aws/instance-generation" && op == "Gt" && len(values) == 1 && pool["instanceGenerationAbove"] == nil:
+		case key == "karpenter.k8s.aws/instance-generation" && op == "Gt" && len(values) == 1 && pool.InstanceGenerationAbove == nil:
 			if g, err := strconv.Atoi(values[0]); err == nil {
-				pool["instanceGenerationAbove"] = g
-				im.from(pool, "instanceGenerationAbove", r)
+				pool.InstanceGenerationAbove = &g
+				at.from(r, "instanceGenerationAbove")
 				continue
 			}
 		}
-		req := map[string]any{"key": key, "operator": op}
-		if len(values) > 0 {
-			req["values"] = values
-		}
+		req := form.Requirement{Key: key, Operator: op, Values: values}
 		if hasMin {
-			req["minValues"] = minValues
+			req.MinValues = &minValues
 		}
-		im.from(req, "", r)
-		rest = append(rest, req)
-	}
-	if len(rest) > 0 {
-		pool["requirements"] = rest
+		at.from(r, "requirements", "["+strconv.Itoa(len(pool.Requirements))+"]")
+		pool.Requirements = append(pool.Requirements, req)
 	}
 }
 
 // defaults states what the source left to Karpenter's defaults, so that
 // the profile's own defaults do not change the meaning.
-func (im *importer) defaults(pool map[string]any, src node, anyArch bool) {
-	if _, ok := pool["capacityTypes"]; !ok {
-		pool["capacityTypes"] = []string{"on-demand"}
-		im.from(pool, "capacityTypes", src)
+func (im *importer) defaults(pool *form.NodePool, at place, src node, anyArch bool) {
+	if pool.CapacityTypes == nil {
+		pool.CapacityTypes = []string{"on-demand"}
+		at.from(src, "capacityTypes")
 	}
-	if _, ok := pool["arch"]; !ok && anyArch {
-		pool["arch"] = []string{"amd64", "arm64"}
-		im.from(pool, "arch", src)
+	if pool.Arch == nil && anyArch {
+		pool.Arch = []string{"amd64", "arm64"}
+		at.from(src, "arch")
 		im.note("arch", src.pos(), "no kubernetes.io/arch requirement: both amd64 and arm64 are allowed, as before")
 	}
 }
@@ -109,7 +120,7 @@ var instanceKeys = []string{
 // generation (the provider's Provisioner.SetDefaults): categories c, m
 // and r of a generation above 2. v1 has no such default, so without it
 // the pool would launch every type, GPUs and bursting ones included.
-func (im *importer) alphaInstanceDefaults(spec node, pool map[string]any) {
+func (im *importer) alphaInstanceDefaults(spec node, pool *form.NodePool, at place) {
 	reqs := spec.get("requirements")
 	if !reqs.ok() {
 		reqs = spec
@@ -119,10 +130,10 @@ func (im *importer) alphaInstanceDefaults(spec node, pool map[string]any) {
 			return
 		}
 	}
-	pool["instanceCategories"] = []string{"c", "m", "r"}
-	pool["instanceGenerationAbove"] = 2
-	im.from(pool, "instanceCategories", reqs)
-	im.from(pool, "instanceGenerationAbove", reqs)
+	pool.InstanceCategories = []string{"c", "m", "r"}
+	pool.InstanceGenerationAbove = form.Ptr(2)
+	at.from(reqs, "instanceCategories")
+	at.from(reqs, "instanceGenerationAbove")
 	im.note("alpha-defaults", reqs.pos(), "no instance type, family, category or generation requirement: the v1alpha5 webhook defaulted categories c, m and r of generation 3 and later, which v1 does not; kept, so that the pool launches the types it did")
 }
 
@@ -138,14 +149,10 @@ func toInts(values []string) ([]int, bool) {
 	return out, true
 }
 
-func taints(list node) []any {
-	var out []any
+func taints(list node) []form.Taint {
+	var out []form.Taint
 	for _, t := range list.list() {
-		o := map[string]any{"key": t.get("key").str(), "effect": t.get("effect").str()}
-		if v := t.get("value"); v.ok() && v.str() != "" {
-			o["value"] = v.str()
-		}
-		out = append(out, o)
+		out = append(out, form.Taint{Key: t.get("key").str(), Value: t.get("value").str(), Effect: t.get("effect").str()})
 	}
 	return out
 }
@@ -167,49 +174,50 @@ func seconds(n node) (string, bool) {
 // provisioner reads a karpenter.sh/v1alpha5 Provisioner.
 func (im *importer) provisioner(d node, name string) {
 	spec := d.get("spec")
-	pool := map[string]any{}
-	im.from(pool, "", d.get("metadata", "name"))
-	im.requirements(spec.get("requirements"), pool)
+	pool := &form.NodePool{}
+	at := im.at("nodePools", name)
+	at.from(d.get("metadata", "name"))
+	im.requirements(spec.get("requirements"), pool, at)
 	// The v1alpha5 webhook defaulted the architecture to amd64.
-	if _, ok := pool["arch"]; !ok {
-		pool["arch"] = []string{"amd64"}
-		im.from(pool, "arch", spec)
+	if pool.Arch == nil {
+		pool.Arch = []string{"amd64"}
+		at.from(spec, "arch")
 	}
-	im.defaults(pool, spec, false)
-	im.alphaInstanceDefaults(spec, pool)
-	im.common(spec, pool)
+	im.defaults(pool, at, spec, false)
+	im.alphaInstanceDefaults(spec, pool, at)
+	im.common(spec, pool, at)
 	if l := spec.get("limits", "resources"); l.ok() {
-		pool["limits"] = l.plain()
-		im.fromKeys(pool["limits"], l)
+		pool.Limits = plainMap(l)
+		at.fromKeys(l, "limits")
 	}
 
 	empty, hasEmpty := seconds(spec.get("ttlSecondsAfterEmpty"))
 	consolidate, _ := spec.get("consolidation", "enabled").boolean()
-	im.from(pool, "disruption", spec)
+	at.from(spec, "disruption")
 	switch {
 	case consolidate:
-		pool["disruption"] = map[string]any{"consolidationPolicy": "WhenEmptyOrUnderutilized", "consolidateAfter": "0s"}
-		im.from(pool, "disruption", spec.get("consolidation"))
+		pool.Disruption = &form.NodePoolDisruption{ConsolidationPolicy: "WhenEmptyOrUnderutilized", ConsolidateAfter: "0s"}
+		at.from(spec.get("consolidation"), "disruption")
 		im.note("consolidation", spec.keyPos("consolidation"), "consolidation.enabled became consolidationPolicy WhenEmptyOrUnderutilized with consolidateAfter 0s")
 	case hasEmpty:
-		pool["disruption"] = map[string]any{"consolidationPolicy": "WhenEmpty", "consolidateAfter": empty}
-		im.from(pool, "disruption", spec.get("ttlSecondsAfterEmpty"))
+		pool.Disruption = &form.NodePoolDisruption{ConsolidationPolicy: "WhenEmpty", ConsolidateAfter: empty}
+		at.from(spec.get("ttlSecondsAfterEmpty"), "disruption")
 		im.note("consolidation", spec.keyPos("ttlSecondsAfterEmpty"), "ttlSecondsAfterEmpty became consolidationPolicy WhenEmpty with consolidateAfter %s", empty)
 	default:
-		pool["disruption"] = map[string]any{"consolidationPolicy": "WhenEmpty", "consolidateAfter": "Never"}
+		pool.Disruption = &form.NodePoolDisruption{ConsolidationPolicy: "WhenEmpty", ConsolidateAfter: "Never"}
 		im.note("consolidation", spec.pos(), "no consolidation and no ttlSecondsAfterEmpty: consolidateAfter Never keeps nodes as before")
 	}
 	if exp, ok := seconds(spec.get("ttlSecondsUntilExpired")); ok {
-		pool["expireAfter"] = exp
-		im.from(pool, "expireAfter", spec.get("ttlSecondsUntilExpired"))
+		pool.ExpireAfter = exp
+		at.from(spec.get("ttlSecondsUntilExpired"), "expireAfter")
 		im.note("expiry", spec.keyPos("ttlSecondsUntilExpired"), "ttlSecondsUntilExpired became template.spec.expireAfter %s; v1 expiry no longer waits for replacement capacity or PDBs", exp)
 	} else {
-		pool["expireAfter"] = "Never"
+		pool.ExpireAfter = "Never"
 	}
 	switch {
 	case spec.get("providerRef", "name").ok():
-		pool["nodeClass"] = spec.get("providerRef", "name").str()
-		im.from(pool, "nodeClass", spec.get("providerRef", "name"))
+		pool.NodeClass = spec.get("providerRef", "name").str()
+		at.from(spec.get("providerRef", "name"), "nodeClass")
 	case spec.get("provider").ok():
 		// The inline block holds what an AWSNodeTemplate's spec does: it
 		// becomes a node class of the pool's name.
@@ -218,68 +226,76 @@ func (im *importer) provisioner(d node, name string) {
 		if _, taken := im.classes[name]; !taken {
 			im.nodeTemplate(wrapped, name)
 		}
-		pool["nodeClass"] = name
-		im.from(pool, "nodeClass", provider)
+		pool.NodeClass = name
+		at.from(provider, "nodeClass")
 		im.note("inline-provider", spec.keyPos("provider"), "the inline provider block became node class %q", name)
 	}
 	if k := spec.get("kubeletConfiguration"); k.ok() {
-		im.kubelet(pool, k, name)
+		im.kubelet(k, name)
 	}
 	im.pools[name] = pool
 }
 
 // common reads what all generations share at the same place.
-func (im *importer) common(spec node, pool map[string]any) {
-	im.mapField(pool, "labels", spec.get("labels"))
-	im.mapField(pool, "annotations", spec.get("annotations"))
+func (im *importer) common(spec node, pool *form.NodePool, at place) {
+	im.stringMap(&pool.Labels, at, "labels", spec.get("labels"))
+	im.stringMap(&pool.Annotations, at, "annotations", spec.get("annotations"))
 	if t := taints(spec.get("taints")); len(t) > 0 {
-		pool["taints"] = t
-		im.from(pool, "taints", spec.get("taints"))
+		pool.Taints = t
+		at.from(spec.get("taints"), "taints")
 	}
 	if t := taints(spec.get("startupTaints")); len(t) > 0 {
-		pool["startupTaints"] = t
-		im.from(pool, "startupTaints", spec.get("startupTaints"))
+		pool.StartupTaints = t
+		at.from(spec.get("startupTaints"), "startupTaints")
 	}
 	if w, ok := spec.get("weight").integer(); ok {
-		pool["weight"] = w
-		im.from(pool, "weight", spec.get("weight"))
+		pool.Weight = &w
+		at.from(spec.get("weight"), "weight")
 	}
 }
 
-// mapField sets key of m to the string map n holds, when it is there, and
-// records where each of its keys came from.
-func (im *importer) mapField(m map[string]any, key string, n node) {
+// stringMap sets *m (the field label of the struct at at) to the string
+// map n holds, when it is there, and records where each of its keys came
+// from.
+func (im *importer) stringMap(m *map[string]string, at place, label string, n node) {
 	if !n.ok() {
 		return
 	}
-	v := n.stringMap()
-	m[key] = v
-	im.from(m, key, n)
-	im.fromKeys(v, n)
+	*m = n.stringMap()
+	at.fromKeys(n, label)
+}
+
+// plainMap is a map of the input as plain values (a pool's limits).
+func plainMap(n node) map[string]any {
+	m, _ := n.plain().(map[string]any)
+	if m == nil && n.ok() {
+		m = map[string]any{}
+	}
+	return m
 }
 
 // nodePool reads a karpenter.sh v1beta1 or v1 NodePool.
 func (im *importer) nodePool(d node, name string, beta bool) {
 	spec := d.get("spec")
 	tmpl := spec.get("template")
-	pool := map[string]any{}
-	im.from(pool, "", d.get("metadata", "name"))
-	im.requirements(tmpl.get("spec", "requirements"), pool)
-	im.defaults(pool, tmpl.get("spec", "requirements"), true)
-	im.common(tmpl.get("spec"), pool)
-	im.mapField(pool, "labels", tmpl.get("metadata", "labels"))
-	im.mapField(pool, "annotations", tmpl.get("metadata", "annotations"))
+	pool := &form.NodePool{}
+	at := im.at("nodePools", name)
+	at.from(d.get("metadata", "name"))
+	im.requirements(tmpl.get("spec", "requirements"), pool, at)
+	im.defaults(pool, at, tmpl.get("spec", "requirements"), true)
+	im.common(tmpl.get("spec"), pool, at)
+	im.stringMap(&pool.Labels, at, "labels", tmpl.get("metadata", "labels"))
+	im.stringMap(&pool.Annotations, at, "annotations", tmpl.get("metadata", "annotations"))
 	if w, ok := spec.get("weight").integer(); ok {
-		pool["weight"] = w
-		im.from(pool, "weight", spec.get("weight"))
+		pool.Weight = &w
+		at.from(spec.get("weight"), "weight")
 	}
 	if l := spec.get("limits"); l.ok() {
-		pool["limits"] = l.plain()
-		im.from(pool, "limits", l)
-		im.fromKeys(pool["limits"], l)
+		pool.Limits = plainMap(l)
+		at.fromKeys(l, "limits")
 	}
-	pool["nodeClass"] = tmpl.get("spec", "nodeClassRef", "name").str()
-	im.from(pool, "nodeClass", tmpl.get("spec", "nodeClassRef"))
+	pool.NodeClass = tmpl.get("spec", "nodeClassRef", "name").str()
+	at.from(tmpl.get("spec", "nodeClassRef"), "nodeClass")
 	if g := tmpl.get("spec", "nodeClassRef", "group").str(); g != "" && g != "karpenter.k8s.aws" {
 		im.note("node-class-ref", tmpl.get("spec", "nodeClassRef").pos(), "nodeClassRef group %s is not karpenter.k8s.aws", g)
 	}
@@ -303,31 +319,29 @@ func (im *importer) nodePool(d node, name string, beta bool) {
 	if after == "" {
 		after = "0s"
 	}
-	disruption := map[string]any{"consolidationPolicy": policy, "consolidateAfter": after}
-	im.fromKeys(disruption, dis)
+	pool.Disruption = &form.NodePoolDisruption{ConsolidationPolicy: policy, ConsolidateAfter: after}
+	at.fromKeys(dis, "disruption")
 	if b := dis.get("budgets"); b.ok() {
-		disruption["budgets"] = b.plain()
+		pool.Disruption.Budgets = im.budgets(b)
 	}
-	pool["disruption"] = disruption
-	im.from(pool, "disruption", dis)
 
 	switch exp := tmpl.get("spec", "expireAfter").str(); {
 	case exp != "":
-		pool["expireAfter"] = exp
-		im.from(pool, "expireAfter", tmpl.get("spec", "expireAfter"))
+		pool.ExpireAfter = exp
+		at.from(tmpl.get("spec", "expireAfter"), "expireAfter")
 	case beta && dis.get("expireAfter").ok():
-		pool["expireAfter"] = dis.get("expireAfter").str()
-		im.from(pool, "expireAfter", dis.get("expireAfter"))
+		pool.ExpireAfter = dis.get("expireAfter").str()
+		at.from(dis.get("expireAfter"), "expireAfter")
 		im.note("expiry", dis.keyPos("expireAfter"), "disruption.expireAfter moved to template.spec.expireAfter; v1 expiry no longer waits for replacement capacity or PDBs")
 	case beta:
-		pool["expireAfter"] = "720h"
+		pool.ExpireAfter = "720h"
 	}
 	if tg := tmpl.get("spec", "terminationGracePeriod").str(); tg != "" {
-		pool["terminationGracePeriod"] = tg
-		im.from(pool, "terminationGracePeriod", tmpl.get("spec", "terminationGracePeriod"))
+		pool.TerminationGracePeriod = tg
+		at.from(tmpl.get("spec", "terminationGracePeriod"), "terminationGracePeriod")
 	}
 	if k := tmpl.get("spec", "kubelet"); k.ok() {
-		im.kubelet(pool, k, name)
+		im.kubelet(k, name)
 	}
 	if r := tmpl.get("spec", "resources"); r.ok() {
 		im.note("resources", tmpl.get("spec").keyPos("resources"), "template.spec.resources has no v1 form; dropped")
@@ -335,17 +349,30 @@ func (im *importer) nodePool(d node, name string, beta bool) {
 	im.pools[name] = pool
 }
 
-// kubelet moves a pool's kubelet settings to its node class (v1).
-func (im *importer) kubelet(pool map[string]any, k node, poolName string) {
-	class, _ := pool["nodeClass"].(string)
-	v := k.plain()
-	if m, ok := v.(map[string]any); ok {
-		if _, has := m["containerRuntime"]; has {
-			delete(m, "containerRuntime")
-			im.note("kubelet", k.keyPos("containerRuntime"), "kubelet containerRuntime is gone in v1 (containerd only); dropped")
+// budgets reads a pool's disruption budgets; a field a budget of the
+// profile does not have is dropped with a note (an empty list stays one:
+// it lets Karpenter disrupt every node at once).
+func (im *importer) budgets(list node) []form.Budget {
+	out := []form.Budget{}
+	for _, b := range list.list() {
+		for _, k := range b.keys() {
+			if !slices.Contains([]string{"nodes", "schedule", "duration", "reasons"}, k) {
+				im.note("budget", b.keyPos(k), "budget field %s is not one of a v1 NodePool's budgets (nodes, schedule, duration, reasons); dropped", k)
+			}
 		}
+		out = append(out, form.Budget{Nodes: b.get("nodes").str(), Schedule: b.get("schedule").str(), Duration: b.get("duration").str(), Reasons: b.get("reasons").strings()})
 	}
-	im.kubelets[poolName] = kubeletSource{v, k.pos(), class}
+	return out
+}
+
+// kubelet moves a pool's kubelet settings to its node class (v1).
+func (im *importer) kubelet(k node, poolName string) {
+	v, _ := k.plain().(map[string]any)
+	if _, has := v["containerRuntime"]; has {
+		delete(v, "containerRuntime")
+		im.note("kubelet", k.keyPos("containerRuntime"), "kubelet containerRuntime is gone in v1 (containerd only); dropped")
+	}
+	im.kubelets[poolName] = kubeletSource{v, k.pos()}
 }
 
 // applyKubelets puts each pool's kubelet settings on a node class, as
@@ -356,7 +383,7 @@ func (im *importer) kubelet(pool map[string]any, k node, poolName string) {
 func (im *importer) applyKubelets() {
 	byClass := map[string][]string{}
 	for _, pool := range slices.Sorted(maps.Keys(im.pools)) {
-		class, _ := im.pools[pool]["nodeClass"].(string)
+		class := im.pools[pool].NodeClass
 		byClass[class] = append(byClass[class], pool)
 	}
 	for _, class := range slices.Sorted(maps.Keys(byClass)) {
@@ -377,15 +404,16 @@ func (im *importer) applyKubelets() {
 				continue
 			}
 			if len(distinct) == 1 {
-				nc["kubelet"] = k.value
+				nc.Kubelet = k.value
 				im.note("kubelet", k.pos, "kubelet settings moved from the pool to node class %s", class)
 				continue
 			}
 			copied := class + "-" + p
-			cp := maps.Clone(nc)
-			cp["kubelet"] = k.value
-			im.classes[copied] = cp
-			im.pools[p]["nodeClass"] = copied
+			cp := *nc
+			cp.Kubelet = k.value
+			im.classes[copied] = &cp
+			im.copyOrigins([]string{"nodeClasses", class}, []string{"nodeClasses", copied})
+			im.pools[p].NodeClass = copied
 			im.note("kubelet", k.pos, "kubelet settings moved from the pool to node class %s, a copy of %s: the other pools of %s have other kubelet settings, which stay theirs", copied, class, class)
 		}
 	}
