@@ -26,6 +26,7 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 
 	"github.com/karpgen/karpgen/hack/internal/gosrc"
+	"github.com/karpgen/karpgen/internal/util/cueshape"
 	"github.com/karpgen/karpgen/schema"
 )
 
@@ -128,14 +129,14 @@ func (g *gen) typeOf(v cue.Value, parent, label, where string) (string, error) {
 	case cue.BoolKind:
 		return "bool", nil
 	case cue.ListKind:
-		e := elem(v)
+		e := cueshape.Elem(v)
 		if !e.Exists() {
 			return "", fmt.Errorf("a list without an element type")
 		}
 		t, err := g.typeOf(e, parent, singular(label), where+"[]")
 		return "[]" + t, err
 	case cue.StructKind:
-		pattern := patternOf(v)
+		pattern := cueshape.Pattern(v)
 		named := hasFields(v)
 		switch {
 		case pattern.Exists() && named, !pattern.Exists() && !named:
@@ -162,43 +163,6 @@ func optional(t string) string {
 	}
 	return "*" + t
 }
-
-// elem is a list's element: of the open list where a default beside it
-// is a closed one ([...#Budget] beside [{nodes: "10%"}]), and through a
-// field declared twice.
-func elem(v cue.Value) cue.Value {
-	switch op, args := v.Expr(); {
-	case op == cue.NoOp && len(args) == 1:
-		v = args[0]
-	case op == cue.OrOp || op == cue.AndOp:
-		for _, a := range args {
-			if _, err := a.Len().Int64(); err != nil && a.IncompleteKind() == cue.ListKind {
-				return a.LookupPath(cue.MakePath(cue.AnyIndex))
-			}
-		}
-	}
-	return v.LookupPath(cue.MakePath(cue.AnyIndex))
-}
-
-// patternOf is the value of a struct's fields by pattern ([string]: X,
-// [=~"^[A-Za-z0-9...]$"]: X): what a field of a name no struct declares
-// becomes, unified in; none where the struct is closed or takes anything.
-func patternOf(v cue.Value) cue.Value {
-	if p := v.LookupPath(cue.MakePath(cue.AnyString)); p.Exists() {
-		return p
-	}
-	probe := cue.MakePath(cue.Str(probeLabel))
-	filled := v.FillPath(probe, cuecontext.New().CompileString("_"))
-	p := filled.LookupPath(probe)
-	if filled.Validate() != nil || !p.Exists() || p.IncompleteKind() == cue.TopKind {
-		return cue.Value{}
-	}
-	return p
-}
-
-// probeLabel is a name no struct of the schema declares, that a pattern
-// of names accepts.
-const probeLabel = "karpgen-probe"
 
 func hasFields(v cue.Value) bool {
 	iter, err := v.Fields(cue.Optional(true))

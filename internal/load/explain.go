@@ -13,6 +13,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/fieldpos"
+	"github.com/karpgen/karpgen/internal/util/cueshape"
 	"github.com/karpgen/karpgen/schema"
 )
 
@@ -87,7 +88,7 @@ func (x *explainer) at(sels []cue.Selector) (cue.Value, string, bool) {
 	var shape []string
 	for _, s := range sels {
 		if s.Type() == cue.IndexLabel {
-			e := listElem(v)
+			e := cueshape.ListElem(v)
 			if !e.Exists() {
 				return cue.Value{}, "", false
 			}
@@ -103,7 +104,7 @@ func (x *explainer) at(sels []cue.Selector) (cue.Value, string, bool) {
 			shape = append(shape, s.Unquoted())
 			continue
 		}
-		if f := v.LookupPath(cue.MakePath(cue.AnyString)); f.Exists() {
+		if f := cueshape.Pattern(v); f.Exists() {
 			v = f
 			shape = append(shape, "*")
 			continue
@@ -116,21 +117,6 @@ func (x *explainer) at(sels []cue.Selector) (cue.Value, string, bool) {
 		return cue.Value{}, "", false
 	}
 	return v, strings.Join(shape, "."), true
-}
-
-// listElem is the element of a list field, past a default: for
-// *["on-demand"] | [...("on-demand" | "spot" | "reserved")], the choice.
-func listElem(v cue.Value) cue.Value {
-	list := v
-	switch op, args := v.Expr(); {
-	case op == cue.NoOp && len(args) == 1:
-		list = args[0]
-	case op == cue.OrOp:
-		// The open list of the choice ([...#Budget] beside a default
-		// list of one budget).
-		list = openBranch(v)
-	}
-	return list.LookupPath(cue.MakePath(cue.AnyIndex))
 }
 
 // enum lists the values a field takes when the schema gives a choice of
@@ -337,7 +323,7 @@ func (e *Env) branchErrors(x *explainer, fs []diag.Finding) choices {
 		if !ok || !user.Exists() {
 			continue
 		}
-		open := openBranch(s)
+		open := cueshape.OpenBranch(s)
 		if !open.Exists() {
 			continue
 		}
@@ -355,21 +341,6 @@ func (e *Env) branchErrors(x *explainer, fs []diag.Finding) choices {
 		out[rest] = refused
 	}
 	return out
-}
-
-// openBranch is the open list of a choice with a default list, if any.
-func openBranch(v cue.Value) cue.Value {
-	op, args := v.Expr()
-	if op != cue.OrOp {
-		return cue.Value{}
-	}
-	for _, a := range args {
-		// An open list's length is a bound, a closed one's a number.
-		if _, err := a.Len().Int64(); err != nil && a.IncompleteKind() == cue.ListKind {
-			return a
-		}
-	}
-	return cue.Value{}
 }
 
 // missing lists the required fields (requiredExamples) the profile does
@@ -478,7 +449,7 @@ func (e *Env) explainField(x *explainer, sels []cue.Selector, at diag.Pos) []dia
 	}
 	// A list whose elements are a choice: each element outside it.
 	if user.Kind() == cue.ListKind {
-		choices := enum(listElem(s))
+		choices := enum(cueshape.ListElem(s))
 		if choices == nil {
 			return nil
 		}

@@ -8,6 +8,7 @@ import (
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
 
+	"github.com/karpgen/karpgen/internal/util/cueshape"
 	"github.com/karpgen/karpgen/schema"
 )
 
@@ -26,10 +27,10 @@ func schemaFields(t *testing.T) (patterns map[string]string, required []string) 
 		if p, _ := pattern(v); p != "" {
 			patterns[strings.Join(shape, ".")] = p
 		}
-		if e := v.LookupPath(cue.MakePath(cue.AnyString)); e.Exists() {
+		if e := cueshape.Pattern(v); e.Exists() {
 			walk(e, append(slices.Clone(shape), "*"), depth+1)
 		}
-		if e := listElem(v); e.Exists() {
+		if e := cueshape.ListElem(v); e.Exists() {
 			walk(e, append(slices.Clone(shape), "*"), depth+1)
 		}
 		iter, err := v.Fields(cue.Optional(true))

@@ -12,6 +12,7 @@ import (
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/format"
 
+	"github.com/karpgen/karpgen/internal/util/cueshape"
 	"github.com/karpgen/karpgen/schema"
 )
 
@@ -84,12 +85,12 @@ func Reference() ([]Field, error) {
 				continue
 			}
 			out = append(out, field)
-			if e := elemOf(f); e.Exists() {
+			if e := cueshape.Elem(f); e.Exists() {
 				walk(e, p+"[]", depth+1)
 				continue
 			}
 			walk(f, p, depth+1)
-			if e := f.LookupPath(cue.MakePath(cue.AnyString)); e.Exists() {
+			if e := cueshape.Pattern(f); e.Exists() {
 				walk(e, p+".*", depth+1)
 			}
 		}
@@ -110,13 +111,13 @@ func typeWords(v cue.Value) string {
 	if vals := enum(v); len(vals) > 0 {
 		return "one of " + strings.Join(vals, ", ")
 	}
-	if e := v.LookupPath(cue.MakePath(cue.AnyString)); e.Exists() && v.IncompleteKind() == cue.StructKind {
+	if e := cueshape.Pattern(v); e.Exists() && v.IncompleteKind() == cue.StructKind {
 		if hasFields(v) {
 			return "a struct, and any other field of " + strings.TrimPrefix(typeWords(e), "a ")
 		}
-		return "a map of names to " + strings.TrimPrefix(typeWords(e), "a ")
+		return "a map of names to " + elementWords(e)
 	}
-	if e := elemOf(v); e.Exists() {
+	if e := cueshape.Elem(v); e.Exists() {
 		return "a list of " + elementWords(e)
 	}
 	if p, also := pattern(v); p != "" {
@@ -141,27 +142,8 @@ func hasFields(v cue.Value) bool {
 	return err == nil && iter.Next()
 }
 
-// elemOf is the element of a list field: past a default, and through
-// the conjuncts of a field declared twice.
-func elemOf(v cue.Value) cue.Value {
-	if e := listElem(v); e.Exists() {
-		return e
-	}
-	if op, args := v.Expr(); op == cue.AndOp || op == cue.OrOp {
-		for _, a := range args {
-			if e := a.LookupPath(cue.MakePath(cue.AnyIndex)); e.Exists() {
-				return e
-			}
-			if e := elemOf(a); e.Exists() {
-				return e
-			}
-		}
-	}
-	return cue.Value{}
-}
-
 // plural names the element kinds of a list.
-var plural = map[string]string{"a struct": "structs", "a string": "strings", "a whole number": "whole numbers", "a number": "numbers", "true or false": "booleans"}
+var plural = map[string]string{"a struct": "structs", "a string": "strings", "a whole number": "whole numbers", "a number": "numbers", "true or false": "booleans", "a boolean": "booleans"}
 
 // elementWords says what a list's element is.
 func elementWords(e cue.Value) string {
@@ -172,7 +154,17 @@ func elementWords(e cue.Value) string {
 	if p, ok := plural[w]; ok {
 		return p
 	}
-	return strings.TrimPrefix(w, "a ")
+	// A choice of kinds: each in the plural (strings or whole numbers).
+	parts := strings.Split(strings.ReplaceAll(w, "true or false", "a boolean"), " or ")
+	for i, p := range parts {
+		q, ok := plural[p]
+		if !ok {
+			return strings.TrimPrefix(w, "a ")
+		}
+		parts[i] = q
+	}
+	last := len(parts) - 1
+	return strings.Join(append([]string{strings.Join(parts[:last], ", ")}, parts[last]), " or ")
 }
 
 // docOf is the schema's comment on a field, as one paragraph.
