@@ -20,12 +20,29 @@ var roleARN = regexp.MustCompile(`^arn:(aws|aws-cn|aws-us-gov):iam::([0-9]{12}):
 // the options and the Helm values, the node group the controller runs
 // on, and the node classes and pools read from the manifests.
 func (im *importer) environment() (*form.Profile, error) {
-	o := im.opts
 	v := im.values
 	settings := v.get("settings")
-	legacy := settings.get("aws") // settings.aws.* before v1
+	cluster, irsaRole, err := im.cluster(settings)
+	if err != nil {
+		return nil, err
+	}
+	im.version = im.karpenterVersion()
+	cluster.KubernetesVersion = im.kubernetesVersion()
+	karpenter := &form.Karpenter{Version: im.version, Namespace: orString(im.opts.Namespace, "kube-system"), ServiceAccount: v.get("serviceAccount", "name").str()}
+	im.auth(karpenter, cluster, irsaRole)
+	im.queue(karpenter, settings)
+	im.adoptNodeRoles(karpenter)
+	im.readValues(karpenter, settings)
+	nodeGroups := im.nodeGroups(karpenter)
+	return &form.Profile{Cluster: cluster, Karpenter: karpenter, NodeGroups: nodeGroups, NodeClasses: deref(im.classes), NodePools: deref(im.pools)}, nil
+}
 
-	// Every missing option is named at once, not one run at a time.
+// cluster is the cluster as the options, the Helm values and the pools'
+// zones name it, with the controller's IRSA role if the values give one.
+// Every option missing is named at once, not one run at a time.
+func (im *importer) cluster(settings node) (*form.Cluster, string, error) {
+	o := im.opts
+	legacy := settings.get("aws") // settings.aws.* before v1
 	var missing []Need
 	cluster := orString(o.Cluster, orString(settings.get("clusterName").str(), legacy.get("clusterName").str()))
 	if cluster == "" {
@@ -39,7 +56,7 @@ func (im *importer) environment() (*form.Profile, error) {
 		missing = append(missing, Need{"Region", "no zone requirement says the region"})
 	}
 	account := o.Account
-	irsaRole := v.get("serviceAccount", "annotations", "eks.amazonaws.com/role-arn").str()
+	irsaRole := im.values.get("serviceAccount", "annotations", "eks.amazonaws.com/role-arn").str()
 	if m := roleARN.FindStringSubmatch(irsaRole); m != nil && account == "" {
 		account = m[2]
 	}
@@ -47,114 +64,142 @@ func (im *importer) environment() (*form.Profile, error) {
 		missing = append(missing, Need{"Account", "the AWS account is not in the Helm values"})
 	}
 	if len(missing) > 0 {
-		return nil, &NeedError{Needs: missing}
+		return nil, "", &NeedError{Needs: missing}
 	}
 	if issuer := o.OIDCIssuer; issuer != "" && o.Region == "" {
 		if m := issuerRegion.FindStringSubmatch(issuer); m != nil && m[1] != region {
-			return nil, &NeedError{Needs: []Need{{"Region", fmt.Sprintf("the pools' zones say region %s, the OIDC issuer %s says %s", region, issuer, m[1])}}}
+			return nil, "", &NeedError{Needs: []Need{{"Region", fmt.Sprintf("the pools' zones say region %s, the OIDC issuer %s says %s", region, issuer, m[1])}}}
 		}
 	}
-	version := o.KarpenterVersion
-	if version == "" {
-		version = strings.TrimPrefix(facts.Newest().Reference, "v")
-		im.note("default-version", im.first, "no Karpenter version given: the profile takes Karpenter %s, the newest karpgen knows; set karpenter.version to the version the cluster will run", version)
-	}
-	im.version = version
-	kube := o.KubernetesVersion
-	if kube == "" {
-		// The version's newest Kubernetes, as far as upstream's matrix
-		// confirms it (a range derived from go.mod is not a default).
-		kube = facts.ConfirmedKubernetes()
-		if rng, ok := model.KubernetesRangeOf(version); ok && !facts.MinorLess(kube, rng[1]) {
-			kube = rng[1]
-		}
-		// The newest Kubernetes every imported choice runs on: a node
-		// class of an AMI family EKS stops publishing (AL2 after 1.32)
-		// holds it back, so that the profile vets.
-		for _, family := range slices.Sorted(maps.Keys(im.amiFamilies())) {
-			if max, ok := facts.AMIKubernetesMax[family]; ok && facts.MinorLess(max, kube) {
-				kube = max
-				im.note("default-version", im.first, "node classes use %s AMIs, which EKS publishes up to Kubernetes %s: the profile says %s; move them to al2023@latest to go further", family, max, max)
-			}
-		}
-		im.note("default-version", im.first, "no Kubernetes version given: the profile says Kubernetes %s, the newest Karpenter %s and the imported node classes support; set cluster.kubernetesVersion to the cluster's", kube, version)
-	}
+	return &form.Cluster{Name: cluster, Region: region, AccountID: account}, irsaRole, nil
+}
 
-	karpenter := &form.Karpenter{Version: version, Namespace: orString(o.Namespace, "kube-system"), ServiceAccount: v.get("serviceAccount", "name").str()}
-	clusterFields := &form.Cluster{Name: cluster, Region: region, AccountID: account, KubernetesVersion: kube}
-	if irsaRole != "" {
-		karpenter.Auth = "irsa"
-		if o.OIDCIssuer != "" {
-			clusterFields.OIDCIssuer = o.OIDCIssuer
-		} else {
-			im.note("oidc-issuer", v.get("serviceAccount", "annotations").pos(), "the controller uses IRSA: set cluster.oidcIssuer")
+// karpenterVersion is the version given, or the newest karpgen knows.
+func (im *importer) karpenterVersion() string {
+	if im.opts.KarpenterVersion != "" {
+		return im.opts.KarpenterVersion
+	}
+	version := strings.TrimPrefix(facts.Newest().Reference, "v")
+	im.note("default-version", im.first, "no Karpenter version given: the profile takes Karpenter %s, the newest karpgen knows; set karpenter.version to the version the cluster will run", version)
+	return version
+}
+
+// kubernetesVersion is the version given, or else the newest the
+// profile's Karpenter and every imported node class run on.
+func (im *importer) kubernetesVersion() string {
+	if im.opts.KubernetesVersion != "" {
+		return im.opts.KubernetesVersion
+	}
+	// The version's newest Kubernetes, as far as upstream's matrix
+	// confirms it (a range derived from go.mod is not a default).
+	kube := facts.ConfirmedKubernetes()
+	if rng, ok := model.KubernetesRangeOf(im.version); ok && !facts.MinorLess(kube, rng[1]) {
+		kube = rng[1]
+	}
+	// The newest Kubernetes every imported choice runs on: a node class
+	// of an AMI family EKS stops publishing (AL2 after 1.32) holds it
+	// back, so that the profile vets.
+	for _, family := range slices.Sorted(maps.Keys(im.amiFamilies())) {
+		if max, ok := facts.AMIKubernetesMax[family]; ok && facts.MinorLess(max, kube) {
+			kube = max
+			im.note("default-version", im.first, "node classes use %s AMIs, which EKS publishes up to Kubernetes %s: the profile says %s; move them to al2023@latest to go further", family, max, max)
 		}
-		if m := roleARN.FindStringSubmatch(irsaRole); m != nil {
-			// The role the values name exists: the bundle adopts it
-			// rather than create one of the same name.
-			karpenter.ExistingControllerRole = m[3]
-			im.note("adopt-controller-role", v.get("serviceAccount", "annotations").pos(),
-				"the controller's role %s exists (the Helm values name it): the profile adopts it (karpenter.existingControllerRole), so the bundle attaches the controller policies to it and creates no role", m[3])
-		}
-	} else {
+	}
+	im.note("default-version", im.first, "no Kubernetes version given: the profile says Kubernetes %s, the newest Karpenter %s and the imported node classes support; set cluster.kubernetesVersion to the cluster's", kube, im.version)
+	return kube
+}
+
+// auth is how the controller authenticates: IRSA with the role the Helm
+// values name (which exists, so the profile adopts it), else Pod
+// Identity.
+func (im *importer) auth(karpenter *form.Karpenter, cluster *form.Cluster, irsaRole string) {
+	v := im.values
+	if irsaRole == "" {
 		karpenter.Auth = "podIdentity"
 		if v.ok() {
 			im.note("default-auth", v.pos(), "the Helm values name no IRSA role (serviceAccount.annotations): the profile takes EKS Pod Identity (karpenter.auth); set \"irsa\" if the controller uses IRSA")
 		} else {
 			im.note("default-auth", im.first, "without the Helm values in use, the controller's credentials are not known: the profile takes EKS Pod Identity (karpenter.auth); set \"irsa\" if the controller uses IRSA")
 		}
+		return
 	}
+	karpenter.Auth = "irsa"
+	if im.opts.OIDCIssuer != "" {
+		cluster.OIDCIssuer = im.opts.OIDCIssuer
+	} else {
+		im.note("oidc-issuer", v.get("serviceAccount", "annotations").pos(), "the controller uses IRSA: set cluster.oidcIssuer")
+	}
+	if m := roleARN.FindStringSubmatch(irsaRole); m != nil {
+		// The role the values name exists: the bundle adopts it rather
+		// than create one of the same name.
+		karpenter.ExistingControllerRole = m[3]
+		im.note("adopt-controller-role", v.get("serviceAccount", "annotations").pos(),
+			"the controller's role %s exists (the Helm values name it): the profile adopts it (karpenter.existingControllerRole), so the bundle attaches the controller policies to it and creates no role", m[3])
+	}
+}
+
+// queue is the interruption queue the Helm values name, which exists
+// with its rules, so that the profile adopts it; without one the profile
+// has none, said in a note.
+func (im *importer) queue(karpenter *form.Karpenter, settings node) {
+	legacy := settings.get("aws")
 	queue := orString(settings.get("interruptionQueue").str(), legacy.get("interruptionQueueName").str())
 	karpenter.InterruptionQueue = form.Ptr(queue != "")
 	if queue == "" {
 		where, why := im.first, "without the Helm values in use, no interruption queue is known"
-		if v.ok() {
-			where, why = v.pos(), "the Helm values name no interruption queue"
+		if im.values.ok() {
+			where, why = im.values.pos(), "the Helm values name no interruption queue"
 		}
 		im.note("default-queue", where, "%s: the profile has none (karpenter.interruptionQueue: false), so Karpenter does not see spot interruptions or rebalance notices; set it to true to have the bundle create the queue and its rules", why)
+		return
 	}
-	if queue != "" {
-		// The queue the values name exists, with its rules: the bundle
-		// adopts it rather than create a queue of the same name.
-		karpenter.ExistingInterruptionQueue = queue
-		at := settings.get("interruptionQueue").pos()
-		if settings.get("interruptionQueue").str() == "" {
-			at = legacy.get("interruptionQueueName").pos()
-		}
-		im.note("adopt-queue", at, "interruption queue %s exists (the Helm values name it), with its EventBridge rules: the profile adopts it (karpenter.existingInterruptionQueue), so the bundle creates neither", queue)
+	karpenter.ExistingInterruptionQueue = queue
+	at := settings.get("interruptionQueue").pos()
+	if settings.get("interruptionQueue").str() == "" {
+		at = legacy.get("interruptionQueueName").pos()
 	}
-	if len(im.nodeRoles) > 0 {
-		// The roles the node classes name exist, with their access
-		// entries: the bundle adopts them rather than create them again.
-		// The role most classes name is the environment's; each other
-		// stays with its classes as one of karpenter.nodeRoles.
-		uses := map[string]int{}
-		for _, nc := range im.classes {
-			if nc.Role != "" {
-				uses[nc.Role]++
-			}
-		}
-		roles := slices.SortedStableFunc(slices.Values(slices.Sorted(maps.Keys(im.nodeRoles))), func(a, b string) int { return uses[b] - uses[a] })
-		karpenter.ExistingNodeRole = roles[0]
-		im.note("adopt-node-role", im.nodeRoles[roles[0]],
-			"node role %s exists (the node classes name it): the profile adopts it (karpenter.existingNodeRole), so the bundle creates neither it nor its access entry", roles[0])
-		for _, r := range roles[1:] {
-			if karpenter.NodeRoles == nil {
-				karpenter.NodeRoles = map[string]form.KarpenterNodeRole{}
-			}
-			karpenter.NodeRoles[r] = form.KarpenterNodeRole{Existing: form.Ptr(true)}
-			im.note("adopt-node-role", im.nodeRoles[r],
-				"node role %s exists (a node class names it): the profile adopts it beside %s (karpenter.nodeRoles), so the controller may pass both and the bundle creates neither it nor its access entry", r, roles[0])
-		}
-		for _, nc := range im.classes {
-			if nc.Role == roles[0] {
-				nc.Role = "" // the environment's node role is the default
-			}
-		}
-	}
-	im.readValues(karpenter, settings)
+	im.note("adopt-queue", at, "interruption queue %s exists (the Helm values name it), with its EventBridge rules: the profile adopts it (karpenter.existingInterruptionQueue), so the bundle creates neither", queue)
+}
 
-	group := orString(o.NodeGroup, "system")
+// adoptNodeRoles adopts the roles the node classes name, which exist
+// with their access entries, rather than create them again: the role
+// most classes name is the environment's; each other stays with its
+// classes as one of karpenter.nodeRoles.
+func (im *importer) adoptNodeRoles(karpenter *form.Karpenter) {
+	if len(im.nodeRoles) == 0 {
+		return
+	}
+	uses := map[string]int{}
+	for _, nc := range im.classes {
+		if nc.Role != "" {
+			uses[nc.Role]++
+		}
+	}
+	roles := slices.SortedStableFunc(slices.Values(slices.Sorted(maps.Keys(im.nodeRoles))), func(a, b string) int { return uses[b] - uses[a] })
+	karpenter.ExistingNodeRole = roles[0]
+	im.note("adopt-node-role", im.nodeRoles[roles[0]],
+		"node role %s exists (the node classes name it): the profile adopts it (karpenter.existingNodeRole), so the bundle creates neither it nor its access entry", roles[0])
+	for _, r := range roles[1:] {
+		if karpenter.NodeRoles == nil {
+			karpenter.NodeRoles = map[string]form.KarpenterNodeRole{}
+		}
+		karpenter.NodeRoles[r] = form.KarpenterNodeRole{Existing: form.Ptr(true)}
+		im.note("adopt-node-role", im.nodeRoles[r],
+			"node role %s exists (a node class names it): the profile adopts it beside %s (karpenter.nodeRoles), so the controller may pass both and the bundle creates neither it nor its access entry", r, roles[0])
+	}
+	for _, nc := range im.classes {
+		if nc.Role == roles[0] {
+			nc.Role = "" // the environment's node role is the default
+		}
+	}
+}
+
+// nodeGroups are the node group the controller runs on, by the Helm
+// values' node selector and tolerations, and an untainted one for system
+// pods where that group is tainted.
+func (im *importer) nodeGroups(karpenter *form.Karpenter) map[string]form.NodeGroup {
+	v := im.values
+	group := orString(im.opts.NodeGroup, "system")
 	labels := map[string]string{"eks.amazonaws.com/nodegroup": group}
 	if sel := v.get("nodeSelector").stringMap(); len(sel) > 0 {
 		delete(sel, "kubernetes.io/os")
@@ -163,7 +208,7 @@ func (im *importer) environment() (*form.Profile, error) {
 		}
 	}
 	karpenter.Controller.NodeGroup = group
-	nodeGroups := map[string]form.NodeGroup{}
+	groups := map[string]form.NodeGroup{}
 	controllerGroup := form.NodeGroup{Labels: labels}
 	if t := taints(v.get("tolerations")); len(t) > 0 {
 		im.note("controller-tolerations", v.keyPos("tolerations"), "the controller's tolerations are taken as the taints of node group %s; check them", group)
@@ -174,12 +219,11 @@ func (im *importer) environment() (*form.Profile, error) {
 		if system == group {
 			system = group + "-untainted"
 		}
-		nodeGroups[system] = form.NodeGroup{Labels: map[string]string{"eks.amazonaws.com/nodegroup": system}}
+		groups[system] = form.NodeGroup{Labels: map[string]string{"eks.amazonaws.com/nodegroup": system}}
 		im.note("system-group", v.keyPos("tolerations"), "node group %s is tainted and the manifests name no untainted group for system pods: node group %s stands for it; give it the labels of the cluster's own", group, system)
 	}
-
-	nodeGroups[group] = controllerGroup
-	return &form.Profile{Cluster: clusterFields, Karpenter: karpenter, NodeGroups: nodeGroups, NodeClasses: deref(im.classes), NodePools: deref(im.pools)}, nil
+	groups[group] = controllerGroup
+	return groups
 }
 
 // deref is a map of the structs the importer built, by value.
