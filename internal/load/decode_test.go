@@ -1,13 +1,17 @@
 package load
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
+	"cuelang.org/go/cue"
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/karpgen/karpgen/internal/load/internal/decode"
@@ -19,7 +23,7 @@ import (
 // profiles and test data, every template, and the profiles of every
 // command scenario (which cover every field the schema has), each as
 // files by name.
-func decodePackages(t *testing.T) map[string]map[string][]byte {
+var decodePackages = sync.OnceValue(func() map[string]map[string][]byte {
 	root := filepath.Join("..", "..")
 	pkgs := map[string]map[string][]byte{}
 	for _, dir := range []string{"profiles", "internal/doctor/testdata/profiles", "internal/upgrade/testdata/profiles"} {
@@ -32,7 +36,7 @@ func decodePackages(t *testing.T) map[string]map[string][]byte {
 	for _, name := range templates.Names() {
 		files, err := templates.Render(name, templates.Params{Name: "ws", Region: "eu-west-1", Account: "123456789012", KarpenterVersion: "1.8.1", KubernetesVersion: "1.33"})
 		if err != nil {
-			t.Fatal(err)
+			panic(err)
 		}
 		pkgs["template "+name] = files
 	}
@@ -41,7 +45,7 @@ func decodePackages(t *testing.T) map[string]map[string][]byte {
 	for _, s := range scripts {
 		a, err := txtar.ParseFile(s)
 		if err != nil {
-			t.Fatal(err)
+			panic(err)
 		}
 		files := map[string][]byte{"base.cue": base}
 		for _, f := range a.Files {
@@ -52,7 +56,7 @@ func decodePackages(t *testing.T) map[string]map[string][]byte {
 		pkgs[filepath.Base(s)] = files
 	}
 	return pkgs
-}
+})
 
 func must(b []byte, err error) []byte {
 	if err != nil {
@@ -61,11 +65,23 @@ func must(b []byte, err error) []byte {
 	return b
 }
 
-// TestDecodeAsCUEDoes holds decode to cue.Value.Decode on every
-// environment of every package in the repository that validates.
-func TestDecodeAsCUEDoes(t *testing.T) {
-	envs := 0
-	for pkg, files := range decodePackages(t) {
+// validEnv is an environment of a package of the repository that
+// validates: its value as written and unified with the schema.
+type validEnv struct {
+	pkg, name  string
+	raw, value cue.Value
+}
+
+// validEnvs are the environments of every package in the repository that
+// validates, loaded once for the tests that read them all; under -short,
+// those of the repository's own packages and of every third scenario.
+var validEnvs = sync.OnceValue(func() []validEnv {
+	var out []validEnv
+	for i, pkg := range slices.Sorted(maps.Keys(decodePackages())) {
+		if testing.Short() && strings.HasSuffix(pkg, ".txtar") && i%3 != 0 {
+			continue
+		}
+		files := decodePackages()[pkg]
 		fsys := fstest.MapFS{}
 		var names []string
 		for name, data := range files {
@@ -76,27 +92,36 @@ func TestDecodeAsCUEDoes(t *testing.T) {
 		if err != nil || len(fs) > 0 {
 			continue // a scenario whose package does not load
 		}
-		for name, raw := range w.raws {
-			u := w.profile.Unify(raw)
+		for _, name := range sortedNames(w.raws) {
+			u := w.profile.Unify(w.raws[name])
 			if u.Validate() != nil {
 				continue
 			}
-			var want, got profile.Profile
-			wantErr := u.Decode(&want)
-			gotErr := decode.Decode(u, &got)
-			switch {
-			case wantErr != nil && gotErr == nil:
-				t.Errorf("%s %s: decoded what CUE refuses (%v)", pkg, name, wantErr)
-			case wantErr == nil && gotErr != nil:
-				t.Errorf("%s %s: %v, where CUE decodes", pkg, name, gotErr)
-			case wantErr == nil && !reflect.DeepEqual(got, want):
-				t.Errorf("%s %s: decoded\n%+v\nCUE decodes\n%+v", pkg, name, got, want)
-			}
-			envs++
+			out = append(out, validEnv{pkg, name, w.raws[name], u})
 		}
 	}
-	if envs < 100 {
-		t.Errorf("only %d environments compared", envs)
+	return out
+})
+
+// TestDecodeAsCUEDoes holds decode to cue.Value.Decode on every
+// environment of every package in the repository that validates.
+func TestDecodeAsCUEDoes(t *testing.T) {
+	envs := validEnvs()
+	for _, e := range envs {
+		var want, got profile.Profile
+		wantErr := e.value.Decode(&want)
+		gotErr := decode.Decode(e.value, &got)
+		switch {
+		case wantErr != nil && gotErr == nil:
+			t.Errorf("%s %s: decoded what CUE refuses (%v)", e.pkg, e.name, wantErr)
+		case wantErr == nil && gotErr != nil:
+			t.Errorf("%s %s: %v, where CUE decodes", e.pkg, e.name, gotErr)
+		case wantErr == nil && !reflect.DeepEqual(got, want):
+			t.Errorf("%s %s: decoded\n%+v\nCUE decodes\n%+v", e.pkg, e.name, got, want)
+		}
 	}
-	t.Logf("%d environments decoded alike", envs)
+	if len(envs) < 100 && !testing.Short() {
+		t.Errorf("only %d environments compared", len(envs))
+	}
+	t.Logf("%d environments decoded alike", len(envs))
 }
