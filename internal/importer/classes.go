@@ -187,9 +187,13 @@ func (im *importer) classCommon(spec node, nc *form.NodeClass, at place, hopLimi
 			dev.IOPS = intOf(ebs.get("iops"))
 			dev.Throughput = intOf(ebs.get("throughput"))
 			dev.VolumeInitializationRate = intOf(ebs.get("volumeInitializationRate"))
-			for k, field := range map[string]**bool{"encrypted": &dev.Encrypted, "deleteOnTermination": &dev.DeleteOnTermination} {
+			for _, f := range []struct {
+				k     string
+				field **bool
+			}{{"encrypted", &dev.Encrypted}, {"deleteOnTermination", &dev.DeleteOnTermination}} {
+				k := f.k
 				if v, ok := ebs.get(k).boolean(); ok {
-					*field = &v
+					*f.field = &v
 				} else if ebs.ok() {
 					// The profile's default (true) is written where the
 					// input left the field to EC2: the node class's hash
