@@ -173,62 +173,10 @@ func run(bin, ref string, rounds, fleetSize int, sizes []int, jsonOut string) er
 		med[i] = median(samples[i])
 	}
 
-	// The fleet: rendered into a fresh out/ on this disk, into a fresh
-	// out/ in memory (tmpfs, when the machine has one: karpgen's own cost
-	// without the disk's), and once more onto an unchanged out/.
-	outs := map[string]string{"disk": filepath.Join(many, "out")}
-	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-		shm, err := os.MkdirTemp("/dev/shm", "karpgen-bench-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(shm)
-		outs["tmpfs"] = shm
-	}
-	fleetMed := map[string]sample{}
-	// The diff of the fleet runs after each render in memory, so that the
-	// ratio of the two compares the same minutes of a machine whose speed
-	// wanders (medians of 3 taken minutes apart differed by 2x).
-	var ds []sample
-	diff := func() error {
-		s, err := timeExit(many, 1, karpgen, "diff", "--base", filepath.Join(before, "profiles"))
-		ds = append(ds, s)
+	fleetMed, diffMed, err := measureFleet(karpgen, many, before)
+	if err != nil {
 		return err
 	}
-	for _, where := range []string{"disk", "tmpfs", "unchanged"} {
-		base, ok := outs[where]
-		if where == "unchanged" {
-			base, ok = outs["disk"], true
-		}
-		if !ok {
-			continue
-		}
-		var ss []sample
-		for r := 0; r < 3; r++ {
-			out := filepath.Join(base, fmt.Sprint(r))
-			if where == "unchanged" {
-				out = filepath.Join(base, "0")
-			}
-			s, err := timeCmd(many, karpgen, "render", "--out", out)
-			if err != nil {
-				return err
-			}
-			ss = append(ss, s)
-			if where == "tmpfs" {
-				os.RemoveAll(out)
-				if err := diff(); err != nil {
-					return err
-				}
-			}
-		}
-		fleetMed[where] = median(ss)
-	}
-	for len(ds) < 3 { // no tmpfs
-		if err := diff(); err != nil {
-			return err
-		}
-	}
-	diffMed := median(ds)
 
 	fmt.Printf("machine: %s/%s, %d CPUs; %d interleaved rounds, medians\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), rounds)
 	fmt.Printf("%-28s %12s %12s\n", "command", "wall", "peak RSS")
@@ -281,4 +229,65 @@ func run(bin, ref string, rounds, fleetSize int, sizes []int, jsonOut string) er
 		return err
 	}
 	return os.WriteFile(jsonOut, append(data, '\n'), 0o644)
+}
+
+// measureFleet times the fleet of many: rendered into a fresh out/ on
+// this disk, into a fresh out/ in memory (tmpfs, when the machine has
+// one: karpgen's own cost without the disk's), and once more onto an
+// unchanged out/, each the median of 3, by where; and karpgen diff
+// against the fleet before a change of its base (before).
+func measureFleet(karpgen, many, before string) (map[string]sample, sample, error) {
+	outs := map[string]string{"disk": filepath.Join(many, "out")}
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		shm, err := os.MkdirTemp("/dev/shm", "karpgen-bench-")
+		if err != nil {
+			return nil, sample{}, err
+		}
+		defer os.RemoveAll(shm)
+		outs["tmpfs"] = shm
+	}
+	fleetMed := map[string]sample{}
+	// The diff of the fleet runs after each render in memory, so that the
+	// ratio of the two compares the same minutes of a machine whose speed
+	// wanders (medians of 3 taken minutes apart differed by 2x).
+	var ds []sample
+	diff := func() error {
+		s, err := timeExit(many, 1, karpgen, "diff", "--base", filepath.Join(before, "profiles"))
+		ds = append(ds, s)
+		return err
+	}
+	for _, where := range []string{"disk", "tmpfs", "unchanged"} {
+		base, ok := outs[where]
+		if where == "unchanged" {
+			base, ok = outs["disk"], true
+		}
+		if !ok {
+			continue
+		}
+		var ss []sample
+		for r := 0; r < 3; r++ {
+			out := filepath.Join(base, fmt.Sprint(r))
+			if where == "unchanged" {
+				out = filepath.Join(base, "0")
+			}
+			s, err := timeCmd(many, karpgen, "render", "--out", out)
+			if err != nil {
+				return nil, sample{}, err
+			}
+			ss = append(ss, s)
+			if where == "tmpfs" {
+				os.RemoveAll(out)
+				if err := diff(); err != nil {
+					return nil, sample{}, err
+				}
+			}
+		}
+		fleetMed[where] = median(ss)
+	}
+	for len(ds) < 3 { // no tmpfs
+		if err := diff(); err != nil {
+			return nil, sample{}, err
+		}
+	}
+	return fleetMed, median(ds), nil
 }
