@@ -92,7 +92,10 @@ type goField struct {
 // structType declares the Go struct of a CUE struct under name (once),
 // its fields in the schema's order.
 func (g *gen) structType(v cue.Value, name, where string) (string, error) {
-	if _, done := g.types[name]; done {
+	if t, done := g.types[name]; done {
+		if t.where != where {
+			return "", fmt.Errorf("%s and %s would both be the Go type %s", t.where, where, name)
+		}
 		return name, nil
 	}
 	t := &goStruct{name: name, where: where}
