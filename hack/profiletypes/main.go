@@ -114,7 +114,7 @@ func (g *gen) structType(v cue.Value, name, where string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%s.%s: %w", name, label, err)
 		}
-		t.fields = append(t.fields, goField{name: goName(label), label: label, goType: optional(typ), doc: docOf(iter.Value())})
+		t.fields = append(t.fields, goField{name: goName(label), label: label, goType: optional(typ), doc: cueshape.Doc(iter.Value())})
 	}
 	return name, nil
 }
@@ -140,7 +140,7 @@ func (g *gen) typeOf(v cue.Value, parent, label, where string) (string, error) {
 		return "[]" + t, err
 	case cue.StructKind:
 		pattern := cueshape.Pattern(v)
-		named := hasFields(v)
+		named := cueshape.HasFields(v)
 		switch {
 		case pattern.Exists() && named, !pattern.Exists() && !named:
 			return "map[string]any", nil
@@ -165,11 +165,6 @@ func optional(t string) string {
 		return t
 	}
 	return "*" + t
-}
-
-func hasFields(v cue.Value) bool {
-	iter, err := v.Fields(cue.Optional(true))
-	return err == nil && iter.Next()
 }
 
 // structName is the name of a definition's struct (#NodePool: NodePool),
@@ -227,15 +222,6 @@ func capitals(w string) string {
 		return "ArgoCD"
 	}
 	return strings.ToUpper(w)
-}
-
-// docOf is the schema's comment on a field, as one paragraph.
-func docOf(v cue.Value) string {
-	var parts []string
-	for _, g := range v.Doc() {
-		parts = append(parts, strings.Join(strings.Fields(g.Text()), " "))
-	}
-	return strings.Join(parts, " ")
 }
 
 // wrap breaks a paragraph into lines of at most width.

@@ -58,7 +58,7 @@ func Reference() ([]Field, error) {
 				p = path + "." + p
 			}
 			def, hasDefault := f.Default()
-			field := Field{Path: p, Type: typeWords(f), Doc: docOf(f)}
+			field := Field{Path: p, Type: typeWords(f), Doc: cueshape.Doc(f)}
 			switch {
 			case !hasDefault || !def.IsConcrete() || sameValue(def, f):
 			case def.Validate(cue.Concrete(true)) != nil:
@@ -112,7 +112,7 @@ func typeWords(v cue.Value) string {
 		return "one of " + strings.Join(vals, ", ")
 	}
 	if e := cueshape.Pattern(v); e.Exists() && v.IncompleteKind() == cue.StructKind {
-		if hasFields(v) {
+		if cueshape.HasFields(v) {
 			return "a struct, and any other field of " + strings.TrimPrefix(typeWords(e), "a ")
 		}
 		return "a map of names to " + elementWords(e)
@@ -134,12 +134,6 @@ func typeWords(v cue.Value) string {
 		return "a struct"
 	}
 	return kindWords(v.IncompleteKind())
-}
-
-// hasFields reports whether a struct declares fields by name.
-func hasFields(v cue.Value) bool {
-	iter, err := v.Fields(cue.Optional(true))
-	return err == nil && iter.Next()
 }
 
 // plural names the element kinds of a list.
@@ -165,15 +159,6 @@ func elementWords(e cue.Value) string {
 	}
 	last := len(parts) - 1
 	return strings.Join(append([]string{strings.Join(parts[:last], ", ")}, parts[last]), " or ")
-}
-
-// docOf is the schema's comment on a field, as one paragraph.
-func docOf(v cue.Value) string {
-	var parts []string
-	for _, g := range v.Doc() {
-		parts = append(parts, strings.Join(strings.Fields(g.Text()), " "))
-	}
-	return strings.Join(parts, " ")
 }
 
 // cueText is a concrete value as CUE writes it, on one line.

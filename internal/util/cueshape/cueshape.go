@@ -1,11 +1,13 @@
 // Package cueshape reads the shape of a CUE schema rather than a value's:
-// the element of a list field past its default, and the value of a
-// struct's fields by pattern. The explainer of errors, the field
+// the element of a list field past its default, the value of a struct's
+// fields by pattern, whether it names fields, and a field's comment. The explainer of errors, the field
 // reference and the generator of the profile's Go types read the schema
 // through it, so that they agree on what a field holds.
 package cueshape
 
 import (
+	"strings"
+
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/cuecontext"
 )
@@ -73,6 +75,8 @@ func Pattern(v cue.Value) cue.Value {
 		return cue.Value{}
 	}
 	probe := cue.MakePath(cue.Str(probeLabel))
+	// A context of its own: the loader's workers read patterns in
+	// parallel, and a value shared between them is not CUE's promise.
 	filled := v.FillPath(probe, cuecontext.New().CompileString("_"))
 	p := filled.LookupPath(probe)
 	if filled.Validate() != nil || !p.Exists() || p.IncompleteKind() == cue.TopKind {
@@ -84,3 +88,18 @@ func Pattern(v cue.Value) cue.Value {
 // probeLabel is a name no struct of the schema declares, which a pattern
 // of names accepts.
 const probeLabel = "cueshape-probe"
+
+// HasFields reports whether a struct declares fields by name.
+func HasFields(v cue.Value) bool {
+	iter, err := v.Fields(cue.Optional(true))
+	return err == nil && iter.Next()
+}
+
+// Doc is the schema's comment on a field, as one paragraph.
+func Doc(v cue.Value) string {
+	var parts []string
+	for _, g := range v.Doc() {
+		parts = append(parts, strings.Join(strings.Fields(g.Text()), " "))
+	}
+	return strings.Join(parts, " ")
+}
