@@ -18,6 +18,7 @@ import (
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/printer"
 	"github.com/karpgen/karpgen/internal/util/boundyaml"
+	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
 func runImport(args []string, stdout, stderr io.Writer) error {
@@ -155,12 +156,7 @@ func draftNote(findings []diag.Finding) []byte {
 		if f.Hint != "" {
 			line += " (" + f.Hint + ")"
 		}
-		b.WriteString("//   - " + strings.Map(func(r rune) rune {
-			if r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' {
-				return ' '
-			}
-			return r
-		}, line) + "\n")
+		b.WriteString("//   - " + escape.Comment(line) + "\n")
 	}
 	return []byte(b.String())
 }

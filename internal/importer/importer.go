@@ -21,6 +21,7 @@ import (
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile/form"
 	"github.com/karpgen/karpgen/internal/util/boundyaml"
+	"github.com/karpgen/karpgen/internal/util/escape"
 	"github.com/karpgen/karpgen/internal/util/manifest"
 )
 
@@ -325,7 +326,7 @@ func (im *importer) cue(env *form.Profile) ([]byte, error) {
 	if len(im.notes) > 0 {
 		header = append(header, "//", "// Not carried over, or changed on the way to Karpenter v1:")
 		for _, n := range diag.Sort(slices.Clone(im.notes)) {
-			header = append(header, "//   - "+n.Pos.String()+": "+strings.ReplaceAll(n.Message, "\n", " ")+" ["+n.Rule+"]")
+			header = append(header, "//   - "+escape.Comment(n.Pos.String()+": "+n.Message+" ["+n.Rule+"]"))
 		}
 	}
 	out, err := form.File(header, im.opts.Env, env)

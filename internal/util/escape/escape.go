@@ -2,7 +2,8 @@
 // profiles, values from captured state, messages of CUE, Jsonnet and
 // kustomize, file names) into the languages karpgen prints, so that no
 // byte of it can act in that language: words of POSIX shell commands,
-// lines of a terminal or a CI log, Markdown, and Mermaid labels.
+// lines of a terminal or a CI log, comment lines, Markdown, and Mermaid
+// labels.
 package escape
 
 import (
@@ -70,6 +71,19 @@ func Line(s string) string {
 		return t
 	}
 	return strconv.QuoteToGraphic(s)
+}
+
+// Comment returns s as the text of one comment line of a file karpgen
+// writes (a CUE profile's header): its line breaks as spaces, so that
+// nothing after one is read as code, and then Terminal's form, so that a
+// terminal that shows the file acts on none of it.
+func Comment(s string) string {
+	return Terminal(strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029' || r == '\u0085' || r == '\v' || r == '\f' {
+			return ' '
+		}
+		return r
+	}, s))
 }
 
 // Markdown returns s as inline Markdown text (within a line, or a table

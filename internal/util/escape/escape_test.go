@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"cuelang.org/go/cue/parser"
 	"github.com/yuin/goldmark"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -121,6 +122,32 @@ func FuzzTerminal(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(checkTerminal)
+}
+
+// checkComment: a comment line of a CUE file holds Comment(s) whole (the
+// file still has its one field after it), shows only graphic characters,
+// and keeps text without line breaks or controls as it is.
+func checkComment(t *testing.T, s string) {
+	c := Comment(s)
+	for _, r := range c {
+		if !unicode.IsGraphic(r) {
+			t.Fatalf("%q: %q keeps %U", s, c, r)
+		}
+	}
+	if clean(s) && c != s {
+		t.Fatalf("%q, clean, is written %q", s, c)
+	}
+	f, err := parser.ParseFile("x.cue", "// "+c+"\nx: 1\n", parser.ParseComments)
+	if err != nil || len(f.Decls) != 1 {
+		t.Fatalf("%q: the comment %q does not stay one line (%v)", s, c, err)
+	}
+}
+
+func FuzzComment(f *testing.F) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkComment)
 }
 
 var paragraph = regexp.MustCompile(`(?s)^<p>(.*)</p>\n$`)
