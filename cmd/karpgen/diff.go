@@ -37,7 +37,7 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	var workloads []string
 	fs := newFlags("diff", stdout, stderr)
 	base.add(fs)
-	fs.StringSliceVar(&workloads, "workloads", nil, "also place the workloads of `PATH` (a manifest or a folder; repeat it) on both sides with Karpenter's scheduler, and name those whose pods land elsewhere or stay Pending after the change")
+	fs.StringArrayVar(&workloads, "workloads", nil, "also place the workloads of `PATH` (a manifest or a folder; repeat it) on both sides with Karpenter's scheduler, and name those whose pods land elsewhere or stay Pending after the change")
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")

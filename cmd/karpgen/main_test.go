@@ -49,6 +49,8 @@ func TestScripts(t *testing.T) {
 			// rule_version_support.txtar names its days with --on.
 			env.Setenv("SOURCE_DATE_EPOCH", "1738368000")
 			env.Setenv("COMMON", common)
+			// NL puts a line break into an argument: 'a'${NL}'b'.
+			env.Setenv("NL", "\n")
 			return nil
 		},
 	})

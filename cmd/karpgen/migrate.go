@@ -10,6 +10,13 @@ import (
 	"github.com/karpgen/karpgen/internal/util/gcpolicy"
 )
 
+// migrateFlag names the flag of each option migrate.Options holds.
+var migrateFlag = map[string]string{
+	"OldGroups":  "--old-node-group",
+	"Namespace":  "--autoscaler-namespace",
+	"Deployment": "--autoscaler-deployment",
+}
+
 // runMigrate prints the runbook that brings a cluster scaled by Cluster
 // Autoscaler over to the Karpenter its profile describes. It writes
 // nothing.
@@ -19,7 +26,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 	var ev evalFlags
 	fs := newFlags("migrate", stdout, stderr)
 	fs.StringVar(&from, "from", "", "what the cluster scales with now: cluster-autoscaler (required)")
-	fs.StringSliceVar(&o.OldGroups, "old-node-group", nil, "a managed node group Cluster Autoscaler scales, which Karpenter replaces, by `NAME` (required; repeat it, in the order to empty them)")
+	fs.StringArrayVar(&o.OldGroups, "old-node-group", nil, "a managed node group Cluster Autoscaler scales, which Karpenter replaces, by `NAME` (required; repeat it, in the order to empty them)")
 	fs.StringVar(&o.Namespace, "autoscaler-namespace", "kube-system", "namespace of Cluster Autoscaler's Deployment")
 	fs.StringVar(&o.Deployment, "autoscaler-deployment", "cluster-autoscaler", "name of Cluster Autoscaler's Deployment")
 	addProfilesFlag(fs, &dir)
@@ -47,7 +54,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 	r, err := migrate.FromClusterAutoscaler(res.Envs[0], o)
 	var refused *migrate.OptionError
 	if errors.As(err, &refused) {
-		return usageErr("migrate: --old-node-group: %s", refused.Reason)
+		return usageErr("migrate: %s: %s", migrateFlag[refused.Option], refused.Reason)
 	}
 	if err != nil {
 		return err

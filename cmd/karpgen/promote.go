@@ -20,7 +20,7 @@ func runPromote(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("promote", stdout, stderr)
 	fs.StringVar(&from, "from", "", "environment whose pinned AMI releases are tested (required)")
 	fs.StringVar(&to, "to", "", "environment to move them to (required)")
-	fs.StringSliceVar(&classes, "class", nil, "node classes to promote, by `NAME` (default: every class the two share)")
+	fs.StringArrayVar(&classes, "class", nil, "node classes to promote, by `NAME` (default: every class the two share)")
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")

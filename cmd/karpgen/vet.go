@@ -33,7 +33,7 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&valuesFile, "values", "", "check a Helm values file in use against the chart of --version instead of the profiles")
 	fs.StringVar(&version, "version", "", "the Karpenter version whose chart --values is for")
 	fs.BoolVar(&explainIAM, "explain-iam", false, "list every request the controller makes with its decision under the guardrails, and the deciding statements")
-	fs.StringSliceVar(&workloads, "workloads", nil, "also place the workloads of `PATH` (a manifest or a folder; repeat it) with Karpenter's scheduler (karpgen simulate), and refuse a workload whose pods would never schedule")
+	fs.StringArrayVar(&workloads, "workloads", nil, "also place the workloads of `PATH` (a manifest or a folder; repeat it) with Karpenter's scheduler (karpgen simulate), and refuse a workload whose pods would never schedule")
 	fs.StringVar(&on, "on", "", "check support windows as of `DAY` (YYYY-MM-DD; default today, or the day of SOURCE_DATE_EPOCH)")
 	if err := parse(fs, args); err != nil {
 		return err

@@ -20,19 +20,19 @@ var nameRules = []*Rule{
 		Hint:    "use lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters",
 		check: func(c *Context) {
 			k := c.P.Karpenter
-			if !dns1123Label.MatchString(k.Namespace) || len(k.Namespace) > 63 {
+			if CheckNamespace(k.Namespace) != "" {
 				c.Report("karpenter.namespace", "", "namespace %q is not a valid Kubernetes namespace name", k.Namespace)
 			}
 			if !dns1123Sub.MatchString(k.ServiceAccount) || len(k.ServiceAccount) > 253 {
 				c.Report("karpenter.serviceAccount", "", "service account %q is not a valid Kubernetes name", k.ServiceAccount)
 			}
 			for p := range c.pools() {
-				if !dns1123Label.MatchString(p) || len(p) > 63 {
+				if CheckObjectName("node pool", p) != "" {
 					c.Report(at("nodePools", field(p)), "", "node pool name %q is not a valid NodePool name (it is also the karpenter.sh/nodepool label value)", p)
 				}
 			}
 			for _, n := range names(c.P.NodeClasses) {
-				if !dns1123Label.MatchString(n) || len(n) > 63 {
+				if CheckObjectName("node class", n) != "" {
 					c.Report(at("nodeClasses", field(n)), "", "node class name %q is not a valid EC2NodeClass name (it is also the karpenter.k8s.aws/ec2nodeclass label value)", n)
 				}
 			}

@@ -41,7 +41,7 @@ var textRules = []*Rule{
 		Hint:    "use the node group's name as EKS shows it",
 		check: func(c *Context) {
 			for _, g := range names(c.P.NodeGroups) {
-				if len(g) > 63 || !clusterNameRE.MatchString(g) {
+				if CheckNodeGroupName(g) != "" {
 					c.Report(at("nodeGroups", field(g)), "", "node group name %s is not a valid EKS node group name", escape.Terminal(g))
 				}
 			}

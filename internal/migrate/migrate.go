@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
@@ -55,7 +56,22 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 	if len(o.OldGroups) == 0 {
 		return nil, &OptionError{"OldGroups", "", "name the node groups Cluster Autoscaler scales, which Karpenter replaces"}
 	}
-	for _, g := range o.OldGroups {
+	if msg := lint.CheckNamespace(o.Namespace); msg != "" {
+		return nil, &OptionError{"Namespace", o.Namespace, msg}
+	}
+	if msg := lint.CheckResourceName("deployment", o.Deployment); msg != "" {
+		return nil, &OptionError{"Deployment", o.Deployment, msg}
+	}
+	for i, g := range o.OldGroups {
+		// The names are printed in commands, comments and Markdown:
+		// held to EKS's rule first, so that none holds a line break or
+		// a shell word of its own.
+		if msg := lint.CheckNodeGroupName(g); msg != "" {
+			return nil, &OptionError{"OldGroups", g, msg}
+		}
+		if slices.Contains(o.OldGroups[:i], g) {
+			return nil, &OptionError{"OldGroups", g, fmt.Sprintf("node group %s is named twice", g)}
+		}
 		if _, kept := e.Profile.NodeGroups[g]; kept {
 			return nil, &OptionError{"OldGroups", g, fmt.Sprintf("node group %s is one the profile keeps (nodeGroups.%s): it is not emptied", g, g)}
 		}

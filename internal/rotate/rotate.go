@@ -12,8 +12,10 @@ import (
 	"slices"
 
 	"github.com/karpgen/karpgen/internal/fleetdiff"
+	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
 // Plan is the rotation of one pool of one environment.
@@ -64,6 +66,9 @@ func New(base, head *model.Env, pool, next string) (*Plan, error) {
 	if next == "" {
 		next = pool + "-next"
 	}
+	if msg := lint.CheckObjectName("the new pool's", next); msg != "" {
+		return nil, &Error{msg + ": name the new pool with --next"}
+	}
 	if _, taken := head.Profile.NodePools[next]; taken {
 		return nil, &Error{fmt.Sprintf("environment %s has a pool %q already: name the new pool with --next", head.Name, next)}
 	}
@@ -87,6 +92,9 @@ func New(base, head *model.Env, pool, next string) (*Plan, error) {
 	var changes1 []string
 	if want.NodeClass == old.NodeClass && !reflect.DeepEqual(oldClass, newClass) {
 		plan.NextClass = want.NodeClass + "-next"
+		if msg := lint.CheckObjectName("the new node class's", plan.NextClass); msg != "" {
+			return nil, &Error{msg}
+		}
 		if _, taken := head.Profile.NodeClasses[plan.NextClass]; taken {
 			return nil, &Error{fmt.Sprintf("environment %s has a node class %q already", head.Name, plan.NextClass)}
 		}
@@ -105,7 +113,7 @@ func New(base, head *model.Env, pool, next string) (*Plan, error) {
 	p1.NodePools[next] = newPool
 	changes1 = append(changes1, fmt.Sprintf("add pool %s: pool %s as the change makes it (on node class %s), with weight %d so that Karpenter tries it first", next, pool, newPool.NodeClass, w))
 	s1, err := step(base, p1, "Add the new pool beside the old one", changes1,
-		[]string{fmt.Sprintf("kubectl get nodeclaims -l karpenter.sh/nodepool=%s   # new capacity comes from %s", next, next)})
+		[]string{kubectl("get", "nodeclaims", "-l", "karpenter.sh/nodepool="+next) + "   # new capacity comes from " + next})
 	if err != nil {
 		return nil, err
 	}
@@ -121,8 +129,8 @@ func New(base, head *model.Env, pool, next string) (*Plan, error) {
 	s2, err := step(model.Resolve(p1), p2, "Cap the old pool so that it only drains", []string{
 		fmt.Sprintf("set every limit of pool %s to 0 (cpu: 0 at least): it launches no node again; its nodes leave as consolidation empties them", pool),
 	}, []string{
-		fmt.Sprintf("kubectl cordon -l karpenter.sh/nodepool=%s", pool),
-		fmt.Sprintf("kubectl drain <node> --ignore-daemonsets --delete-emptydir-data   # one node of pool %s at a time, as its PodDisruptionBudgets allow", pool),
+		kubectl("cordon", "-l", "karpenter.sh/nodepool="+pool),
+		"kubectl drain <node> --ignore-daemonsets --delete-emptydir-data   # one node of pool " + pool + " at a time, as its PodDisruptionBudgets allow",
 	})
 	if err != nil {
 		return nil, err
@@ -137,7 +145,7 @@ func New(base, head *model.Env, pool, next string) (*Plan, error) {
 		changes3 = append(changes3, fmt.Sprintf("remove node class %s, which no pool uses now", old.NodeClass))
 	}
 	s3, err := step(model.Resolve(p2), p3, "Remove the old pool", changes3,
-		[]string{fmt.Sprintf("kubectl get nodes -l karpenter.sh/nodepool=%s   # empty once its last node is deleted", pool)})
+		[]string{kubectl("get", "nodes", "-l", "karpenter.sh/nodepool="+pool) + "   # empty once its last node is deleted"})
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +179,15 @@ func step(before *model.Env, p *profile.Profile, title string, changes, then []s
 	if err != nil {
 		return Step{}, err
 	}
-	return Step{Title: title, Changes: changes, Then: append([]string{"karpgen render " + p.Env + ", commit, and apply as the environment is delivered"}, then...), Diff: d}, nil
+	return Step{Title: title, Changes: changes, Then: append([]string{escape.ShellJoin("karpgen", "render", p.Env) + ", commit, and apply as the environment is delivered"}, then...), Diff: d}, nil
+}
+
+// kubectl is a kubectl command line, each word quoted for the shell.
+// The names in it passed vet's rules (a pool's, an environment's) or
+// CheckObjectName (--next), so the quoting is a second wall, not the
+// first.
+func kubectl(args ...string) string {
+	return escape.ShellJoin(append([]string{"kubectl"}, args...)...)
 }
 
 // replaces says whether the report replaces nodes of the pool.
