@@ -30,7 +30,7 @@ func cloudFormation(e *model.Env, policies []iampolicy.ControllerPolicy) obj {
 		if r.Exists {
 			continue
 		}
-		id := nodeRoleLogicalID(n, r.Name)
+		id := NodeRoleLogicalID(n, r.Name)
 		created = append(created, id)
 		res[id] = obj{"Type": "AWS::IAM::Role", "Properties": obj{
 			"RoleName":                 r.Name,
@@ -115,12 +115,12 @@ func cloudFormation(e *model.Env, policies []iampolicy.ControllerPolicy) obj {
 	}
 }
 
-// nodeRoleLogicalID is the template's logical ID of a node role, the same
+// NodeRoleLogicalID is the template's logical ID of a node role, the same
 // for a role whatever other roles the profile adds: KarpenterNodeRole for
 // the environment's, else the role's name in letters and digits, with
 // 8 hex digits of its SHA-256 when that dropped characters (so that
 // "gpu-a" and "gpua" stay two resources).
-func nodeRoleLogicalID(n model.Names, role string) string {
+func NodeRoleLogicalID(n model.Names, role string) string {
 	if role == n.NodeRole {
 		return "KarpenterNodeRole"
 	}

@@ -170,13 +170,17 @@ type nodeRoleFiles struct{ role, policies, entry string }
 
 // nodeRoleFilesOf names a node role's files: the environment's own under
 // the names captures have always had, each of karpenter.nodeRoles under
-// "extra" names that end in the role's, so no role's name makes one
-// file's name another's.
+// "extra" names that end in the role's. No kind's prefix is the start of
+// another's (iam-extra-node-role-, iam-extra-node-policies-,
+// eks-access-entry-extra-node-), so no two roles share a file: role
+// "policies-x" and role "x" once did. Names that differ only in case,
+// which a case-insensitive file system would merge, are refused by vet
+// (name/iam), as IAM itself merges them.
 func nodeRoleFilesOf(n model.Names, role string) nodeRoleFiles {
 	if role == n.NodeRole {
 		return nodeRoleFiles{"iam-node-role.json", "iam-node-role-policies.json", "eks-access-entry-node.json"}
 	}
-	return nodeRoleFiles{"iam-extra-node-role-" + role + ".json", "iam-extra-node-role-policies-" + role + ".json", "eks-access-entry-extra-node-" + role + ".json"}
+	return nodeRoleFiles{"iam-extra-node-role-" + role + ".json", "iam-extra-node-policies-" + role + ".json", "eks-access-entry-extra-node-" + role + ".json"}
 }
 
 // instanceProfiles are the instance profiles the node classes launch

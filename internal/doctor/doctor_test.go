@@ -139,7 +139,7 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 		}
 		files["iam-extra-node-role-"+r.Name+".json"] = map[string]any{"Role": map[string]any{"RoleName": r.Name, "Arn": r.ARN, "Path": "/",
 			"AssumeRolePolicyDocument": generators.NodeTrustPolicy(n)}}
-		files["iam-extra-node-role-policies-"+r.Name+".json"] = policies
+		files["iam-extra-node-policies-"+r.Name+".json"] = policies
 		files["eks-access-entry-extra-node-"+r.Name+".json"] = map[string]any{"accessEntry": map[string]any{"clusterName": n.Cluster, "principalArn": r.ARN,
 			"type": "EC2_LINUX", "kubernetesGroups": []any{"system:nodes"}, "username": "system:node:{{EC2PrivateDNSName}}"}}
 	}
@@ -693,7 +693,7 @@ func TestSeveralNodeRoles(t *testing.T) {
 	script := doctor.Script(e)
 	for _, want := range []string{
 		"run iam-extra-node-role-GPUNodeRole.json aws iam get-role --role-name GPUNodeRole --output json",
-		"run iam-extra-node-role-policies-GPUNodeRole.json aws iam list-attached-role-policies --role-name GPUNodeRole --output json",
+		"run iam-extra-node-policies-GPUNodeRole.json aws iam list-attached-role-policies --role-name GPUNodeRole --output json",
 		"run eks-access-entry-extra-node-GPUNodeRole.json aws eks describe-access-entry --region ap-northeast-2 --cluster-name ws-prod --principal-arn arn:aws:iam::491085395789:role/GPUNodeRole --output json",
 	} {
 		if !strings.Contains(script, want+"\n") {
@@ -704,7 +704,7 @@ func TestSeveralNodeRoles(t *testing.T) {
 		t.Errorf("healthy capture:\n%s", text(r))
 	}
 	f := healthy(t, e)
-	f["iam-extra-node-role-policies-GPUNodeRole.json"] = attached(e.Names, e.Facts.NodeRolePolicies, true)
+	f["iam-extra-node-policies-GPUNodeRole.json"] = attached(e.Names, e.Facts.NodeRolePolicies, true)
 	get(f, "eks-access-entry-extra-node-GPUNodeRole.json", "accessEntry")["type"] = "STANDARD"
 	var got []string
 	for _, fd := range findings(run(t, e, writeState(t, f))) {
@@ -730,5 +730,36 @@ func TestInstanceProfiles(t *testing.T) {
 	}
 	if r := run(t, e, writeState(t, healthy(t, e))); !strings.HasPrefix(text(r), "doctor prod: 20 checks, 19 ok, 0 failed, 0 skipped, 0 not checked, 1 not applicable\n") {
 		t.Errorf("healthy capture:\n%s", text(r))
+	}
+}
+
+// TestCaptureFilesAreDistinct: every command of the capture writes a file
+// of its own, whatever the node roles are called. Roles "x" and
+// "policies-x" once shared one, and the second overwrote the first.
+func TestCaptureFilesAreDistinct(t *testing.T) {
+	p := *prodEnv(t).Profile
+	p.Karpenter.NodeRoles = map[string]profile.NodeRole{}
+	p.NodeClasses = maps.Clone(p.NodeClasses)
+	for _, r := range []string{"x", "policies-x", "role-x", "node-role-x", "node-policies-x", "extra-node-x"} {
+		p.Karpenter.NodeRoles[r] = profile.NodeRole{}
+		nc := p.NodeClasses["default"]
+		nc.Role = r
+		p.NodeClasses["c-"+r] = nc
+	}
+	seen := map[string]string{}
+	runs := 0
+	for line := range strings.Lines(doctor.Script(model.Resolve(&p))) {
+		file, cmd, ok := strings.Cut(strings.TrimPrefix(line, "run "), " ")
+		if !ok || !strings.HasPrefix(line, "run ") {
+			continue
+		}
+		runs++
+		if other, dup := seen[file]; dup {
+			t.Errorf("%s is written by both\n  %s  and\n  %s", file, other, strings.TrimSpace(cmd))
+		}
+		seen[file] = strings.TrimSpace(cmd)
+	}
+	if runs < 30 {
+		t.Fatalf("the script runs %d commands; the test reads none of them", runs)
 	}
 }
