@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"time"
-	_ "time/tzdata" // every IANA zone, whatever the machine has installed
 
 	"github.com/karpgen/karpgen/internal/profile"
 )
@@ -22,13 +21,16 @@ import (
 // that moves its clocks does so within it.
 const ReferenceYear = 2027
 
-// Zone loads an IANA time zone ("Asia/Seoul").
+// Zone loads an IANA time zone ("Asia/Seoul") from karpgen's own copy of
+// the database. "UTC" is UTC; "Local", "localtime" and anything else that
+// names the machine's clock rather than a zone are refused, as is every
+// name the database does not hold.
 func Zone(name string) (*time.Location, error) {
-	if name == "" || name == "Local" {
-		return nil, fmt.Errorf("%q is not an IANA time zone name such as \"Asia/Seoul\"", name)
+	if name == "UTC" {
+		return time.UTC, nil
 	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
+	loc, ok := loadZone(name)
+	if !ok {
 		return nil, fmt.Errorf("%q is not an IANA time zone name such as \"Asia/Seoul\"", name)
 	}
 	return loc, nil

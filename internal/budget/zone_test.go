@@ -1,6 +1,13 @@
 package budget
 
 import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -157,6 +164,49 @@ func TestEveryRegionHasAZone(t *testing.T) {
 	for region := range facts.RegionTimeZones {
 		if _, ok := facts.Regions[region]; !ok {
 			t.Errorf("time zone of an unknown region %s", region)
+		}
+	}
+}
+
+// TestZonesAreKarpgensOwn: a zone comes from karpgen's database whatever
+// the machine holds. A $ZONEINFO folder whose Asia/Seoul is Kolkata's
+// data (a machine with another tzdata release, or a planted one) changes
+// nothing, and the names of the machine's own clock are refused, as the
+// plugin's image has no clock of its own to name.
+func TestZonesAreKarpgensOwn(t *testing.T) {
+	dir := t.TempDir()
+	r, err := zip.NewReader(bytes.NewReader(zoneinfo), int64(len(zoneinfo)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kolkata, err := r.Open("Asia/Kolkata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(kolkata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Asia/Seoul", "localtime", "Local"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("ZONEINFO", dir)
+	t.Setenv("TZ", "Asia/Kolkata")
+	loc, err := Zone("Asia/Seoul")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Offsets(loc); !slices.Equal(got, []int{9 * 3600}) {
+		t.Errorf("Asia/Seoul: offsets %v, want [32400] whatever $ZONEINFO holds", got)
+	}
+	for _, name := range []string{"localtime", "Local", "", "/etc/localtime", "../Asia/Seoul", "asia/seoul"} {
+		if _, err := Zone(name); err == nil || err.Error() != strconv.Quote(name)+` is not an IANA time zone name such as "Asia/Seoul"` {
+			t.Errorf("Zone(%q): %v", name, err)
 		}
 	}
 }
