@@ -57,74 +57,109 @@ func limitOf(nodes string) Limit {
 	return Limit{-1, n}
 }
 
-// Week is a pool's limit for each disruption reason in each hour of one
-// week: Hours[reason][h] for the hour h hours after Start, a Monday 00:00.
-// An hour's limit is the tightest in force at any minute of it.
+// Week is a pool's limit for each disruption reason in each minute of
+// one week from Start, a Monday 00:00: Minutes[reason][m] for the minute
+// m minutes after Start. Hours[reason][h] is the tightest limit of any
+// minute of the hour h, for views an hour wide (the chart, counts of
+// hours).
 type Week struct {
 	Start   time.Time
 	Reasons []string
+	Minutes map[string][]Limit
 	Hours   map[string][]Limit
 }
 
+const (
+	hoursOfWeek   = 7 * 24
+	minutesOfWeek = hoursOfWeek * 60
+)
+
 // Effective computes the week from Monday 00:00 of start's zone for the
-// budgets as Karpenter gets them (schedules in UTC): a budget with a
-// schedule is in force while a hit of its schedule lies within its
-// duration before the moment, one without at all times, one without
-// reasons for every reason; budgets in force together allow the least of
-// them, and when none is in force nothing limits disruption.
+// budgets as Karpenter gets them (schedules in UTC), as Karpenter's
+// Budget.IsActive judges each moment: a budget with a schedule is in
+// force at t when the schedule's next hit after t minus the duration is
+// not after t, so from each hit until the duration has passed, and at
+// every moment when the schedule never comes (robfig/cron's Next gives
+// the zero time, which is not after any moment); one without a schedule
+// at all times, one without reasons for every reason. Budgets in force
+// together allow the least of them, and when none is in force nothing
+// limits disruption.
 func Effective(budgets []profile.Budget, reasons []string, start time.Time) (Week, error) {
-	const hoursOfWeek = 7 * 24
-	const minutes = hoursOfWeek * 60
-	w := Week{Start: start, Reasons: reasons, Hours: map[string][]Limit{}}
+	w := Week{Start: start, Reasons: reasons, Minutes: map[string][]Limit{}, Hours: map[string][]Limit{}}
 	for _, r := range reasons {
-		w.Hours[r] = slices.Repeat([]Limit{Unlimited}, hoursOfWeek)
+		w.Minutes[r] = slices.Repeat([]Limit{Unlimited}, minutesOfWeek)
 	}
-	end := start.Add(minutes * time.Minute)
-	var inHour [hoursOfWeek]bool
+	end := start.Add(minutesOfWeek * time.Minute)
+	inForce := make([]bool, minutesOfWeek)
 	for _, b := range budgets {
-		// The hours in which the budget is in force at some minute: an
-		// hour's limit is the tightest of any of its minutes.
-		inHour = [hoursOfWeek]bool{}
-		if b.Schedule == "" {
-			for h := range inHour {
-				inHour[h] = true
-			}
-		} else {
-			sched, err := cron.ParseStandard("TZ=UTC " + b.Schedule)
-			if err != nil {
-				return Week{}, fmt.Errorf("schedule %q: %v", b.Schedule, err)
-			}
-			d, err := time.ParseDuration(b.Duration)
-			if err != nil {
-				return Week{}, fmt.Errorf("duration %q: %v", b.Duration, err)
-			}
-			// Next gives the zero time for a schedule that never comes
-			// ("0 0 30 2 *").
-			for hit := sched.Next(start.Add(-d - time.Second)); !hit.IsZero() && hit.Before(end); hit = sched.Next(hit) {
-				// In force from the hit to the hit plus the duration, the
-				// end's instant itself (which Karpenter counts) aside:
-				// each minute is judged at its middle.
-				from := max(0, int(hit.Sub(start)/time.Minute))
-				to := min(minutes-1, int(hit.Add(d).Sub(start)/time.Minute)-1)
-				for h := from / 60; to >= from && h <= to/60; h++ {
-					inHour[h] = true
-				}
-			}
+		clear(inForce)
+		if err := markInForce(b, start, end, inForce); err != nil {
+			return Week{}, err
 		}
 		l := limitOf(b.Nodes)
 		for _, r := range reasons {
 			if len(b.Reasons) > 0 && !slices.Contains(b.Reasons, r) {
 				continue
 			}
-			hours := w.Hours[r]
-			for h, on := range inHour {
+			minutes := w.Minutes[r]
+			for m, on := range inForce {
 				if on {
-					hours[h] = hours[h].tighter(l)
+					minutes[m] = minutes[m].tighter(l)
 				}
 			}
 		}
 	}
+	for _, r := range reasons {
+		hours := slices.Repeat([]Limit{Unlimited}, hoursOfWeek)
+		for m, l := range w.Minutes[r] {
+			hours[m/60] = hours[m/60].tighter(l)
+		}
+		w.Hours[r] = hours
+	}
 	return w, nil
+}
+
+// markInForce sets the minutes of [start, end) in which b is in force.
+// A minute is judged at its first instant; hits and durations are whole
+// minutes.
+func markInForce(b profile.Budget, start, end time.Time, inForce []bool) error {
+	if b.Schedule == "" {
+		for m := range inForce {
+			inForce[m] = true
+		}
+		return nil
+	}
+	sched, err := cron.ParseStandard("TZ=UTC " + b.Schedule)
+	if err != nil {
+		return fmt.Errorf("schedule %q: %v", b.Schedule, err)
+	}
+	d, err := time.ParseDuration(b.Duration)
+	if err != nil {
+		return fmt.Errorf("duration %q: %v", b.Duration, err)
+	}
+	first := sched.Next(start.Add(-d))
+	if first.IsZero() {
+		// Never comes: IsActive's !next.After(now) holds at every moment.
+		for m := range inForce {
+			inForce[m] = true
+		}
+		return nil
+	}
+	for hit := first; !hit.IsZero() && hit.Before(end); hit = sched.Next(hit) {
+		from := max(0, int(hit.Sub(start)/time.Minute))
+		to := min(minutesOfWeek, int(hit.Add(d).Sub(start)/time.Minute))
+		for m := from; m < to; m++ {
+			inForce[m] = true
+		}
+	}
+	return nil
+}
+
+// NeverComes reports a schedule robfig/cron never finds a time for (the
+// 30th of February): Karpenter holds such a budget in force always.
+func NeverComes(schedule string) bool {
+	sched, err := cron.ParseStandard("TZ=UTC " + schedule)
+	return err == nil && sched.Next(time.Date(ReferenceYear, 1, 1, 0, 0, 0, 0, time.UTC)).IsZero()
 }
 
 // Monday is 00:00 of the Monday of the reference year's week holding day
@@ -152,7 +187,7 @@ var weekdays = []string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
 // with the same hours together, then the hours of each limit.
 func (w Week) Rows() []Row {
 	var out []Row
-	for _, r := range rows(w.Reasons, w.Hours) {
+	for _, r := range rows(w.Reasons, w.Minutes) {
 		out = append(out, Row{Reasons: r.reasons, Days: r.days, Hours: r.hours, Limit: r.value})
 	}
 	return out
@@ -173,13 +208,13 @@ func Changes(before, after Week) []Change {
 	type pair struct{ from, to Limit }
 	hours := map[string][]pair{}
 	for _, r := range after.Reasons {
-		ps := make([]pair, len(after.Hours[r]))
-		for h := range ps {
+		ps := make([]pair, len(after.Minutes[r]))
+		for m := range ps {
 			from := Unlimited
-			if b := before.Hours[r]; b != nil {
-				from = b[h]
+			if b := before.Minutes[r]; b != nil {
+				from = b[m]
 			}
-			ps[h] = pair{from, after.Hours[r][h]}
+			ps[m] = pair{from, after.Minutes[r][m]}
 		}
 		hours[r] = ps
 	}
@@ -216,21 +251,22 @@ func groups[T comparable](reasons []string, hours map[string][]T) [][]string {
 	return out
 }
 
-// rows groups reasons with the same week, then days with the same hours,
-// then the hours of each value.
-func rows[T comparable](reasons []string, hours map[string][]T) []row[T] {
+// rows groups reasons with the same week, then days with the same
+// minutes, then the times of each value.
+func rows[T comparable](reasons []string, minutes map[string][]T) []row[T] {
+	const perDay = 24 * 60
 	var out []row[T]
-	for _, group := range groups(reasons, hours) {
+	for _, group := range groups(reasons, minutes) {
 		r := group[0]
 		var seen []int
 		for d := range 7 {
 			if slices.Contains(seen, d) {
 				continue
 			}
-			day := hours[r][d*24 : d*24+24]
+			day := minutes[r][d*perDay : d*perDay+perDay]
 			var same []int
 			for o := d; o < 7; o++ {
-				if slices.Equal(hours[r][o*24:o*24+24], day) {
+				if slices.Equal(minutes[r][o*perDay:o*perDay+perDay], day) {
 					same = append(same, o)
 				}
 			}
@@ -262,24 +298,25 @@ func daysText(days []int) string {
 	return strings.NewReplacer(",", ", ", "-", "–").Replace(runs(days, func(d int) string { return weekdays[d] }))
 }
 
-// hoursText gives the hours of a day with limit l as "08:00–18:00".
+// hoursText gives the minutes of a day with limit l as "08:00–18:00"
+// (or "08:30–18:30": a zone half an hour off UTC keeps its minutes).
 func hoursText[T comparable](day []T, l T) string {
-	var hs []int
-	for h, x := range day {
+	var ms []int
+	for m, x := range day {
 		if x == l {
-			hs = append(hs, h)
+			ms = append(ms, m)
 		}
 	}
-	if len(hs) == 24 {
+	if len(ms) == len(day) {
 		return "all day"
 	}
 	var parts []string
-	for i := 0; i < len(hs); {
+	for i := 0; i < len(ms); {
 		j := i
-		for j+1 < len(hs) && hs[j+1] == hs[j]+1 {
+		for j+1 < len(ms) && ms[j+1] == ms[j]+1 {
 			j++
 		}
-		parts = append(parts, fmt.Sprintf("%02d:00–%02d:00", hs[i], hs[j]+1))
+		parts = append(parts, fmt.Sprintf("%02d:%02d–%02d:%02d", ms[i]/60, ms[i]%60, (ms[j]+1)/60, (ms[j]+1)%60))
 		i = j + 1
 	}
 	return strings.Join(parts, ", ")

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/robfig/cron/v3"
-
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/budget"
 	"github.com/karpgen/karpgen/internal/diag"
@@ -21,20 +19,16 @@ import (
 var budgetRules = []*Rule{
 	{
 		ID: "ops/budget-without-effect", Severity: diag.Warning, Group: "Operations",
-		Summary: "Every scheduled budget can take effect: its schedule comes, and no budget in force at all hours is already as tight for its reasons.",
+		Summary: "Every scheduled budget can take effect: no budget in force at all hours is already as tight for its reasons.",
 		Hint:    "a scheduled budget can only tighten what holds at all hours: to allow more in a window, make the budget without a schedule the looser one and schedule the tight one for the hours outside the window",
 		check: func(c *Context) {
 			for p, np := range c.pools() {
 				budgets := np.Disruption.Budgets
 				for i, b := range budgets {
-					if b.Schedule == "" || !validCron(b.Schedule) {
-						continue
+					if b.Schedule == "" || !validCron(b.Schedule) || budget.NeverComes(b.Schedule) {
+						continue // a schedule that never comes is ops/budget-never-comes
 					}
 					base := at("nodePools", field(p), "disruption", "budgets", i)
-					if sched, err := cron.ParseStandard("TZ=UTC " + b.Schedule); err == nil && sched.Next(time.Date(budget.ReferenceYear, 1, 1, 0, 0, 0, 0, time.UTC)).IsZero() {
-						c.Report(at(base, "schedule"), "give a day and month that exist, or drop the budget", "budget schedule %q of pool %q never comes, so the budget never takes effect", b.Schedule, p)
-						continue
-					}
 					for j, u := range budgets {
 						if u.Schedule == "" && covers(u.Reasons, b.Reasons) && atLeastAsTight(u.Nodes, b.Nodes) {
 							c.Report(base, "", "budget %d of pool %q (%s during %q) never takes effect: budget %d (%s, at all hours%s) is at least as tight, and Karpenter holds the tightest budget in force",
@@ -42,6 +36,23 @@ var budgetRules = []*Rule{
 							break
 						}
 					}
+				}
+			}
+		},
+	},
+	{
+		ID: "ops/budget-never-comes", Severity: diag.Error, Group: "Operations",
+		Summary: "A budget's schedule comes: Karpenter holds a budget whose schedule never comes (the 30th of February) in force at every moment, so its limit holds for good.",
+		Hint:    "give a day and month that exist, or drop the schedule and its duration if the limit is meant for all hours",
+		check: func(c *Context) {
+			for p, np := range c.pools() {
+				for i, b := range np.Disruption.Budgets {
+					if b.Schedule == "" || !validCron(b.Schedule) || !budget.NeverComes(b.Schedule) {
+						continue
+					}
+					c.Report(at("nodePools", field(p), "disruption", "budgets", i, "schedule"), "",
+						"budget schedule %q of pool %q never comes, and Karpenter then holds the budget (%s%s) in force at every hour, not never",
+						b.Schedule, p, b.Nodes, reasonsText(b.Reasons))
 				}
 			}
 		},
