@@ -9,13 +9,62 @@
 #   make release              # the version is `git describe --tags` of HEAD
 #
 # A release is made from a clean work tree on a tag (vX.Y.Z); anything
-# else is a snapshot, named by git describe, and says so. The binaries
-# are reproducible: -trimpath, no build ID, the commit time as mtime.
+# else is a snapshot, named by git describe, and says so. A tree with a
+# change or a file git does not track (an untracked .go file that go build
+# compiles in) is "-dirty": git describe --dirty sees only tracked files.
+# The binaries are reproducible: -trimpath, no build ID, the commit time as
+# mtime.
+#
+#   hack/release.sh --verify DIR   # check a release folder: SHA256SUMS,
+#                                  # every platform's files, and that the
+#                                  # host's binary says the folder's version
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+
+platforms="linux/amd64 linux/arm64 darwin/amd64 darwin/arm64"
+
+# verify checks a release folder as a team would before installing it.
+verify() {
+	local dir=$1 version name goos goarch host
+	version=$(basename "$dir")
+	(cd "$dir" && sha256sum --quiet --strict -c SHA256SUMS)
+	host="$(go env GOOS)_$(go env GOARCH)"
+	for platform in $platforms; do
+		goos=${platform%/*}
+		goarch=${platform#*/}
+		name="karpgen_${version#v}_${goos}_${goarch}"
+		for f in "$name.tar.gz" "$name.sbom.json" "$name.simulate.sbom.json"; do
+			grep -q "  $f\$" "$dir/SHA256SUMS" || { echo "release: $dir/SHA256SUMS does not list $f" >&2; exit 1; }
+		done
+		tar -tzf "$dir/$name.tar.gz" | grep -qx "$name/karpgen-simulate" ||
+			{ echo "release: $name.tar.gz holds no karpgen-simulate" >&2; exit 1; }
+		if [ "${goos}_${goarch}" = "$host" ]; then
+			local tmp
+			tmp=$(mktemp -d)
+			tar -xzf "$dir/$name.tar.gz" -C "$tmp"
+			local said
+			said=$("$tmp/$name/karpgen" version)
+			rm -rf "$tmp"
+			case $said in
+			"karpgen $version "* | "karpgen $version") ;;
+			*) echo "release: $name/karpgen version says \"$said\", not $version" >&2; exit 1 ;;
+			esac
+		fi
+	done
+	echo "verified $dir"
+}
+
+if [ "${1:-}" = --verify ]; then
+	verify "$2"
+	exit 0
+fi
+
 version=$(git describe --tags --always --dirty 2>/dev/null || echo "v0.0.0-unknown")
+if [ -n "$(git status --porcelain --untracked-files=all -- . ':!dist' ':!bin')" ]; then
+	case $version in *-dirty) ;; *) version="$version-dirty" ;; esac
+fi
 case $version in
 v[0-9]*.[0-9]*.[0-9]*) case $version in *-*) kind=snapshot ;; *) kind=release ;; esac ;;
 *) kind=snapshot ;;
@@ -27,7 +76,7 @@ epoch=$(git log -1 --format=%ct)
 sbom="$root/bin/cyclonedx-gomod"
 [ -x "$sbom" ] || (cd tools && go build -o "$sbom" github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod)
 
-for platform in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64; do
+for platform in $platforms; do
 	goos=${platform%/*}
 	goarch=${platform#*/}
 	name="karpgen_${version#v}_${goos}_${goarch}"
@@ -37,12 +86,12 @@ for platform in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64; do
 	# which karpgen version prints.
 	CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=true \
 		-ldflags="-s -w -buildid=" -o "$dir/karpgen" ./cmd/karpgen
-	"$sbom" bin -json -output "$out/$name.sbom.json" -version "$version" "$dir/karpgen" 2>/dev/null
+	"$sbom" bin -json -output "$out/$name.sbom.json" -version "$version" "$dir/karpgen"
 	# karpgen simulate runs karpgen-simulate from beside karpgen: Karpenter's
 	# scheduler, a module of its own that needs Go 1.27.
 	(cd simulate && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch GOTOOLCHAIN=go1.27.3 go build -trimpath -buildvcs=true \
-		-ldflags="-s -w -buildid=" -o "$dir/karpgen-simulate" ./cmd/karpgen-simulate)
-	"$sbom" bin -json -output "$out/$name.simulate.sbom.json" -version "$version" "$dir/karpgen-simulate" 2>/dev/null
+		-ldflags="-s -w -buildid=" -o "$root/$dir/karpgen-simulate" ./cmd/karpgen-simulate)
+	"$sbom" bin -json -output "$out/$name.simulate.sbom.json" -version "$version" "$dir/karpgen-simulate"
 	# The plugin image (deploy/argocd/Dockerfile) copies the linux binaries.
 	if [ "$goos" = linux ]; then
 		mkdir -p "$out/image/linux/$goarch"
