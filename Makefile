@@ -5,7 +5,7 @@ BIN      := bin/karpgen
 # The IAM policy simulator; its packages are installed from its lockfile.
 SIMDIR   := test/iamsim
 
-.PHONY: release all build render test fmt-check vet staticcheck unit iamsim module-zips out-check generate-check generate argocd-e2e simulator simulate-e2e install clean bench tools
+.PHONY: release release-check all build render test fmt-check vet staticcheck unit iamsim module-zips out-check generate-check generate argocd-e2e simulator simulate-e2e install clean bench tools
 
 all: build
 
@@ -18,7 +18,7 @@ install:
 render: build
 	$(BIN) render
 
-test: fmt-check vet staticcheck unit out-check generate-check argocd-e2e simulate-e2e
+test: fmt-check vet staticcheck unit out-check generate-check argocd-e2e simulate-e2e release-check
 	@sh hack/test-summary.sh $(SKIPS)
 
 # Tests that skip for want of an outside checker list themselves here.
@@ -119,6 +119,13 @@ bin/helm bin/cue: tools/go.mod tools/tools.go
 # in dist/<version>/, the version being the tag of HEAD (hack/release.sh).
 release:
 	bash hack/release.sh
+
+# The release script end to end in a tagged clone of HEAD: release and
+# snapshot labels, every platform's binaries and SBOMs, the checksums and
+# the version the binary prints (hack/release-check.sh).
+release-check:
+	@echo "== release: a tagged clone of HEAD, every platform, verified"
+	bash hack/release-check.sh
 
 clean:
 	rm -rf bin dist .cache $(SIMDIR)/node_modules

@@ -15,6 +15,8 @@
 # The binaries are reproducible: -trimpath, no build ID, the commit time as
 # mtime.
 #
+#   hack/release.sh --version      # print what a release would be: its
+#                                  # kind (release or snapshot) and version
 #   hack/release.sh --verify DIR   # check a release folder: SHA256SUMS,
 #                                  # every platform's files, and that the
 #                                  # host's binary says the folder's version
@@ -62,13 +64,17 @@ if [ "${1:-}" = --verify ]; then
 fi
 
 version=$(git describe --tags --always --dirty 2>/dev/null || echo "v0.0.0-unknown")
-if [ -n "$(git status --porcelain --untracked-files=all -- . ':!dist' ':!bin')" ]; then
+if [ -n "$(git status --porcelain --untracked-files=all)" ]; then
 	case $version in *-dirty) ;; *) version="$version-dirty" ;; esac
 fi
 case $version in
 v[0-9]*.[0-9]*.[0-9]*) case $version in *-*) kind=snapshot ;; *) kind=release ;; esac ;;
 *) kind=snapshot ;;
 esac
+if [ "${1:-}" = --version ]; then
+	echo "$kind $version"
+	exit 0
+fi
 out="dist/$version"
 rm -rf "$out"
 mkdir -p "$out"
@@ -82,10 +88,11 @@ for platform in $platforms; do
 	name="karpgen_${version#v}_${goos}_${goarch}"
 	dir="$out/$name"
 	mkdir -p "$dir"
-	# -buildvcs stamps the version (the tag) and revision into the binary,
-	# which karpgen version prints.
+	# -buildvcs stamps the revision into the binary, and -X the version
+	# (the tag, or the snapshot's name), which karpgen version prints: Go's
+	# own stamp would be a pseudo-version for a tree with untracked files.
 	CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=true \
-		-ldflags="-s -w -buildid=" -o "$dir/karpgen" ./cmd/karpgen
+		-ldflags="-s -w -buildid= -X main.version=$version" -o "$dir/karpgen" ./cmd/karpgen
 	"$sbom" bin -json -output "$out/$name.sbom.json" -version "$version" "$dir/karpgen"
 	# karpgen simulate runs karpgen-simulate from beside karpgen: Karpenter's
 	# scheduler, a module of its own that needs Go 1.27.

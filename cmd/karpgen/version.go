@@ -31,6 +31,12 @@ type lts struct {
 	Until string `json:"until"`
 }
 
+// version is the release a build says it is: hack/release.sh sets it
+// (-ldflags -X main.version=...) to the tag, or to the snapshot's name,
+// so that a binary says what its release folder and archive say. Other
+// builds take the version Go stamps from the module and VCS.
+var version string
+
 func buildVersion() versionInfo {
 	v := versionInfo{Version: "(devel)"}
 	for _, m := range facts.Minors {
@@ -45,7 +51,10 @@ func buildVersion() versionInfo {
 		return v
 	}
 	v.Go = info.GoVersion
-	if info.Main.Version != "" {
+	switch {
+	case version != "":
+		v.Version = version
+	case info.Main.Version != "":
 		v.Version = info.Main.Version
 	}
 	for _, s := range info.Settings {
