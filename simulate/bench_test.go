@@ -1,6 +1,7 @@
 package simulate_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,7 +49,7 @@ func BenchmarkSchedule1000Pods10Pools(b *testing.B) {
 	bundle, err := generators.Render(e)
 	must(b, err)
 	must(b, os.WriteFile(filepath.Join(dir, "workloads.yaml"), []byte(diverse(200)), 0o644))
-	ws, err := simulate.ReadWorkloads([]string{filepath.Join(dir, "workloads.yaml")})
+	ws, err := simulate.ReadWorkloads(context.Background(), []string{filepath.Join(dir, "workloads.yaml")})
 	must(b, err)
 	req, err := simulate.NewRequest(e, bundle.Files[model.FileNodePools], ws)
 	must(b, err)

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -66,12 +67,14 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           filepath.Join("testdata", "script"),
 		UpdateScripts: os.Getenv("KARPGEN_UPDATE") == "1",
-		Cmds:          map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits},
+		Cmds:          map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "mkfifo": mkfifo},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", path)
 			env.Setenv("REPO", repo)
 			env.Setenv("COMMON", filepath.Join(repo, "cmd", "karpgen", "testdata", "common"))
 			env.Setenv("SOURCE_DATE_EPOCH", "1738368000")
+			// BIDI puts a right-to-left override into an argument.
+			env.Setenv("BIDI", "\u202e")
 			return nil
 		},
 	})
@@ -79,6 +82,14 @@ func TestScripts(t *testing.T) {
 
 // exits runs a command and checks its exit code: `exits 1 karpgen
 // simulate dev --workloads w`. Its stdout and stderr are kept.
+// mkfifo makes a named pipe: `mkfifo w/pipe.yaml`.
+func mkfifo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkfifo PATH")
+	}
+	ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o644))
+}
+
 func exits(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: exits CODE COMMAND [ARGS...]")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -217,7 +217,9 @@ func diffWorkloads(report *fleetdiff.Report, baseRes, headRes *pipeline.Result, 
 	if err != nil {
 		return &exitError{exitFailure, fmt.Errorf("diff: --workloads: %w", err)}
 	}
-	ws, err := simulate.ReadWorkloads(paths)
+	ctx, cancel := context.WithTimeout(context.Background(), workloadsTimeout)
+	defer cancel()
+	ws, err := simulate.ReadWorkloads(ctx, paths)
 	if err != nil {
 		return &exitError{exitFailure, fmt.Errorf("diff: --workloads: %w", err)}
 	}
@@ -229,7 +231,7 @@ func diffWorkloads(report *fleetdiff.Report, baseRes, headRes *pipeline.Result, 
 		}
 		var sides [2]*simulate.Report
 		for j, e := range []*model.Env{before, after} {
-			if sides[j], err = simulateEnv(e, helper, ws, 2*time.Minute); err != nil {
+			if sides[j], err = simulateEnv(ctx, e, helper, ws); err != nil {
 				return &exitError{exitFailure, fmt.Errorf("diff: --workloads: %s: %w", c.Name, err)}
 			}
 		}

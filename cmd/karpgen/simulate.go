@@ -41,6 +41,9 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if format != "text" && format != "json" {
 		return usageErr("simulate: -o must be text or json, not %q", format)
 	}
+	if timeout <= 0 {
+		return usageErr("simulate: --sim-timeout must be a duration above zero, such as 2m, not %s", timeout)
+	}
 	helper, err := simulate.FindHelper()
 	if err != nil {
 		return &exitError{exitFailure, err}
@@ -52,11 +55,14 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if len(res.Envs) == 0 {
 		return printFindings(stderr, res.Findings)
 	}
-	ws, err := simulate.ReadWorkloads(workloads)
+	// The time given covers reading the workloads and the simulation.
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	ws, err := simulate.ReadWorkloads(ctx, workloads)
 	if err != nil {
 		return &exitError{exitFailure, fmt.Errorf("simulate: %w", err)}
 	}
-	report, err := simulateEnv(res.Envs[0], helper, ws, timeout)
+	report, err := simulateEnv(ctx, res.Envs[0], helper, ws)
 	if err != nil {
 		return &exitError{exitFailure, fmt.Errorf("simulate: %w", err)}
 	}
@@ -71,8 +77,13 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-// simulateEnv renders the environment and places the workloads on it.
-func simulateEnv(e *model.Env, helper string, ws []simulate.Workload, timeout time.Duration) (*simulate.Report, error) {
+// workloadsTimeout is what vet --workloads and diff --workloads give the
+// reading of the workloads and all their simulations.
+const workloadsTimeout = 2 * time.Minute
+
+// simulateEnv renders the environment and places the workloads on it
+// within ctx's deadline.
+func simulateEnv(ctx context.Context, e *model.Env, helper string, ws []simulate.Workload) (*simulate.Report, error) {
 	b, err := generators.Render(e)
 	if err != nil {
 		return nil, err
@@ -81,7 +92,7 @@ func simulateEnv(e *model.Env, helper string, ws []simulate.Workload, timeout ti
 	if err != nil {
 		return nil, err
 	}
-	resp, err := simulate.Run(context.Background(), helper, req, timeout)
+	resp, err := simulate.Run(ctx, helper, req)
 	if err != nil {
 		return nil, err
 	}

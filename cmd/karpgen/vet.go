@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -199,13 +200,15 @@ func vetWorkloads(envs []*model.Env, paths []string) ([]diag.Finding, error) {
 	if err != nil {
 		return nil, &exitError{exitFailure, fmt.Errorf("vet: --workloads: %w", err)}
 	}
-	ws, err := simulate.ReadWorkloads(paths)
+	ctx, cancel := context.WithTimeout(context.Background(), workloadsTimeout)
+	defer cancel()
+	ws, err := simulate.ReadWorkloads(ctx, paths)
 	if err != nil {
 		return nil, &exitError{exitFailure, fmt.Errorf("vet: --workloads: %w", err)}
 	}
 	var out []diag.Finding
 	for _, e := range envs {
-		report, err := simulateEnv(e, helper, ws, 2*time.Minute)
+		report, err := simulateEnv(ctx, e, helper, ws)
 		if err != nil {
 			return nil, &exitError{exitFailure, fmt.Errorf("vet: --workloads: %s: %w", e.Name, err)}
 		}

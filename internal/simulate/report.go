@@ -78,7 +78,7 @@ func (r *Report) Text(w io.Writer) {
 	fmt.Fprintf(w, "simulate %s: %s, %s: %d on node groups, %d on %s, %d Pending\n",
 		r.Env, count(len(r.Workloads), "workload"), count(pods, "pod"), onGroups, pods-onGroups-r.Pending(), count(len(r.Nodes), "new node"), r.Pending())
 	for _, wl := range r.Workloads {
-		fmt.Fprintf(w, "\n%s:%d: %s %s/%s", escape.Terminal(wl.File), wl.Line, wl.Kind, escape.Terminal(wl.Namespace), escape.Terminal(wl.Name))
+		fmt.Fprintf(w, "\n%s:%d: %s %s/%s", escape.Line(wl.File), wl.Line, wl.Kind, escape.Terminal(wl.Namespace), escape.Terminal(wl.Name))
 		if wl.DaemonSet {
 			fmt.Fprintf(w, ": on every node it tolerates\n")
 		} else {

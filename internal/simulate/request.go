@@ -15,6 +15,7 @@ import (
 	"github.com/karpgen/karpgen/internal/kubelet"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/simulate/wire"
 )
 
 // NewRequest is the request for an environment: nodePools is its
@@ -22,6 +23,7 @@ import (
 func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request, error) {
 	p := e.Profile
 	req := &Request{
+		Protocol:        wire.Protocol,
 		NodePools:       string(nodePools),
 		InstanceTypes:   map[string][]InstanceType{},
 		WellKnownLabels: slices.Clone(e.Facts.Labels.AWSKeys),

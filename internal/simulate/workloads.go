@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,12 +16,16 @@ import (
 
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/util/boundyaml"
+	"github.com/karpgen/karpgen/internal/util/escape"
+	"github.com/karpgen/karpgen/internal/util/safefs"
 )
 
-// Limits on what --workloads reads.
+// Limits on what --workloads reads: a file, the files, and all their
+// bytes (what karpgen-simulate reads of a request is 256 MiB).
 const (
 	maxWorkloadFile  = 64 << 20
 	maxWorkloadFiles = 10000
+	maxWorkloadBytes = 192 << 20
 )
 
 // workloadKinds are the kinds whose pods the simulation places.
@@ -30,8 +35,11 @@ var workloadKinds = []string{"Deployment", "StatefulSet", "ReplicaSet", "DaemonS
 // .yml and .json below a folder; a folder with a kustomization.yaml is
 // its kustomize build instead): each document of a workload kind, and
 // each such item of a List (as `kubectl get -o json` and doctor's
-// capture write them). Other kinds are skipped.
-func ReadWorkloads(paths []string) ([]Workload, error) {
+// capture write them). Other kinds are skipped. Only regular files are
+// read (a named pipe would block for ever, a device never end): one named
+// is an error, one in a folder too, and a symbolic link in a folder is
+// skipped. Reading ends with ErrTimeout when ctx does.
+func ReadWorkloads(ctx context.Context, paths []string) ([]Workload, error) {
 	var files, built []string
 	for _, p := range paths {
 		info, err := os.Stat(p)
@@ -39,7 +47,15 @@ func ReadWorkloads(paths []string) ([]Workload, error) {
 			return nil, err
 		}
 		if !info.IsDir() {
-			files = append(files, p)
+			if !info.Mode().IsRegular() {
+				return nil, fmt.Errorf("%s is %s, not a file of workloads", escape.Terminal(p), safefs.Kind(info.Mode()))
+			}
+			// Named by the user: a link is followed once, here.
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, real)
 			continue
 		}
 		// A folder with a kustomization is its kustomize build.
@@ -53,7 +69,10 @@ func ReadWorkloads(paths []string) ([]Workload, error) {
 			}
 			switch ext := filepath.Ext(path); {
 			case d.IsDir() || d.Type()&fs.ModeSymlink != 0:
-			case ext == ".yaml" || ext == ".yml" || ext == ".json":
+			case ext != ".yaml" && ext != ".yml" && ext != ".json":
+			case !d.Type().IsRegular():
+				return fmt.Errorf("%s is %s, not a file of workloads", escape.Terminal(path), safefs.Kind(d.Type()))
+			default:
 				files = append(files, path)
 			}
 			if len(files) > maxWorkloadFiles {
@@ -66,10 +85,17 @@ func ReadWorkloads(paths []string) ([]Workload, error) {
 		}
 	}
 	var out []Workload
+	total := 0
 	for _, f := range files {
-		data, err := readBounded(f)
+		if ctx.Err() != nil {
+			return nil, ErrTimeout
+		}
+		data, err := safefs.ReadFile(f, maxWorkloadFile)
 		if err != nil {
 			return nil, err
+		}
+		if total += len(data); total > maxWorkloadBytes {
+			return nil, fmt.Errorf("the workloads are larger than %d MiB in all (at %s)", maxWorkloadBytes>>20, escape.Terminal(f))
 		}
 		ws, err := parse(filepath.ToSlash(f), data)
 		if err != nil {
@@ -78,34 +104,27 @@ func ReadWorkloads(paths []string) ([]Workload, error) {
 		out = append(out, ws...)
 	}
 	for _, dir := range built {
+		if ctx.Err() != nil {
+			return nil, ErrTimeout
+		}
 		data, err := output.BuildFolder(dir)
 		if err != nil {
 			return nil, err
 		}
 		// Lines are those of the build's output, named after the folder.
+		if total += len(data); total > maxWorkloadBytes {
+			return nil, fmt.Errorf("the workloads are larger than %d MiB in all (at %s)", maxWorkloadBytes>>20, escape.Terminal(dir))
+		}
 		ws, err := parse(filepath.ToSlash(dir)+" (kustomize build)", data)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, ws...)
 	}
+	if ctx.Err() != nil {
+		return nil, ErrTimeout
+	}
 	return out, nil
-}
-
-func readBounded(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxWorkloadFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxWorkloadFile {
-		return nil, fmt.Errorf("%s: larger than %d MiB", name, maxWorkloadFile>>20)
-	}
-	return data, nil
 }
 
 // parse reads the workloads of one YAML stream.

@@ -4,8 +4,17 @@
 // none of karpgen but these types.
 package wire
 
+// Protocol names this version of the request and the answer. karpgen
+// sends it, and karpgen-simulate answers only a request of its own
+// protocol, naming it in the answer: a karpgen-simulate of another
+// release, or anything else called karpgen-simulate, is refused rather
+// than believed. Change it with any change of these types.
+const Protocol = "karpgen-simulate/2"
+
 // Request is what karpgen-simulate reads on its standard input.
 type Request struct {
+	// Protocol is the sender's Protocol.
+	Protocol string `json:"protocol"`
 	// NodePools are the environment's NodePool manifests as rendered
 	// (nodepools.yaml).
 	NodePools string `json:"nodePools"`
@@ -69,6 +78,8 @@ type Workload struct {
 
 // Response is what karpgen-simulate writes on its standard output.
 type Response struct {
+	// Protocol is the helper's Protocol, the request's own.
+	Protocol string `json:"protocol"`
 	// Workloads are the placements, one for each workload of the
 	// request, in its order.
 	Workloads []Placement `json:"workloads"`

@@ -32,9 +32,15 @@ func main() {
 	if err == nil {
 		err = json.Unmarshal(data, &req)
 	}
+	if err == nil && req.Protocol != simulate.Protocol {
+		err = fmt.Errorf("the request speaks %q, this karpgen-simulate %q: run the karpgen and karpgen-simulate of one release", req.Protocol, simulate.Protocol)
+	}
 	var resp *simulate.Response
 	if err == nil {
 		resp, err = sched.Run(&req)
+	}
+	if err == nil {
+		resp.Protocol = simulate.Protocol
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "karpgen-simulate:", err)

@@ -74,10 +74,14 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 	// fallback is, for a pod that asks for no node group, a group that
 	// would run it anyway.
 	fallback := map[*corev1.Pod]string{}
+	total := 0
 	for i, w := range req.Workloads {
 		wl, err := decode(w)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", w.File, w.Line, err)
+		}
+		if total += wl.replicas; total > maxPods {
+			return nil, fmt.Errorf("%s:%d: the workloads ask for more than %d pods in all: at most %d are simulated", w.File, w.Line, maxPods, maxPods)
 		}
 		pl := &resp.Workloads[i]
 		pl.Kind, pl.Namespace, pl.Name, pl.DaemonSet = wl.kind, wl.namespace, wl.name, wl.daemonSet

@@ -14,9 +14,14 @@ import (
 	simulate "github.com/karpgen/karpgen/internal/simulate/wire"
 )
 
-// maxPodsPerWorkload bounds the pods one workload asks for: a replica
-// count is the manifest author's, and the simulation holds every pod.
-const maxPodsPerWorkload = 100000
+// maxPodsPerWorkload bounds the pods one workload asks for, and
+// maxPods those of all of them: a replica count is the manifest author's,
+// and the simulation holds every pod (a few KB of Deployments of 100,000
+// replicas each once took 3.6 GiB).
+const (
+	maxPodsPerWorkload = 100000
+	maxPods            = 100000
+)
 
 // workload is one manifest read: what it is and the pods it makes.
 type workload struct {
