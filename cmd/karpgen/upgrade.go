@@ -16,7 +16,8 @@ import (
 // out/<env>/upgrade/<to>/. A plan with blockers exits 1 and writes
 // nothing. The profile is never edited.
 func runUpgrade(args []string, stdout, stderr io.Writer) error {
-	var dir, out, to, from, kubeTo, format string
+	var dir, to, from, kubeTo, format string
+	var out outFlags
 	var write bool
 	var ev evalFlags
 	fs := newFlags("upgrade", stdout, stderr)
@@ -25,7 +26,7 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&kubeTo, "kubernetes-to", "", "move Kubernetes to this minor too, one minor at a time between the Karpenter hops")
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
-	fs.StringVar(&out, flagOut, "out", "folder of the rendered bundles; --write puts the plan in <out>/<env>/upgrade/<to>/")
+	out.add(fs, "folder of the rendered bundles; --write puts the plan in <out>/<env>/upgrade/<to>/")
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")
 	fs.BoolVar(&write, "write", false, "write the plan, the transition policies and the target's Helm values and IAM")
 	if err := parse(fs, args); err != nil {
@@ -39,6 +40,11 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	}
 	if format != "text" && format != "markdown" && format != "json" {
 		return usageErr("upgrade: -o must be text, markdown or json, not %q", format)
+	}
+	if write {
+		if err := out.separate("upgrade", dir); err != nil {
+			return err
+		}
 	}
 	// The profile may already be refused at the version it names: the
 	// plan reports what the target refuses as blockers.
@@ -85,7 +91,7 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	disk, err := output.NewDisk(out, output.DiskOptions{Stdout: stderr, Stderr: stderr})
+	disk, err := out.open(output.DiskOptions{Stdout: stderr, Stderr: stderr})
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ func acquire(outDir string, wait time.Duration) (*lock, error) {
 		}
 		if !time.Now().Before(deadline) {
 			f.Close()
-			return nil, fmt.Errorf("another karpgen render is writing %s; gave up after waiting %s (--lock-wait)", filepath.ToSlash(outDir), wait)
+			return nil, fmt.Errorf("another karpgen (render, or upgrade --write) is writing %s; gave up after waiting %s (--lock-wait)", filepath.ToSlash(outDir), wait)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -264,7 +264,7 @@ func TestDiskLock(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	first := newDisk(t, out, nil, &stdout, &stderr)
 	_, err := output.NewDisk(out, output.DiskOptions{LockWait: 100 * time.Millisecond, Stdout: &stdout, Stderr: &stderr})
-	want := "another karpgen render is writing " + filepath.ToSlash(out) + "; gave up after waiting 100ms (--lock-wait)"
+	want := "another karpgen (render, or upgrade --write) is writing " + filepath.ToSlash(out) + "; gave up after waiting 100ms (--lock-wait)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err %v", err)
 	}
