@@ -59,9 +59,11 @@ type Result struct {
 // importer builds the profile in the profile's own types (form) while
 // it reads.
 type importer struct {
-	opts    Options
-	notes   []diag.Finding
-	pools   map[string]*form.NodePool
+	opts  Options
+	notes []diag.Finding
+	pools map[string]*form.NodePool
+	// objects are the pools and classes read, by family and name.
+	objects map[string]objectSeen
 	classes map[string]*form.NodeClass
 	// kubelets are the kubelet settings pools carried, by pool.
 	kubelets  map[string]kubeletSource
@@ -94,7 +96,7 @@ func (im *importer) warn(rule string, pos diag.Pos, format string, args ...any) 
 
 // Import reads manifests and, when values is not nil, the Helm values.
 func Import(manifests []Input, values *Input, opts Options) (*Result, error) {
-	im := &importer{opts: opts, pools: map[string]*form.NodePool{}, classes: map[string]*form.NodeClass{},
+	im := &importer{opts: opts, pools: map[string]*form.NodePool{}, classes: map[string]*form.NodeClass{}, objects: map[string]objectSeen{},
 		kubelets: map[string]kubeletSource{}, nodeRoles: map[string]diag.Pos{}}
 	if len(manifests) > 0 {
 		im.first = diag.Pos{File: manifests[0].Name, Line: 1, Col: 1}
@@ -153,7 +155,9 @@ func (im *importer) readManifests(in Input) error {
 			continue
 		}
 		resolveAliases(doc.Content[0], map[*yaml.Node]bool{})
-		im.object(node{in.Name, doc.Content[0]})
+		if err := im.object(node{in.Name, doc.Content[0]}); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -229,12 +233,25 @@ func placeholderIn(file string, n *yaml.Node, script bool) error {
 }
 
 // object imports one object; a List (kubectl get -o yaml) is its items.
-func (im *importer) object(d node) {
+// An object named like one read before (a pool, whether Provisioner or
+// NodePool, or a class, whether AWSNodeTemplate or EC2NodeClass) is an
+// error naming both: the cluster holds one object of a name, and keeping
+// either silently imports what the team may not run.
+func (im *importer) object(d node) error {
 	apiVersion, kind, name := d.get("apiVersion").str(), d.get("kind").str(), d.get("metadata", "name").str()
+	if family := objectFamily(kind); family != "" {
+		key := family + "/" + name
+		if first, dup := im.objects[key]; dup {
+			return fmt.Errorf("%s: %s %s is defined twice: first at %s (%s); a profile holds one %s of a name: keep the one the cluster runs", d.pos(), kind, escape.Terminal(name), first.pos, first.kind, familyWords[family])
+		}
+		im.objects[key] = objectSeen{kind, d.pos()}
+	}
 	switch {
 	case kind == "List" && apiVersion == "v1" || strings.HasSuffix(kind, "List") && d.get("items").ok():
 		for _, item := range d.get("items").list() {
-			im.object(item)
+			if err := im.object(item); err != nil {
+				return err
+			}
 		}
 	case kind == "Provisioner" && apiVersion == "karpenter.sh/v1alpha5":
 		im.clusterScoped(d, kind)
@@ -252,6 +269,28 @@ func (im *importer) object(d node) {
 	default:
 		im.note("skipped-document", d.pos(), "%s %s (%s) is not a Karpenter object karpgen imports; skipped", kind, name, apiVersion)
 	}
+	return nil
+}
+
+// objectSeen is where an object of a name was first read.
+type objectSeen struct {
+	kind string
+	pos  diag.Pos
+}
+
+// familyWords name each family in messages.
+var familyWords = map[string]string{"pool": "node pool", "class": "node class"}
+
+// objectFamily is what an object of kind becomes in the profile: a pool
+// or a class; "" for anything else.
+func objectFamily(kind string) string {
+	switch kind {
+	case "Provisioner", "NodePool":
+		return "pool"
+	case "AWSNodeTemplate", "EC2NodeClass":
+		return "class"
+	}
+	return ""
 }
 
 // clusterScoped notes a namespace on an object that has none.
