@@ -21,6 +21,9 @@ func Promote(w io.Writer, p *promote.Plan) error {
 		line("Promote the AMI releases %s runs to %s: set in the profile of %s", p.From, p.To, p.To)
 		for _, c := range p.Changes {
 			line("  %s: %q (now %q)", c.Path, c.To, c.From)
+			if c.Note != "" {
+				line("    note: %s", c.Note)
+			}
 		}
 	}
 	for _, s := range p.Skipped {
@@ -44,6 +47,11 @@ func PromoteMarkdown(w io.Writer, p *promote.Plan) error {
 		b.WriteString("| field of the profile | now | set to |\n|---|---|---|\n")
 		for _, c := range p.Changes {
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", escape.Code(c.Path), escape.Code(c.From), escape.Code(c.To))
+		}
+		for _, c := range p.Changes {
+			if c.Note != "" {
+				fmt.Fprintf(&b, "\n**Note on node class %s:** %s.\n", escape.Code(c.Class), escape.Markdown(c.Note))
+			}
 		}
 	}
 	if len(p.Skipped) > 0 {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/fleetdiff"
@@ -35,6 +36,10 @@ type Change struct {
 	Path  string `json:"path"`
 	From  string `json:"from"`
 	To    string `json:"to"`
+	// Note says what a reviewer must know of the move: that it goes back
+	// to an older release than To runs, or pins one To followed to the
+	// newest.
+	Note string `json:"note,omitempty"`
 }
 
 // Skip is a node class of To that keeps its alias.
@@ -88,7 +93,14 @@ func New(from, to *model.Env, classes []string) (*Plan, error) {
 			plan.Skipped = append(plan.Skipped, Skip{name, fmt.Sprintf("%s already runs %s", to.Name, nc.AMI.Alias)})
 			continue
 		}
-		plan.Changes = append(plan.Changes, Change{Class: name, Path: "environments." + to.Name + ".nodeClasses." + name + ".ami.alias", From: nc.AMI.Alias, To: tested.AMI.Alias})
+		change := Change{Class: name, Path: "environments." + to.Name + ".nodeClasses." + name + ".ami.alias", From: nc.AMI.Alias, To: tested.AMI.Alias}
+		switch _, now, _ := strings.Cut(nc.AMI.Alias, "@"); {
+		case now == "latest":
+			change.Note = fmt.Sprintf("%s follows the newest release; this pins it to the release %s tested, and it no longer moves by itself", to.Name, from.Name)
+		case olderRelease(release(tested.AMI.Alias), now):
+			change.Note = fmt.Sprintf("a move back: %s runs %s, newer than the %s %s tested; its nodes are replaced with the older release", to.Name, now, release(tested.AMI.Alias), from.Name)
+		}
+		plan.Changes = append(plan.Changes, change)
 		nc.AMI.Alias = tested.AMI.Alias
 		next.NodeClasses[name] = nc
 	}
@@ -102,6 +114,37 @@ func New(from, to *model.Env, classes []string) (*Plan, error) {
 		return nil, err
 	}
 	return plan, nil
+}
+
+// release is an alias's release: "v20250116" of "al2023@v20250116".
+func release(alias string) string {
+	_, r, _ := strings.Cut(alias, "@")
+	return r
+}
+
+// olderRelease reports whether release a comes before b: their numbers
+// ("v20250116", "v1.30.0") compared one by one.
+func olderRelease(a, b string) bool {
+	x, y := releaseNumbers(a), releaseNumbers(b)
+	if x == nil || y == nil {
+		return false
+	}
+	return slices.Compare(x, y) < 0
+}
+
+// releaseNumbers are the numbers of a release, or nil when it is not
+// "v" followed by numbers and dots (and a build after a dash).
+func releaseNumbers(r string) []int {
+	r, _, _ = strings.Cut(strings.TrimPrefix(r, "v"), "-")
+	var out []int
+	for _, part := range strings.Split(r, ".") {
+		n, err := strconv.Atoi(part)
+		if err != nil {
+			return nil
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // family is an alias's AMI family: "al2023" of "al2023@v20250116".
