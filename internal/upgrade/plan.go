@@ -205,6 +205,10 @@ func New(e *model.Env, o Options) (*Plan, error) {
 			facts.Beta.Oldest, facts.Beta.Minor, facts.Alpha.Oldest, facts.Alpha.Minor)
 	case !zero && fm == nil:
 		return nil, refuse("From", fv.String(), "karpgen knows Karpenter %s to %s", facts.Oldest().Minor, facts.Newest().Minor)
+	case !zero && !fm.Known(fv):
+		// A cluster cannot run a release that was never made: a typo in
+		// --from (1.2.99) would plan hops from a version nobody runs.
+		return nil, refuse("From", fv.String(), "Karpenter %s has no release %s: its newest is %s", fm.Minor, fv, fm.NewestPatch())
 	}
 	if !fv.Less(tv) {
 		return nil, refuse("To", tv.String(), "not newer than %s", fv)
