@@ -96,7 +96,7 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "built with %s\nKarpenter releases: %s\n", v.Go, strings.Join(v.Releases, ", "))
 	var l []string
 	for _, m := range v.LTS {
-		l = append(l, m.Minor+" until "+m.Until)
+		l = append(l, m.Minor+" ends on "+m.Until)
 	}
 	fmt.Fprintf(stdout, "long-term support: %s\n", strings.Join(l, ", "))
 	return nil

@@ -347,17 +347,19 @@ func (m *Minor) SupportedOn(day string) bool {
 }
 
 // Support says in a sentence how long the minor is supported, the same
-// whatever the day: "1.14 is a long-term-support minor, supported until
-// 2027-07-11".
+// whatever the day: "Karpenter 1.14 is a long-term-support minor; its
+// support ends on 2027-07-11". SupportEnds is the first day without
+// support, so the sentence names it as the day support ends, never as a
+// day "until" which it is still supported.
 func (m *Minor) Support() string {
 	end := m.SupportEnds()
 	switch {
 	case m.LTSUntil != "":
-		return fmt.Sprintf("Karpenter %s is a long-term-support minor, supported until %s", m.Minor, end)
+		return fmt.Sprintf("Karpenter %s is a long-term-support minor; its support ends on %s", m.Minor, end)
 	case end == "":
-		return fmt.Sprintf("Karpenter %s is the newest minor, supported until the next minor is released", m.Minor)
+		return fmt.Sprintf("Karpenter %s is the newest minor; its support ends on the day the next minor is released", m.Minor)
 	}
-	return fmt.Sprintf("Karpenter %s was supported until %s, when the next minor was released", m.Minor, end)
+	return fmt.Sprintf("Karpenter %s's support ends on %s, the day the next minor was released", m.Minor, end)
 }
 
 // LTS are the long-term-support minors, oldest first.

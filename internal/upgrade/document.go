@@ -89,7 +89,7 @@ func (p *Plan) write(md bool) []byte {
 	for _, hop := range p.Hops {
 		title := fmt.Sprintf("%s → %s", hop.From, hop.To)
 		if hop.LTSUntil != "" {
-			title += fmt.Sprintf(" (long-term support until %s)", hop.LTSUntil)
+			title += fmt.Sprintf(" (long-term support ends on %s)", hop.LTSUntil)
 		}
 		h(2, title)
 		list("controller IAM actions added", hop.IAM.Added)
