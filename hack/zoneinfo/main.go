@@ -17,9 +17,11 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strings"
 
 	"github.com/karpgen/karpgen/hack/internal/gosrc"
 )
@@ -37,7 +39,11 @@ func main() {
 var errOtherRelease = fmt.Errorf("another tzdata release")
 
 func generate() (map[string][]byte, error) {
-	dir := filepath.Join(runtime.GOROOT(), "lib", "time")
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env GOROOT: %w", err)
+	}
+	dir := filepath.Join(strings.TrimSpace(string(goroot)), "lib", "time")
 	zip, err := os.ReadFile(filepath.Join(dir, "zoneinfo.zip"))
 	if err != nil {
 		return nil, err
