@@ -52,10 +52,54 @@ func budgetsSection(p *profile.Profile, m *facts.Minor) string {
 		if scheduled && zone != "UTC" {
 			weekTable(w, utc, m.BudgetReasons, budget.Monday(time.January, time.UTC), "In UTC:")
 		}
+		if what := Unbudgeted(p, np, m.BudgetReasons); len(what) > 0 {
+			drain := "Their drains still wait for PodDisruptionBudgets."
+			if np.TerminationGracePeriod != "" {
+				drain = fmt.Sprintf("Their drains wait for PodDisruptionBudgets at most the pool's terminationGracePeriod (%s).", md(np.TerminationGracePeriod))
+			}
+			w("\nBudgets do not hold back %s: Karpenter disrupts for these whatever the hour, blocked ones included. %s\n", md(JoinAnd(what)), drain)
+		}
 	}
 	return b.String()
 }
 
+// Unbudgeted says, for a pool whose budgets block some reason at some
+// hour (a limit of 0), what replaces its nodes at those hours all the
+// same: Karpenter's forceful disruptions, which no budget holds back
+// (expiry at expireAfter, spot interruptions read from the queue, node
+// repair); nil when the budgets block nothing or none of these applies.
+func Unbudgeted(p *profile.Profile, np profile.NodePool, reasons []string) []string {
+	week, err := budget.Effective(UTCBudgets(p, np.Disruption.Budgets), reasons, budget.Monday(time.January, time.UTC))
+	if err != nil {
+		return nil
+	}
+	blocked := false
+	for _, r := range reasons {
+		blocked = blocked || slices.ContainsFunc(week.Hours[r], func(l budget.Limit) bool { return l.String() == "0" })
+	}
+	if !blocked {
+		return nil
+	}
+	var what []string
+	if np.ExpireAfter != "" && np.ExpireAfter != "Never" {
+		what = append(what, "expiry (a node is replaced once it is "+np.ExpireAfter+" old, at whatever hour that falls)")
+	}
+	if p.Karpenter.InterruptionQueue && slices.Contains(np.CapacityTypes, "spot") {
+		what = append(what, "spot interruptions")
+	}
+	if p.Karpenter.FeatureGates["nodeRepair"] {
+		what = append(what, "node repair")
+	}
+	return what
+}
+
+// JoinAnd joins words as "a, b and c".
+func JoinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
 func weekTable(w func(string, ...any), budgets []profile.Budget, reasons []string, monday time.Time, title string) {
 	week, err := budget.Effective(budgets, reasons, monday)
 	if err != nil {
