@@ -30,7 +30,7 @@ var iamChecks = []*Check{
 	},
 	{
 		ID: "doctor/node-access", Severity: diag.Error,
-		Summary: "Each node role may join the cluster: an access entry of the right type (EC2_LINUX, or EC2_WINDOWS when a pool runs Windows), or its aws-auth mapping.",
+		Summary: "Each node role may join the cluster: an access entry of the right type (EC2_LINUX, or EC2_WINDOWS when a pool runs Windows) on a cluster whose authentication mode reads access entries (not CONFIG_MAP), or its aws-auth mapping.",
 		run: func(c *checkRun) {
 			n := c.e.Names
 			if c.e.Profile.Karpenter.NodeAccess == profile.AWSAuth {
@@ -46,6 +46,20 @@ var iamChecks = []*Check{
 					}
 				}
 				return
+			}
+			// Access entries need a cluster that reads them: in CONFIG_MAP
+			// mode EKS refuses to create one, and the template's step
+			// fails and rolls back the whole IAM stack.
+			var cl eksCluster
+			if c.load("eks-cluster.json", &cl, "cluster "+n.Cluster, "an authentication mode that reads access entries (API_AND_CONFIG_MAP or API)", "") {
+				// An AWS CLI older than access entries prints no mode: then
+				// the entries below say what the cluster holds.
+				if mode := cl.Cluster.AccessConfig.AuthenticationMode; mode == "CONFIG_MAP" {
+					c.report("cluster "+n.Cluster, "authentication mode API_AND_CONFIG_MAP or API (karpenter.nodeAccess is accessEntry)", "authentication mode "+mode,
+						escape.ShellJoin("aws", "eks", "update-cluster-config", "--region", n.Region, "--name", n.Cluster, "--access-config", "authenticationMode=API_AND_CONFIG_MAP")+
+							" (the aws-auth mappings keep working; the change cannot be undone), or set karpenter.nodeAccess: \"awsAuth\" and map the node roles in aws-auth")
+					return
+				}
 			}
 			want := generators.AccessEntryType(c.e.Windows)
 			for _, r := range n.NodeRoles() {

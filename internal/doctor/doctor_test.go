@@ -52,7 +52,8 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 		"eks-cluster.json": map[string]any{"cluster": map[string]any{"name": n.Cluster, "version": "1.29", "status": "ACTIVE",
 			"endpoint":           "https://0123456789ABCDEF0123456789ABCDEF.gr7." + n.Region + ".eks.amazonaws.com",
 			"resourcesVpcConfig": map[string]any{"vpcId": "vpc-0a1b2c", "subnetIds": []any{"subnet-0a", "subnet-0c"}},
-			"identity":           map[string]any{"oidc": map[string]any{"issuer": "https://oidc.eks." + n.Region + ".amazonaws.com/id/ABC"}}}},
+			"identity":           map[string]any{"oidc": map[string]any{"issuer": "https://oidc.eks." + n.Region + ".amazonaws.com/id/ABC"}},
+			"accessConfig":       map[string]any{"authenticationMode": "API_AND_CONFIG_MAP"}}},
 		"ec2-subnets.json": map[string]any{"Subnets": []any{
 			map[string]any{"SubnetId": "subnet-0a", "VpcId": "vpc-0a1b2c", "AvailabilityZone": n.Region + "a", "AvailableIpAddressCount": 4000, "Tags": tags},
 			map[string]any{"SubnetId": "subnet-0c", "VpcId": "vpc-0a1b2c", "AvailabilityZone": n.Region + "c", "AvailableIpAddressCount": 3900, "Tags": tags},
@@ -385,6 +386,12 @@ func TestBroken(t *testing.T) {
 		}},
 		{"doctor/node-access", "access entry arn:aws:iam::491085395789:role/KarpenterNodeRole-ws-prod", "type STANDARD", func(f map[string]any) {
 			get(f, "eks-access-entry-node.json", "accessEntry")["type"] = "STANDARD"
+		}},
+		// A cluster still in CONFIG_MAP mode (a 0.31-era cluster) cannot
+		// hold the bundle's access entries: EKS refuses them and the IAM
+		// stack rolls back.
+		{"doctor/node-access", "cluster ws-prod", "authentication mode CONFIG_MAP", func(f map[string]any) {
+			get(f, "eks-cluster.json", "cluster")["accessConfig"] = map[string]any{"authenticationMode": "CONFIG_MAP"}
 		}},
 		{"doctor/controller-trust", "add-on eks-pod-identity-agent", "absent", func(f map[string]any) {
 			f["eks-addons.json"] = map[string]any{"addons": []any{"coredns", "vpc-cni"}}

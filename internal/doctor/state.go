@@ -138,6 +138,12 @@ type eksCluster struct {
 				Issuer string `json:"issuer"`
 			} `json:"oidc"`
 		} `json:"identity"`
+		// AccessConfig.AuthenticationMode is CONFIG_MAP, API or
+		// API_AND_CONFIG_MAP; an AWS CLI older than access entries
+		// prints none.
+		AccessConfig struct {
+			AuthenticationMode string `json:"authenticationMode"`
+		} `json:"accessConfig"`
 	} `json:"cluster"`
 }
 
