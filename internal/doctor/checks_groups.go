@@ -33,8 +33,9 @@ var groupChecks = []*Check{
 				}
 				var d struct {
 					Nodegroup struct {
-						Labels map[string]string `json:"labels"`
-						Taints []struct {
+						Labels       map[string]string `json:"labels"`
+						CapacityType string            `json:"capacityType"`
+						Taints       []struct {
 							Key, Value, Effect string
 						} `json:"taints"`
 					} `json:"nodegroup"`
@@ -43,7 +44,22 @@ var groupChecks = []*Check{
 					continue
 				}
 				for _, k := range slices.Sorted(maps.Keys(want.Labels)) {
+					// describe-nodegroup lists the labels a user set; EKS
+					// puts its own on every node and refuses them as
+					// labels of the group.
+					if have, ours := eksNodeLabel(k, g, d.Nodegroup.CapacityType); ours {
+						if have != want.Labels[k] {
+							c.report("node group "+g, "label "+k+"="+want.Labels[k], k+"="+orNone(have)+" (set by EKS on every node of the group)",
+								"EKS sets "+k+" itself: select the group by "+k+"="+orNone(have)+" in the profile")
+						}
+						continue
+					}
 					if have, ok := d.Nodegroup.Labels[k]; !ok || have != want.Labels[k] {
+						if reservedLabel(k) {
+							c.report("node group "+g, "label "+k+"="+want.Labels[k], orNone(have),
+								"EKS refuses node group labels under kubernetes.io/, k8s.io/ and eks.amazonaws.com/: select the group by a label of its own")
+							continue
+						}
 						c.report("node group "+g, "label "+k+"="+want.Labels[k], orNone(have),
 							escape.ShellJoin("aws", "eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--labels", "addOrUpdateLabels={"+k+"="+want.Labels[k]+"}"))
 					}
@@ -178,4 +194,32 @@ func eksEffect(effect string) string {
 	return map[string]string{
 		"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE",
 	}[effect]
+}
+
+// eksNodeLabel is the value EKS gives label k on every node of managed
+// node group g, and whether EKS sets k at all: the group's name, and its
+// capacity type as describe-nodegroup shows it.
+func eksNodeLabel(k, g, capacityType string) (string, bool) {
+	switch k {
+	case "eks.amazonaws.com/nodegroup":
+		return g, true
+	case "eks.amazonaws.com/capacityType":
+		return capacityType, true
+	}
+	return "", false
+}
+
+// reservedLabel reports a label key EKS refuses as a node group's label
+// ("Label cannot contain reserved prefixes").
+func reservedLabel(k string) bool {
+	prefix, _, ok := strings.Cut(k, "/")
+	if !ok {
+		return false
+	}
+	for _, r := range []string{"kubernetes.io", "k8s.io", "eks.amazonaws.com"} {
+		if prefix == r || strings.HasSuffix(prefix, "."+r) {
+			return true
+		}
+	}
+	return false
 }

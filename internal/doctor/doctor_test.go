@@ -98,13 +98,18 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 		ng := e.Profile.NodeGroups[g]
 		labels := map[string]any{}
 		for k, v := range ng.Labels {
-			labels[k] = v
+			// describe-nodegroup lists only the labels a user set: EKS
+			// refuses its own prefixes there and sets its labels itself.
+			if prefix, _, _ := strings.Cut(k, "/"); prefix != "eks.amazonaws.com" && !strings.HasSuffix(prefix, "kubernetes.io") && !strings.HasSuffix(prefix, "k8s.io") {
+				labels[k] = v
+			}
 		}
 		taints := []any{}
 		for _, t := range ng.Taints {
 			taints = append(taints, map[string]any{"key": t.Key, "value": t.Value, "effect": map[string]string{"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}[t.Effect]})
 		}
 		files["eks-nodegroup-"+g+".json"] = map[string]any{"nodegroup": map[string]any{"nodegroupName": g, "clusterName": n.Cluster, "status": "ACTIVE",
+			"capacityType":  "ON_DEMAND",
 			"scalingConfig": map[string]any{"minSize": 2, "maxSize": 2, "desiredSize": 2}, "labels": labels, "taints": taints}}
 	}
 	files["eks-nodegroups.json"] = map[string]any{"nodegroups": groups}
@@ -768,5 +773,38 @@ func TestCaptureFilesAreDistinct(t *testing.T) {
 	}
 	if runs < 30 {
 		t.Fatalf("the script runs %d commands; the test reads none of them", runs)
+	}
+}
+
+// TestNodeGroupsByEKSLabels: a profile that knows its node groups by the
+// labels EKS sets on their nodes (eks.amazonaws.com/nodegroup, as import
+// picks it, and eks.amazonaws.com/capacityType) is healthy on a capture
+// whose describe-nodegroup lists none of them, as EKS prints it; a value
+// EKS would not set is a finding whose fix is the profile's, never an
+// update-nodegroup-config EKS refuses.
+func TestNodeGroupsByEKSLabels(t *testing.T) {
+	p := *prodEnv(t).Profile
+	p.NodeGroups = maps.Clone(p.NodeGroups)
+	sys := p.NodeGroups["system"]
+	sys.Labels = map[string]string{"eks.amazonaws.com/nodegroup": "system", "eks.amazonaws.com/capacityType": "ON_DEMAND"}
+	p.NodeGroups["system"] = sys
+	e := model.Resolve(&p)
+	if r := run(t, e, writeState(t, healthy(t, e))); len(findings(r)) != 0 {
+		t.Errorf("healthy capture:\n%s", text(r))
+	}
+	sys.Labels = map[string]string{"eks.amazonaws.com/nodegroup": "ng-system", "node.kubernetes.io/role": "system"}
+	p.NodeGroups["system"] = sys
+	e = model.Resolve(&p)
+	f := healthy(t, e)
+	var got []string
+	for _, fd := range findings(run(t, e, writeState(t, f))) {
+		got = append(got, fd.Rule+" "+fd.Resource+": want "+fd.Expected+", found "+fd.Found+"; "+fd.Hint)
+	}
+	want := []string{
+		"doctor/node-groups node group system: want label eks.amazonaws.com/nodegroup=ng-system, found eks.amazonaws.com/nodegroup=system (set by EKS on every node of the group); EKS sets eks.amazonaws.com/nodegroup itself: select the group by eks.amazonaws.com/nodegroup=system in the profile",
+		"doctor/node-groups node group system: want label node.kubernetes.io/role=system, found none; EKS refuses node group labels under kubernetes.io/, k8s.io/ and eks.amazonaws.com/: select the group by a label of its own",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
