@@ -7,6 +7,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/escape"
@@ -118,7 +119,7 @@ var clusterChecks = []*Check{
 	},
 	{
 		ID: "doctor/helm-values", Severity: diag.Error,
-		Summary: "The Helm values in use equal the rendered values (the keys that differ are named).",
+		Summary: "The Helm values in use mean what the rendered values mean: each key compared after the chart's own defaults of the profile's minor, and scalars as Helm's templates print them (\"1\" and 1 alike); the keys that differ are named.",
 		run: func(c *checkRun) {
 			if c.e.Application != nil {
 				return // no Helm release: doctor/argocd-application checks what Argo CD deploys
@@ -127,10 +128,8 @@ var clusterChecks = []*Check{
 			if !c.load("helm-values.json", &have, "release "+c.e.Names.Namespace+"/karpenter", "the rendered values", "") {
 				return
 			}
-			want := iampolicy.Normalize(generators.HelmValues(c.e)).(map[string]any)
-			for _, d := range diffKeys("", iampolicy.Normalize(have), want) {
-				c.report("release "+c.e.Names.Namespace+"/karpenter", d.Key+" = "+valueText(d.Want), d.Key+" = "+valueText(d.Have),
-					c.deployController())
+			for _, d := range valuesDiff(have, generators.HelmValues(c.e), facts.ChartValues(c.e.Facts.Minor)) {
+				c.report("release "+c.e.Names.Namespace+"/karpenter", d.Key+" = "+d.Want, d.Key+" = "+d.Have, c.deployController())
 			}
 		},
 	},

@@ -808,3 +808,33 @@ func TestNodeGroupsByEKSLabels(t *testing.T) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestValuesByMeaning: a release whose values leave keys to the chart's
+// defaults (replicas, logLevel, serviceAccount.create, as a team that
+// installed by hand writes them) and spell a number as a string is
+// healthy; a key that means something else is the one finding.
+func TestValuesByMeaning(t *testing.T) {
+	e := prodEnv(t)
+	f := healthy(t, e)
+	values := f["helm-values.json"].(map[string]any)
+	for _, k := range []string{"replicas", "logLevel"} {
+		if _, ok := values[k]; !ok {
+			t.Fatalf("the healthy values hold no %s to leave out", k)
+		}
+		delete(values, k)
+	}
+	delete(values["serviceAccount"].(map[string]any), "create")
+	requests := values["controller"].(map[string]any)["resources"].(map[string]any)["requests"].(map[string]any)
+	requests["cpu"] = 1
+	if r := run(t, e, writeState(t, f)); len(findings(r)) != 0 {
+		t.Errorf("values by meaning:\n%s", text(r))
+	}
+	values["logLevel"] = "debug"
+	var got []string
+	for _, fd := range findings(run(t, e, writeState(t, f))) {
+		got = append(got, fd.Rule+": want "+fd.Expected+", found "+fd.Found)
+	}
+	if want := []string{`doctor/helm-values: want logLevel = "info", found logLevel = "debug"`}; !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
