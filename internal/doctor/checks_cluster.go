@@ -178,15 +178,16 @@ var clusterChecks = []*Check{
 		ID: "doctor/node-class-status", Severity: diag.Error,
 		Summary: "No EC2NodeClass or NodePool status condition reports a failure (its reason and message are shown).",
 		run: func(c *checkRun) {
-			for _, f := range []string{"k8s-ec2nodeclasses.json", "k8s-nodepools.json"} {
+			for _, k := range []struct{ file, kind string }{{"k8s-ec2nodeclasses.json", "EC2NodeClass"}, {"k8s-nodepools.json", "NodePool"}} {
 				var l k8sList
-				if !c.load(f, &l, f, "the objects", "") {
+				if !c.load(k.file, &l, k.kind+"s", "the objects", "") {
 					continue
 				}
 				for _, o := range l.Items {
 					for _, cond := range o.Status.Conditions {
 						if cond.Status == "False" {
-							c.report(strings.TrimSuffix(strings.TrimPrefix(f, "k8s-"), "es.json")+" "+o.Metadata.Name, cond.Type+"=True",
+							// Named as a user names it: kubectl get nodepool default.
+							c.report(k.kind+" "+o.Metadata.Name, cond.Type+"=True",
 								fmt.Sprintf("%s=False (%s: %s)", cond.Type, cond.Reason, cond.Message), "fix what the message names; karpenter's logs have the details")
 						}
 					}

@@ -440,9 +440,13 @@ func TestBroken(t *testing.T) {
 		{"doctor/argocd-application", "application argocd/karpenter-prod", "health Degraded (Deployment karpenter/karpenter: 0 of 2 replicas ready)", func(f map[string]any) {
 			f["argocd-application.json"].(map[string]any)["status"].(map[string]any)["health"] = map[string]any{"status": "Degraded", "message": "Deployment karpenter/karpenter: 0 of 2 replicas ready"}
 		}},
-		{"doctor/node-class-status", "ec2nodeclass default", "Ready=False (SubnetsNotFound: SubnetSelector did not match any Subnets)", func(f map[string]any) {
+		{"doctor/node-class-status", "EC2NodeClass default", "Ready=False (SubnetsNotFound: SubnetSelector did not match any Subnets)", func(f map[string]any) {
 			f["k8s-ec2nodeclasses.json"].(map[string]any)["items"] = []any{map[string]any{"kind": "EC2NodeClass", "metadata": map[string]any{"name": "default"},
 				"status": map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "False", "reason": "SubnetsNotFound", "message": "SubnetSelector did not match any Subnets"}}}}}
+		}},
+		{"doctor/node-class-status", "NodePool app", "NodeClassReady=False (NodeClassNotReady: EC2NodeClass default is not ready)", func(f map[string]any) {
+			f["k8s-nodepools.json"].(map[string]any)["items"] = []any{map[string]any{"kind": "NodePool", "metadata": map[string]any{"name": "app"},
+				"status": map[string]any{"conditions": []any{map[string]any{"type": "NodeClassReady", "status": "False", "reason": "NodeClassNotReady", "message": "EC2NodeClass default is not ready"}}}}}
 		}},
 	}
 	covered := map[string]bool{}
