@@ -108,6 +108,9 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		located := make([]diag.Finding, len(checked.Findings))
 		for i, f := range checked.Findings {
 			located[i] = res.Locate(f)
+			if !draft && out != "" {
+				located[i] = unwritten(located[i], filepath.ToSlash(out))
+			}
 		}
 		findings = append(findings, diag.Sort(located)...)
 	}
@@ -141,6 +144,18 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		return &exitError{exitFound, errors.New("import: wrote a draft: vet refuses it as it is (above, and at its end); fix what the findings name, then run karpgen vet")}
 	}
 	return nil
+}
+
+// unwritten keeps a finding from citing a line of the profile import
+// did not write: such a position leaves its "see" lines, and a finding
+// at one says the line in its message instead.
+func unwritten(f diag.Finding, profile string) diag.Finding {
+	f.Also = slices.DeleteFunc(slices.Clone(f.Also), func(p diag.Pos) bool { return filepath.ToSlash(p.File) == profile })
+	if filepath.ToSlash(f.Pos.File) == profile {
+		f.Message += fmt.Sprintf(" (line %d of the profile, which was not written)", f.Pos.Line)
+		f.Pos = diag.Pos{}
+	}
+	return f
 }
 
 // draftNote is what vet refuses of a draft profile, as comments: one line
