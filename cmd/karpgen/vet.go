@@ -149,6 +149,9 @@ func explain(envs []*model.Env, findings []diag.Finding, format string, stdout, 
 			by := strings.Join(r.By, "; ")
 			if r.Missing != "" {
 				by = "no allow in " + r.Missing
+				if len(r.Near) > 0 {
+					by += ": " + strings.Join(r.Near, "; ")
+				}
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", escape.Terminal(r.Env), escape.Terminal(r.From), r.Action, escape.Terminal(resource), r.Decision, escape.Terminal(by))
 		}

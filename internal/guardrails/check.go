@@ -220,6 +220,8 @@ func (d Denial) keys() []string {
 // deciding statements test.
 func hint(e *model.Env, d Denial) string {
 	switch {
+	case d.Result.Missing == "boundary" && len(d.Result.Near) > 0:
+		return fmt.Sprintf("%s takes in %s but tests what these requests do not carry: change its condition to one they meet (the key they carry, the value they have)", d.Result.Near[0].Ref, d.Action)
 	case d.Result.Missing == "boundary":
 		return fmt.Sprintf("the permissions boundary must allow %s on %s: add it to the boundary's allowed actions", d.Action, resourceKind(d.Resource))
 	case strings.HasPrefix(d.Result.Missing, "scp:"):
@@ -308,6 +310,8 @@ func (d Denial) Message() string {
 			refs = append(refs, s.Ref.String())
 		}
 		by = "explicitly denied by " + strings.Join(refs, " and ")
+	case d.Result.Missing == "boundary" && d.Boundary != "" && len(d.Result.Near) > 0:
+		by = "not allowed by the permissions boundary " + d.Boundary + ": " + nearText(d.Result.Near)
 	case d.Result.Missing == "boundary" && d.Boundary != "":
 		by = "not allowed by the permissions boundary " + d.Boundary + ", which allows nothing for it"
 	case strings.HasPrefix(d.Result.Missing, "scp:") && len(d.Level) > 0:
@@ -316,6 +320,15 @@ func (d Denial) Message() string {
 		by = "not allowed by the " + strings.Replace(d.Result.Missing, "scp:", "organization level ", 1)
 	}
 	return fmt.Sprintf("%s: %s %s %s", who, what, verb, by)
+}
+
+// nearText says which statements came closest to allowing a request.
+func nearText(near []iameval.Near) string {
+	parts := make([]string, len(near))
+	for i, n := range near {
+		parts[i] = n.String()
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Row is one request with its decision, for the review of a security team.
@@ -330,6 +343,10 @@ type Row struct {
 	// identity statements; Missing says which policy allowed nothing.
 	By      []string `json:"by,omitempty"`
 	Missing string   `json:"missing,omitempty"`
+	// Near are, for an implicit deny, the statements of that policy that
+	// take in the action and resource and fail only on their conditions,
+	// with each condition they fail.
+	Near []string `json:"near,omitempty"`
 }
 
 // Explain decides every request of the environment and lists them all.
@@ -365,6 +382,9 @@ func Explain(e *model.Env) ([]Row, error) {
 		row := Row{Env: e.Name, From: from, Action: r.Action, Resource: r.Resource, Types: r.Types, Decision: string(res.Decision), Missing: res.Missing}
 		for _, b := range res.By {
 			row.By = append(row.By, b.String())
+		}
+		for _, n := range res.Near {
+			row.Near = append(row.Near, n.String())
 		}
 		out = append(out, row)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -108,6 +109,73 @@ type Result struct {
 	// Missing says which policy lacks an allow for an implicit deny:
 	// "identity", "boundary" or "scp:<level>".
 	Missing string
+	// Near are, for an implicit deny, the Allow statements of that policy
+	// that take in the request's action and resource and fail only on
+	// their conditions: what to change to let it through.
+	Near []Near
+}
+
+// Near is an Allow statement that would allow a request but for the
+// conditions it fails.
+type Near struct {
+	Ref    Ref
+	Failed []Failed
+}
+
+// Failed is a condition a request fails, with what the request holds
+// under its key (Present false: nothing).
+type Failed struct {
+	Condition
+	Have    []string
+	Present bool
+}
+
+func (n Near) String() string {
+	var parts []string
+	for _, f := range n.Failed {
+		have := "the request has none"
+		if f.Present {
+			have = "the request has " + quoteAll(f.Have)
+		}
+		parts = append(parts, fmt.Sprintf("%s %s %s (%s)", f.Operator, f.Key, quoteAll(f.Values), have))
+	}
+	return n.Ref.String() + " fails on " + strings.Join(parts, " and ")
+}
+
+func quoteAll(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, ", ")
+}
+
+// near lists the Allow statements of the policies that target the
+// request and fail on conditions only.
+func near(pols []*Policy, r Request) ([]Near, error) {
+	var out []Near
+	for _, p := range pols {
+		for _, st := range p.Statements {
+			if st.Effect != "Allow" || !st.targets(r) {
+				continue
+			}
+			var failed []Failed
+			for _, c := range st.Conditions {
+				ok, err := r.holds(c)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", Ref{p.Name, st.Sid, st.Index}, err)
+				}
+				if !ok {
+					have, present := r.lookup(c.Key)
+					failed = append(failed, Failed{c, have, present})
+				}
+			}
+			if len(failed) > 0 {
+				out = append(out, Near{Ref{p.Name, st.Sid, st.Index}, failed})
+			}
+		}
+	}
+	return out, nil
 }
 
 // rcpServices are the services resource control policies apply to.
@@ -153,7 +221,8 @@ func Evaluate(p Policies, r Request) (Result, error) {
 			allows = append(allows, refs...)
 		}
 		if len(allows) == 0 {
-			return Result{Decision: ImplicitlyDenied, Missing: "scp:" + l.Name}, nil
+			n, err := near(l.Policies, r)
+			return Result{Decision: ImplicitlyDenied, Missing: "scp:" + l.Name, Near: n}, err
 		}
 	}
 	// 3. The boundary allows.
@@ -163,7 +232,8 @@ func Evaluate(p Policies, r Request) (Result, error) {
 			return Result{}, err
 		}
 		if len(refs) == 0 {
-			return Result{Decision: ImplicitlyDenied, Missing: "boundary"}, nil
+			n, err := near([]*Policy{p.Boundary}, r)
+			return Result{Decision: ImplicitlyDenied, Missing: "boundary", Near: n}, err
 		}
 	}
 	// 4. An identity policy allows.
@@ -176,7 +246,8 @@ func Evaluate(p Policies, r Request) (Result, error) {
 		allows = append(allows, refs...)
 	}
 	if len(allows) == 0 {
-		return Result{Decision: ImplicitlyDenied, Missing: "identity"}, nil
+		n, err := near(p.Identity, r)
+		return Result{Decision: ImplicitlyDenied, Missing: "identity", Near: n}, err
 	}
 	return Result{Decision: Allowed, By: allows}, nil
 }
