@@ -75,10 +75,9 @@ func commands(e *model.Env) []command {
 		out = append(out, command{"sqs-queue.json", fmt.Sprintf(
 			`aws sqs get-queue-attributes %s --queue-url "$(aws sqs get-queue-url %s --queue-name %s --query QueueUrl --output text)" --attribute-names All --output json`, region, region, q(n.Queue))})
 		out = append(out, command{"events-rules.json", fmt.Sprintf("aws events list-rules %s --output json", region)})
-		for _, r := range e.Facts.InterruptionRules {
-			name := n.RuleName(r)
-			out = append(out, command{q("events-targets-" + name + ".json"), fmt.Sprintf("aws events list-targets-by-rule %s --rule %s --output json", region, q(name))})
-		}
+		// The rules that send to the queue, whatever they are named (an
+		// adopted queue's rules have upstream's stack's names).
+		out = append(out, command{"events-rules-by-target.json", fmt.Sprintf("aws events list-rule-names-by-target %s --target-arn %s --output json", region, q(n.QueueARN))})
 	}
 	out = append(out,
 		// The cluster kubectl talks to: doctor holds it to the EKS

@@ -2,9 +2,7 @@ package doctor
 
 import (
 	"cmp"
-	"encoding/json"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -184,55 +182,8 @@ var iamChecks = []*Check{
 	},
 	{
 		ID: "doctor/interruption", Severity: diag.Error,
-		Summary: "The interruption queue exists with the rendered policy, and every rule exists and targets it.",
-		run: func(c *checkRun) {
-			n := c.e.Names
-			if n.Queue == "" {
-				return
-			}
-			var q sqsQueue
-			if c.load("sqs-queue.json", &q, "queue "+n.Queue, "the interruption queue", c.deployIAM()) {
-				var have any
-				json.Unmarshal([]byte(q.Attributes["Policy"]), &have)
-				want := iampolicy.Normalize(generators.InterruptionQueuePolicy(n))
-				delete(want.(map[string]any), "Version")
-				if m, ok := have.(map[string]any); ok {
-					delete(m, "Version")
-				}
-				if !reflect.DeepEqual(iampolicy.Normalize(have), want) {
-					c.report("queue "+n.Queue, "the policy of "+c.file(model.FileQueuePolicy), compact(have), c.deployIAM())
-				}
-			}
-			var rules eventsRules
-			if !c.load("events-rules.json", &rules, "EventBridge rules", "the interruption rules", "") {
-				return
-			}
-			for _, r := range c.e.Facts.InterruptionRules {
-				name := n.RuleName(r)
-				found := false
-				for _, have := range rules.Rules {
-					found = found || have.Name == name
-				}
-				// A dry run follows every path that reads a file (Files).
-				if !found && !c.dry {
-					c.report("rule "+name, "a rule for "+r.DetailType, "absent", c.deployIAM())
-					continue
-				}
-				var t eventsTargets
-				if !c.load("events-targets-"+name+".json", &t, "rule "+name, "its targets", "") {
-					continue
-				}
-				targets := false
-				var arns []string
-				for _, tg := range t.Targets {
-					targets = targets || tg.Arn == n.QueueARN
-					arns = append(arns, tg.Arn)
-				}
-				if !targets {
-					c.report("rule "+name, "target "+n.QueueARN, orNone(strings.Join(arns, ", ")), escape.ShellJoin("aws", "events", "put-targets", "--region", n.Region, "--rule", name, "--targets", "Id=KarpenterInterruptionQueueTarget,Arn="+n.QueueARN))
-				}
-			}
-		},
+		Summary: "The interruption queue exists and lets EventBridge send to it (the rendered policy for a queue the bundle creates; any policy that allows it for an adopted one), and for every event Karpenter's minor reads a rule with that pattern targets the queue, whatever it is named.",
+		run:     checkInterruption,
 	},
 	{
 		ID: "doctor/spot-role", Severity: diag.Error,

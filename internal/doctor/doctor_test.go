@@ -129,13 +129,14 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 		files["iam-policy-"+cp.Name+".json"] = map[string]any{"PolicyVersion": map[string]any{"Document": cp.Document, "VersionId": "v1", "IsDefaultVersion": true}}
 	}
 	files["iam-controller-role-policies.json"] = attached(n, policies, false)
-	var rules []any
+	var rules, targeting []any
 	for _, r := range generators.InterruptionRules(e.Facts, n) {
 		rm := r.(map[string]any)
 		rules = append(rules, map[string]any{"Name": rm["Name"], "EventPattern": mustJSON(t, rm["EventPattern"]), "State": "ENABLED"})
-		files["events-targets-"+rm["Name"].(string)+".json"] = map[string]any{"Targets": rm["Targets"]}
+		targeting = append(targeting, rm["Name"])
 	}
 	files["events-rules.json"] = map[string]any{"Rules": rules}
+	files["events-rules-by-target.json"] = map[string]any{"RuleNames": targeting}
 	entries := []any{n.NodeRoleARN}
 	for _, r := range n.ExtraNodeRoles {
 		entries = append(entries, r.ARN)
@@ -410,8 +411,9 @@ func TestBroken(t *testing.T) {
 					}
 				}
 			}},
-		{"doctor/interruption", "rule KarpenterSpotInterruption-ws-prod", "arn:aws:sqs:ap-northeast-2:491085395789:old-queue", func(f map[string]any) {
-			f["events-targets-KarpenterSpotInterruption-ws-prod.json"] = map[string]any{"Targets": []any{map[string]any{"Id": "q", "Arn": "arn:aws:sqs:ap-northeast-2:491085395789:old-queue"}}}
+		{"doctor/interruption", "events aws.ec2 / EC2 Spot Instance Interruption Warning", "rules KarpenterSpotInterruption-ws-prod, none of them targeting the queue", func(f map[string]any) {
+			by := f["events-rules-by-target.json"].(map[string]any)
+			by["RuleNames"] = slices.DeleteFunc(slices.Clone(by["RuleNames"].([]any)), func(x any) bool { return x == "KarpenterSpotInterruption-ws-prod" })
 		}},
 		{"doctor/spot-role", "role AWSServiceRoleForEC2Spot", "NoSuchEntity: The role with name AWSServiceRoleForEC2Spot cannot be found.", func(f map[string]any) {
 			f["iam-spot-service-linked-role.json"] = captureError("NoSuchEntity", "The role with name AWSServiceRoleForEC2Spot cannot be found.")
@@ -839,6 +841,51 @@ func TestValuesByMeaning(t *testing.T) {
 		got = append(got, fd.Rule+": want "+fd.Expected+", found "+fd.Found)
 	}
 	if want := []string{`doctor/helm-values: want logLevel = "info", found logLevel = "debug"`}; !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestAdoptedGettingStartedQueue: the queue and rules of upstream's
+// getting-started stack, adopted by the profile, are judged by what they
+// do: the stack's EC2InterruptionPolicy lets EventBridge send, and rules
+// named Karpenter-<cluster>-ScheduledChangeRule-<suffix> target the
+// queue. The one true finding is the rule the stack of an older release
+// lacks (capacity reservation interruptions, read from 1.10), with the
+// commands that add it, never a deploy of the bundle's stack.
+func TestAdoptedGettingStartedQueue(t *testing.T) {
+	p := *prodEnv(t).Profile
+	p.Karpenter.ExistingInterruptionQueue = "ws-prod"
+	e := model.Resolve(&p)
+	n := e.Names
+	f := healthy(t, e)
+	f["sqs-queue.json"] = map[string]any{"Attributes": map[string]any{"Policy": mustJSON(t, map[string]any{
+		"Version": "2008-10-17", "Id": "EC2InterruptionPolicy",
+		"Statement": []any{
+			map[string]any{"Effect": "Allow", "Principal": map[string]any{"Service": []any{"events.amazonaws.com", "sqs.amazonaws.com"}}, "Action": "sqs:SendMessage", "Resource": n.QueueARN},
+			map[string]any{"Sid": "DenyHTTP", "Effect": "Deny", "Action": "sqs:*", "Resource": n.QueueARN, "Condition": map[string]any{"Bool": map[string]any{"aws:SecureTransport": false}}, "Principal": "*"},
+		}})}}
+	var rules, names []any
+	for _, r := range []struct{ logical, source, detail string }{
+		{"ScheduledChangeRule", "aws.health", "AWS Health Event"},
+		{"SpotInterruptionRule", "aws.ec2", "EC2 Spot Instance Interruption Warning"},
+		{"RebalanceRule", "aws.ec2", "EC2 Instance Rebalance Recommendation"},
+		{"InstanceStateChangeRule", "aws.ec2", "EC2 Instance State-change Notification"},
+	} {
+		name := "Karpenter-ws-prod-" + r.logical + "-1X2Y3Z4W5V6U"
+		rules = append(rules, map[string]any{"Name": name, "State": "ENABLED",
+			"EventPattern": mustJSON(t, map[string]any{"source": []any{r.source}, "detail-type": []any{r.detail}})})
+		names = append(names, name)
+	}
+	f["events-rules.json"] = map[string]any{"Rules": rules}
+	f["events-rules-by-target.json"] = map[string]any{"RuleNames": names}
+	var got []string
+	for _, fd := range findings(run(t, e, writeState(t, f))) {
+		got = append(got, fd.Rule+" "+fd.Resource+": want "+fd.Expected+", found "+fd.Found+"; "+fd.Hint)
+	}
+	want := []string{`doctor/interruption events aws.ec2 / EC2 Capacity Reservation Instance Interruption Warning: want a rule for them that targets queue ws-prod, found none; ` +
+		`aws events put-rule --region ap-northeast-2 --name KarpenterCapacityReservationInterruption-ws-prod --event-pattern '{"detail-type":["EC2 Capacity Reservation Instance Interruption Warning"],"source":["aws.ec2"]}' && ` +
+		`aws events put-targets --region ap-northeast-2 --rule KarpenterCapacityReservationInterruption-ws-prod --targets 'Id=KarpenterInterruptionQueueTarget,Arn=arn:aws:sqs:ap-northeast-2:491085395789:ws-prod'`}
+	if !slices.Equal(got, want) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
