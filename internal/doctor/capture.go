@@ -45,6 +45,14 @@ func commands(e *model.Env) []command {
 		command{"iam-controller-role.json", fmt.Sprintf("aws iam get-role --role-name %s --output json", q(n.ControllerRole))},
 		command{"iam-controller-role-policies.json", fmt.Sprintf("aws iam list-attached-role-policies --role-name %s --output json", q(n.ControllerRole))},
 	)
+	if n.ControllerRoleExists {
+		// A role the team made: its own inline and attached customer
+		// managed policies, documents and all, which doctor evaluates the
+		// controller's requests against. Role names hold no quote.
+		out = append(out, command{"iam-controller-role-details.json", fmt.Sprintf(
+			`aws iam get-account-authorization-details --filter Role LocalManagedPolicy --query %s --output json`,
+			q(fmt.Sprintf("{Roles: RoleDetailList[?RoleName=='%s'], Policies: Policies}", n.ControllerRole)))})
+	}
 	for _, cp := range iampolicy.ControllerPolicies(e.Facts, n, e.IAMGates) {
 		arn := n.PolicyARN(cp.Name)
 		out = append(out, command{q("iam-policy-" + cp.Name + ".json"), fmt.Sprintf(

@@ -156,9 +156,13 @@ var iamChecks = []*Check{
 	},
 	{
 		ID: "doctor/controller-policy", Severity: diag.Error,
-		Summary: "Each controller policy is attached and equals the rendered one statement by statement (the missing and extra actions are named).",
+		Summary: "Each controller policy is attached and equals the rendered one statement by statement (the missing and extra actions are named); for a role the team made (existingControllerRole), its own policies allow every request the controller makes for the profile (each it cannot make is named, with the statement that came closest).",
 		run: func(c *checkRun) {
 			n := c.e.Names
+			if n.ControllerRoleExists {
+				checkOwnRole(c)
+				return
+			}
 			var att iamAttached
 			if !c.load("iam-controller-role-policies.json", &att, "role "+n.ControllerRole, "its attached policies", "") {
 				return

@@ -889,3 +889,81 @@ func TestAdoptedGettingStartedQueue(t *testing.T) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// seedPolicy is a controller policy as a team wrote it by hand from the
+// docs: the bundle's statements in one inline policy, with the cluster
+// tag under the wrong key and RunInstances without the spot request.
+func seedPolicy(t *testing.T, e *model.Env) map[string]any {
+	var statements []any
+	for _, cp := range iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
+		data, err := json.Marshal(cp.Document)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = []byte(strings.ReplaceAll(string(data), "kubernetes.io/cluster/"+e.Names.Cluster, "karpenter.sh/cluster/"+e.Names.Cluster))
+		var doc map[string]any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range doc["Statement"].([]any) {
+			s := st.(map[string]any)
+			if res, ok := s["Resource"].([]any); ok {
+				s["Resource"] = slices.DeleteFunc(res, func(r any) bool { return strings.HasSuffix(r.(string), ":spot-instances-request/*") })
+			}
+			statements = append(statements, s)
+		}
+	}
+	return map[string]any{"Version": "2012-10-17", "Statement": statements}
+}
+
+// TestOwnControllerRole: with existingControllerRole, doctor evaluates
+// the controller's requests against the role's own policies, the ones
+// the team wrote, and names what they do not allow and the statement
+// that came closest; karpgen's policy names are not asked for.
+func TestOwnControllerRole(t *testing.T) {
+	p := *prodEnv(t).Profile
+	p.Karpenter.ExistingControllerRole = "PlatformKarpenter"
+	e := model.Resolve(&p)
+	if script, want := doctor.Script(e), `run iam-controller-role-details.json aws iam get-account-authorization-details --filter Role LocalManagedPolicy --query "{Roles: RoleDetailList[?RoleName=='PlatformKarpenter'], Policies: Policies}" --output json`+"\n"; !strings.Contains(script, want) {
+		t.Errorf("the capture script lacks %q", want)
+	}
+	f := healthy(t, e)
+	f["iam-controller-role-details.json"] = map[string]any{
+		"Roles":    []any{map[string]any{"RoleName": "PlatformKarpenter", "RolePolicyList": []any{map[string]any{"PolicyName": "karpenter", "PolicyDocument": seedPolicy(t, e)}}, "AttachedManagedPolicies": []any{}}},
+		"Policies": []any{},
+	}
+	var got []string
+	for _, fd := range findings(run(t, e, writeState(t, f))) {
+		got = append(got, fd.Rule+" "+fd.Resource+": want "+fd.Expected+", found "+fd.Found+"; "+fd.Hint)
+	}
+	want := []string{
+		`doctor/controller-policy role PlatformKarpenter: want its policies allow ec2:RunInstances on instance, network-interface, volume, launch-template; ec2:CreateFleet on fleet, instance, volume, launch-template; ` +
+			`ec2:CreateLaunchTemplate on launch-template; ec2:CreateTags on launch-template, fleet, volume, network-interface, instance; ec2:TerminateInstances on instance; ec2:DeleteLaunchTemplate on launch-template; ` +
+			`iam:CreateInstanceProfile on instance-profile; iam:TagInstanceProfile on instance-profile; iam:AddRoleToInstanceProfile on instance-profile; iam:RemoveRoleFromInstanceProfile on instance-profile; iam:DeleteInstanceProfile on instance-profile, ` +
+			`found the statements that take them in test tag karpenter.sh/cluster/ws-prod, which the requests do not carry ` +
+			`(closest: inline policy karpenter statement "AllowScopedEC2InstanceActionsWithTags" fails on StringEquals aws:RequestTag/karpenter.sh/cluster/ws-prod "owned" (the request has none)); ` +
+			`write it as the bundle's policy KarpenterControllerNodeLifecyclePolicy-ws-prod statement "AllowScopedEC2InstanceActionsWithTags" does (out/prod/iam/controller-policy-node-lifecycle.json), or attach the bundle's policies`,
+		`doctor/controller-policy role PlatformKarpenter: want its policies allow ec2:RunInstances on spot-instances-request; ec2:CreateTags on spot-instances-request, ` +
+			`found no statement of its policies takes these requests in (their actions on these resources); ` +
+			`write it as the bundle's policy KarpenterControllerNodeLifecyclePolicy-ws-prod statement "AllowScopedEC2InstanceActionsWithTags" does (out/prod/iam/controller-policy-node-lifecycle.json), or attach the bundle's policies`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The bundle's own policies, attached as the bundle attaches them,
+	// allow everything: no finding.
+	var attached []any
+	var managed []any
+	for _, cp := range iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
+		arn := e.Names.PolicyARN(cp.Name)
+		attached = append(attached, map[string]any{"PolicyName": cp.Name, "PolicyArn": arn})
+		managed = append(managed, map[string]any{"PolicyName": cp.Name, "Arn": arn, "PolicyVersionList": []any{map[string]any{"Document": cp.Document, "IsDefaultVersion": true}}})
+	}
+	f["iam-controller-role-details.json"] = map[string]any{
+		"Roles":    []any{map[string]any{"RoleName": "PlatformKarpenter", "RolePolicyList": []any{}, "AttachedManagedPolicies": attached}},
+		"Policies": managed,
+	}
+	if r := run(t, e, writeState(t, f)); len(findings(r)) != 0 {
+		t.Errorf("the bundle's policies attached:\n%s", text(r))
+	}
+}

@@ -229,6 +229,31 @@ type eksAddons struct {
 	Addons []string `json:"addons"`
 }
 
+// roleDetails is get-account-authorization-details for one role: its
+// inline and attached policies, and the account's customer managed
+// policies with their versions.
+type roleDetails struct {
+	Roles []struct {
+		RoleName       string `json:"RoleName"`
+		RolePolicyList []struct {
+			PolicyName     string          `json:"PolicyName"`
+			PolicyDocument json.RawMessage `json:"PolicyDocument"`
+		} `json:"RolePolicyList"`
+		AttachedManagedPolicies []struct {
+			PolicyName string `json:"PolicyName"`
+			PolicyArn  string `json:"PolicyArn"`
+		} `json:"AttachedManagedPolicies"`
+	} `json:"Roles"`
+	Policies []struct {
+		PolicyName        string `json:"PolicyName"`
+		Arn               string `json:"Arn"`
+		PolicyVersionList []struct {
+			Document         json.RawMessage `json:"Document"`
+			IsDefaultVersion bool            `json:"IsDefaultVersion"`
+		} `json:"PolicyVersionList"`
+	} `json:"Policies"`
+}
+
 type sqsQueue struct {
 	Attributes map[string]string `json:"Attributes"`
 }
@@ -239,13 +264,6 @@ type eventsRules struct {
 		EventPattern string `json:"EventPattern"`
 		State        string `json:"State"`
 	} `json:"Rules"`
-}
-
-type eventsTargets struct {
-	Targets []struct {
-		ID  string `json:"Id"`
-		Arn string `json:"Arn"`
-	} `json:"Targets"`
 }
 
 type k8sList struct {
