@@ -119,10 +119,20 @@ var clusterChecks = []*Check{
 	},
 	{
 		ID: "doctor/helm-values", Severity: diag.Error,
-		Summary: "The Helm values in use mean what the rendered values mean: each key compared after the chart's own defaults of the profile's minor, and scalars as Helm's templates print them (\"1\" and 1 alike); the keys that differ are named.",
+		Summary: "The Helm values in use mean what the rendered values mean: each key compared after the chart's own defaults of the profile's minor, and scalars as Helm's templates print them (\"1\" and 1 alike); the keys that differ are named. A controller installed without Helm is checked from its Deployment (replicas, LOG_LEVEL, FEATURE_GATES).",
 		run: func(c *checkRun) {
 			if c.e.Application != nil {
 				return // no Helm release: doctor/argocd-application checks what Argo CD deploys
+			}
+			// A release that is not found: the controller was installed
+			// without Helm (helm template | kubectl apply), and its
+			// Deployment says what the values were.
+			if !c.dry {
+				var probe any
+				if _, failed, err := c.s.read("helm-values.json", &probe); err == nil && failed != nil && strings.Contains(failed.Message, "release: not found") {
+					checkHelmless(c)
+					return
+				}
 			}
 			var have map[string]any
 			if !c.load("helm-values.json", &have, "release "+c.e.Names.Namespace+"/karpenter", "the rendered values", "") {

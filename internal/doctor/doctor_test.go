@@ -3,6 +3,7 @@ package doctor_test
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -965,5 +966,50 @@ func TestOwnControllerRole(t *testing.T) {
 	}
 	if r := run(t, e, writeState(t, f)); len(findings(r)) != 0 {
 		t.Errorf("the bundle's policies attached:\n%s", text(r))
+	}
+}
+
+// TestHelmless: a controller installed with helm template | kubectl apply
+// has no release; doctor checks the values from its Deployment, whose
+// FEATURE_GATES is made here from upstream's own template line of the
+// profile's release with the bundle's values, as helm template makes it.
+func TestHelmless(t *testing.T) {
+	e := prodEnv(t)
+	tmpl, err := os.ReadFile(filepath.Join("..", "..", "reference", "karpenter", "v"+e.Facts.NewestPatch().String(), "chart", "templates", "deployment.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`name: FEATURE_GATES\s+value: "([^"]+)"`).FindSubmatch(tmpl)
+	if line == nil {
+		t.Fatal("the chart's deployment.yaml has no FEATURE_GATES")
+	}
+	gates := generators.HelmValues(e)["settings"].(map[string]any)["featureGates"].(map[string]any)
+	gatesEnv := regexp.MustCompile(`\{\{ \.Values\.settings\.featureGates\.(\w+) \}\}`).ReplaceAllStringFunc(string(line[1]), func(m string) string {
+		return fmt.Sprint(gates[regexp.MustCompile(`featureGates\.(\w+)`).FindStringSubmatch(m)[1]])
+	})
+	f := healthy(t, e)
+	f["helm-values.json"] = captureError("CommandFailed", "Error: release: not found")
+	dep := f["k8s-karpenter-deployment.json"].(map[string]any)["spec"].(map[string]any)
+	dep["replicas"] = 2
+	ct := dep["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+	ct["env"] = append(ct["env"].([]any), map[string]any{"name": "LOG_LEVEL", "value": "info"}, map[string]any{"name": "FEATURE_GATES", "value": gatesEnv})
+	r := run(t, e, writeState(t, f))
+	for _, res := range r.Results {
+		if res.Check == "doctor/helm-values" && (res.Status != "ok" || len(res.Findings) != 0) {
+			t.Errorf("helm-values on a Helm-less install: %s %s %+v", res.Status, res.Skipped, res.Findings)
+		}
+	}
+	ct["env"].([]any)[len(ct["env"].([]any))-1].(map[string]any)["value"] = strings.Replace(gatesEnv, "ReservedCapacity=true", "ReservedCapacity=false", 1)
+	dep["replicas"] = 1
+	var got []string
+	for _, fd := range findings(run(t, e, writeState(t, f))) {
+		got = append(got, fd.Rule+" "+fd.Resource+": want "+fd.Expected+", found "+fd.Found)
+	}
+	want := []string{
+		"doctor/helm-values deployment karpenter/karpenter (installed without Helm): want replicas 2, found replicas 1",
+		"doctor/helm-values deployment karpenter/karpenter (installed without Helm): want feature gate reservedCapacity=true (FEATURE_GATES), found reservedCapacity=false",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

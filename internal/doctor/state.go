@@ -304,6 +304,7 @@ type k8sObject struct {
 
 type k8sDeployment struct {
 	Spec struct {
+		Replicas *int `json:"replicas"`
 		Template struct {
 			Spec struct {
 				Containers []struct {
