@@ -198,8 +198,11 @@ func (im *importer) classCommon(spec node, nc *form.NodeClass, at place, hopLimi
 					// The profile's default (true) is written where the
 					// input left the field to EC2: the node class's hash
 					// sees it, so its nodes drift on the first sync.
-					im.warn("drift", ebs.pos(), "blockDeviceMappings %s: %s was unset; the profile makes it true, which changes the node class's drift hash and replaces its nodes on the first sync: set %s: false in the profile to keep them",
-						m.get("deviceName").str(), k, k)
+					// Setting it false would trade the one roll for a
+					// lasting regression (unencrypted volumes, volumes
+					// left behind): the warning never suggests it.
+					im.warn("drift", ebs.pos(), "blockDeviceMappings %s: %s was unset; the profile makes it true, which changes the node class's drift hash and replaces its nodes once, on the first sync: let the pools' budgets pace that roll, or plan it with karpgen rotate",
+						m.get("deviceName").str(), k)
 				}
 			}
 			if v, ok := m.get("rootVolume").boolean(); ok {

@@ -210,7 +210,7 @@ func (im *importer) provisioner(d node, name string) {
 	if exp, ok := seconds(spec.get("ttlSecondsUntilExpired")); ok {
 		pool.ExpireAfter = exp
 		at.from(spec.get("ttlSecondsUntilExpired"), "expireAfter")
-		im.note("expiry", spec.keyPos("ttlSecondsUntilExpired"), "ttlSecondsUntilExpired became template.spec.expireAfter %s; v1 expiry no longer waits for replacement capacity or PDBs", exp)
+		im.note("expiry", spec.keyPos("ttlSecondsUntilExpired"), "ttlSecondsUntilExpired became template.spec.expireAfter %s; v1 expiry is forceful: it no longer waits for replacement capacity and no disruption budget holds it back, though its drain still waits for PodDisruptionBudgets unless the pool's terminationGracePeriod runs out", exp)
 	} else {
 		pool.ExpireAfter = "Never"
 	}
@@ -332,7 +332,7 @@ func (im *importer) nodePool(d node, name string, beta bool) {
 	case beta && dis.get("expireAfter").ok():
 		pool.ExpireAfter = dis.get("expireAfter").str()
 		at.from(dis.get("expireAfter"), "expireAfter")
-		im.note("expiry", dis.keyPos("expireAfter"), "disruption.expireAfter moved to template.spec.expireAfter; v1 expiry no longer waits for replacement capacity or PDBs")
+		im.note("expiry", dis.keyPos("expireAfter"), "disruption.expireAfter moved to template.spec.expireAfter; v1 expiry is forceful: it no longer waits for replacement capacity and no disruption budget holds it back, though its drain still waits for PodDisruptionBudgets unless the pool's terminationGracePeriod runs out")
 	case beta:
 		pool.ExpireAfter = "720h"
 	}
