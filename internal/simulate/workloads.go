@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -41,6 +42,9 @@ var workloadKinds = []string{"Deployment", "StatefulSet", "ReplicaSet", "DaemonS
 // skipped. Reading ends with ErrTimeout when ctx does.
 func ReadWorkloads(ctx context.Context, paths []string) ([]Workload, error) {
 	var files, built []string
+	// shown is the name a file is reported by: as the user named it,
+	// when a link they named was followed.
+	shown := map[string]string{}
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
@@ -56,6 +60,7 @@ func ReadWorkloads(ctx context.Context, paths []string) ([]Workload, error) {
 				return nil, err
 			}
 			files = append(files, real)
+			shown[real] = p
 			continue
 		}
 		// A folder with a kustomization is its kustomize build.
@@ -97,7 +102,7 @@ func ReadWorkloads(ctx context.Context, paths []string) ([]Workload, error) {
 		if total += len(data); total > maxWorkloadBytes {
 			return nil, fmt.Errorf("the workloads are larger than %d MiB in all (at %s)", maxWorkloadBytes>>20, escape.Terminal(f))
 		}
-		ws, err := parse(filepath.ToSlash(f), data)
+		ws, err := parse(filepath.ToSlash(cmp.Or(shown[f], f)), data)
 		if err != nil {
 			return nil, err
 		}
