@@ -18,6 +18,7 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
@@ -93,7 +94,7 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 					"Tag the cluster security group, which EKS makes and the nodes of a managed node group without a launch template of its own carry; " +
 					"a node group with a launch template of its own gives its nodes that template's security groups instead (" +
 					escape.Code(escape.ShellJoin("aws", "ec2", "describe-launch-template-versions", "--launch-template-id", "<id>", "--query", "LaunchTemplateVersions[0].LaunchTemplateData.SecurityGroupIds")) + "): tag those.",
-			}, tagCommands(e), []string{
+			}, tagCommands(e, o.OldGroups), []string{
 				aws("ec2", "describe-subnets", "--filters", "Name=tag:"+discoveryKey(e)+",Values="+discoveryValue(e), "--query", "Subnets[].SubnetId"),
 				aws("ec2", "describe-security-groups", "--filters", "Name=tag:"+discoveryKey(e)+",Values="+discoveryValue(e), "--query", "SecurityGroups[].GroupId"),
 			})
@@ -102,6 +103,20 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 		if strings.HasPrefix(s, "Check the account and the cluster") {
 			continue // the check of the step before the workloads move
 		}
+		if strings.HasPrefix(s, "Create the EKS managed node groups") {
+			// In a cluster that runs, the groups the profile keeps exist
+			// already: Cluster Autoscaler sized them, and its removal
+			// leaves them at whatever size they had. Fix each at its size.
+			var cmds []string
+			for _, g := range slices.Sorted(maps.Keys(e.Profile.NodeGroups)) {
+				cmds = append(cmds, "size=$("+escape.ShellJoin("aws", "eks", "describe-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--query", "nodegroup.scalingConfig.desiredSize", "--output", "text")+") && "+
+					escape.ShellJoin("aws", "eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g)+` --scaling-config "minSize=$size,maxSize=$size,desiredSize=$size"`)
+			}
+			add("Fix the sizes of the node groups the profile keeps", []string{s,
+				"Where a group exists already, fix it at its size: minimum, maximum and desired alike, so that nothing but you changes it once Cluster Autoscaler is gone (the commands below); create the ones that do not exist.",
+			}, cmds, []string{aws("eks", "list-nodegroups", "--cluster-name", n.Cluster) + "   # the groups the profile keeps: " + kept(e)})
+			continue
+		}
 		add(firstSentence(s), []string{s}, nil, nil)
 	}
 	doctor := fmt.Sprintf("karpgen doctor %s --capture-script > capture.sh && sh capture.sh state && karpgen doctor %s --state state", e.Name, e.Name)
@@ -109,9 +124,12 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 		"Leave Cluster Autoscaler running: a pod Pending now may land on either; Karpenter's pools launch only for pods they fit.",
 	}, nil, []string{doctor, kube("get", "nodepools,ec2nodeclasses"), kube("get", "nodeclaims", "-o", "wide")})
 
-	add("Stop Cluster Autoscaler", nil, []string{
+	add("Stop Cluster Autoscaler", []string{
+		"If Argo CD (or another GitOps controller) deploys Cluster Autoscaler, set its replicas to 0 in that source, or turn off its Application's self-heal first: a self-heal scales the Deployment back up within minutes. The first command prints the Application that tracks it (empty when none does; with label tracking, look at its `app.kubernetes.io/instance` label).",
+	}, []string{
+		kube("-n", o.Namespace, "get", "deployment/"+o.Deployment, "-o", `jsonpath={.metadata.annotations.argocd\.argoproj\.io/tracking-id}`),
 		kube("-n", o.Namespace, "scale", "deployment/"+o.Deployment, "--replicas=0"),
-	}, []string{kube("-n", o.Namespace, "get", "deployment/"+o.Deployment, "-o", "jsonpath={.status.replicas}") + "   # empty or 0",
+	}, []string{kube("-n", o.Namespace, "get", "deployment/"+o.Deployment, "-o", "jsonpath={.status.replicas}") + "   # empty or 0, and still so a few minutes later",
 		doctor + "   # doctor/cluster-autoscaler ok: no Cluster Autoscaler runs in any namespace"})
 
 	for _, g := range o.OldGroups {
@@ -133,12 +151,37 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 			aws("eks", "delete-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g),
 		}, []string{aws("eks", "list-nodegroups", "--cluster-name", n.Cluster) + "   # " + g + " gone; the groups the profile keeps: " + kept(e)})
 	}
+	if n.NodeRoleExists {
+		keepNodeAccess(e, add)
+	}
 	add("Remove Cluster Autoscaler", []string{
 		"Remove it as it was installed (this, or helm uninstall), then its IAM role or policy and the `k8s.io/cluster-autoscaler/*` tags of the groups that remain.",
 	}, []string{
 		kube("-n", o.Namespace, "delete", "deployment/"+o.Deployment),
 	}, []string{doctor})
 	return r, nil
+}
+
+// keepNodeAccess is the step after the old groups are gone when
+// Karpenter's nodes use a role the profile adopts (often the managed node
+// groups' own): deleting the last managed node group that uses a role
+// removes the role from aws-auth, and EKS's access entry for it goes
+// with the group, so Karpenter's new nodes would no longer join. The
+// step puts the role's access back and checks it.
+func keepNodeAccess(e *model.Env, add func(title string, text, commands, check []string)) {
+	n := e.Names
+	if e.Profile.Karpenter.NodeAccess == profile.AWSAuth {
+		add("Keep node role "+n.NodeRole+" in aws-auth", []string{
+			"Deleting the last managed node group that uses a node role removes the role from the aws-auth ConfigMap, and Karpenter's nodes use that role: map it again at once (the mapping of `iam/aws-auth-maproles.yaml`).",
+		}, []string{escape.ShellJoin("eksctl", "create", "iamidentitymapping", "--cluster", n.Cluster, "--region", n.Region, "--arn", n.NodeRoleARN,
+			"--group", "system:bootstrappers", "--group", "system:nodes", "--username", "system:node:{{EC2PrivateDNSName}}")},
+			[]string{escape.ShellJoin("kubectl", "-n", "kube-system", "get", "configmap", "aws-auth", "-o", "jsonpath={.data.mapRoles}") + "   # holds " + n.NodeRoleARN})
+		return
+	}
+	add("Keep node role "+n.NodeRole+"'s access entry", []string{
+		"The access entry EKS made for the managed node groups' role goes with the last group that uses it, and Karpenter's nodes use that role: create it again at once (an error that it exists means it stayed).",
+	}, []string{escape.ShellJoin("aws", "eks", "create-access-entry", "--region", n.Region, "--cluster-name", n.Cluster, "--principal-arn", n.NodeRoleARN, "--type", generators.AccessEntryType(e.Windows))},
+		[]string{escape.ShellJoin("aws", "eks", "describe-access-entry", "--region", n.Region, "--cluster-name", n.Cluster, "--principal-arn", n.NodeRoleARN, "--query", "accessEntry.type") + "   # " + generators.AccessEntryType(e.Windows)})
 }
 
 // discoveryKey and discoveryValue are the tag the node classes select
@@ -158,19 +201,23 @@ func discovery(e *model.Env) (string, string) {
 	return "karpenter.sh/discovery", e.Names.Cluster
 }
 
-// tagCommands tag the cluster's subnets and its cluster security group
-// (the one EKS makes and every node of a managed node group without a
-// launch template of its own carries).
-func tagCommands(e *model.Env) []string {
+// tagCommands tag the subnets of the node groups Karpenter replaces and
+// the cluster security group (the one EKS makes and every node of a
+// managed node group without a launch template of its own carries).
+func tagCommands(e *model.Env, oldGroups []string) []string {
 	n := e.Names
 	tag := "Key=" + discoveryKey(e) + ",Value=" + discoveryValue(e)
-	describe := func(query string) string {
-		return escape.ShellJoin("aws", "eks", "describe-cluster", "--name", n.Cluster, "--query", query, "--output", "text")
+	var out []string
+	// The subnets the old node groups' nodes run in, as upstream's
+	// migration guide tags them: never every subnet of the cluster, whose
+	// public ones nodes do not belong in.
+	for _, g := range oldGroups {
+		out = append(out, "aws ec2 create-tags --tags "+escape.ShellJoin(tag)+" --resources $("+
+			escape.ShellJoin("aws", "eks", "describe-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--query", "nodegroup.subnets", "--output", "text")+")   # the subnets of node group "+g)
 	}
-	return []string{
-		"aws ec2 create-tags --tags " + escape.ShellJoin(tag) + " --resources $(" + describe("cluster.resourcesVpcConfig.subnetIds") + ")   # or only the private subnets nodes belong in",
-		"aws ec2 create-tags --tags " + escape.ShellJoin(tag) + " --resources $(" + describe("cluster.resourcesVpcConfig.clusterSecurityGroupId") + ")   # the cluster security group",
-	}
+	return append(out,
+		"aws ec2 create-tags --tags "+escape.ShellJoin(tag)+" --resources $("+
+			escape.ShellJoin("aws", "eks", "describe-cluster", "--name", n.Cluster, "--query", "cluster.resourcesVpcConfig.clusterSecurityGroupId", "--output", "text")+")   # the cluster security group")
 }
 
 func kept(e *model.Env) string {
