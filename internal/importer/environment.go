@@ -32,6 +32,7 @@ func (im *importer) environment() (*form.Profile, error) {
 	im.auth(karpenter, cluster, irsaRole)
 	im.queue(karpenter, settings)
 	im.adoptNodeRoles(karpenter)
+	im.nodeAccess(karpenter)
 	im.readValues(karpenter, settings)
 	nodeGroups := im.nodeGroups(karpenter)
 	return &form.Profile{Cluster: cluster, Karpenter: karpenter, NodeGroups: nodeGroups, NodeClasses: deref(im.classes), NodePools: deref(im.pools)}, nil
@@ -159,6 +160,20 @@ func (im *importer) queue(karpenter *form.Karpenter, settings node) {
 		at = legacy.get("interruptionQueueName").pos()
 	}
 	im.note("adopt-queue", at, "interruption queue %s exists (the Helm values name it), with its EventBridge rules: the profile adopts it (karpenter.existingInterruptionQueue), so the bundle creates neither", queue)
+}
+
+// nodeAccess keeps a cluster that ran Karpenter before v1 on aws-auth:
+// such a cluster joined its nodes through the aws-auth ConfigMap and is
+// usually in CONFIG_MAP authentication mode, where EKS refuses the
+// access entries the bundle would otherwise create (and the IAM stack
+// rolls back, mid-migration).
+func (im *importer) nodeAccess(karpenter *form.Karpenter) {
+	if !im.preV1.IsValid() {
+		return
+	}
+	karpenter.NodeAccess = "awsAuth"
+	im.note("node-access", im.preV1,
+		"a cluster that ran Karpenter before v1 joins its nodes through aws-auth and is usually in CONFIG_MAP authentication mode, where EKS refuses access entries: the profile maps the node roles in aws-auth (karpenter.nodeAccess: awsAuth); move to accessEntry once aws eks describe-cluster --query cluster.accessConfig says API_AND_CONFIG_MAP or API")
 }
 
 // adoptNodeRoles adopts the roles the node classes name, which exist

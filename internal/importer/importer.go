@@ -64,6 +64,9 @@ type importer struct {
 	pools map[string]*form.NodePool
 	// objects are the pools and classes read, by family and name.
 	objects map[string]objectSeen
+	// preV1 is where the first object of the v1alpha5 or v1beta1 APIs
+	// was read, when one was.
+	preV1   diag.Pos
 	classes map[string]*form.NodeClass
 	// kubelets are the kubelet settings pools carried, by pool.
 	kubelets  map[string]kubeletSource
@@ -255,21 +258,37 @@ func (im *importer) object(d node) error {
 		}
 	case kind == "Provisioner" && apiVersion == "karpenter.sh/v1alpha5":
 		im.clusterScoped(d, kind)
+		im.markPreV1(d)
 		im.provisioner(d, name)
 	case kind == "AWSNodeTemplate" && apiVersion == "karpenter.k8s.aws/v1alpha1":
 		im.clusterScoped(d, kind)
+		im.markPreV1(d)
 		im.nodeTemplate(d, name)
 	case kind == "NodePool" && (apiVersion == "karpenter.sh/v1beta1" || apiVersion == "karpenter.sh/v1"):
 		im.clusterScoped(d, kind)
+		if apiVersion == "karpenter.sh/v1beta1" {
+			im.markPreV1(d)
+		}
 		im.nodePool(d, name, apiVersion == "karpenter.sh/v1beta1")
 	case kind == "EC2NodeClass" && (apiVersion == "karpenter.k8s.aws/v1beta1" || apiVersion == "karpenter.k8s.aws/v1"):
 		im.clusterScoped(d, kind)
+		if apiVersion == "karpenter.k8s.aws/v1beta1" {
+			im.markPreV1(d)
+		}
 		im.nodeClass(d, name, apiVersion == "karpenter.k8s.aws/v1beta1")
 	case kind == "" && apiVersion == "":
 	default:
 		im.note("skipped-document", d.pos(), "%s %s (%s) is not a Karpenter object karpgen imports; skipped", kind, name, apiVersion)
 	}
 	return nil
+}
+
+// markPreV1 records the first object of an API before v1: such a
+// cluster joined its nodes through aws-auth.
+func (im *importer) markPreV1(d node) {
+	if !im.preV1.IsValid() {
+		im.preV1 = d.pos()
+	}
 }
 
 // objectSeen is where an object of a name was first read.
