@@ -12,6 +12,7 @@ import (
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
@@ -66,6 +67,16 @@ func (p *Plan) steps() []Step {
 			cmds = append(cmds, p.attach(cp, dir))
 		}
 		add("Let the controller keep what the running release needs, beside what the target needs (transition policies)", strings.Join(cmds, "\n"), "")
+	}
+	// A cluster that ran Karpenter before v1 is usually in CONFIG_MAP
+	// authentication mode: EKS refuses the template's access entries
+	// there, and the whole IAM stack rolls back.
+	if p.versions[0].Major == 0 && target.Profile.Karpenter.NodeAccess == profile.AccessEntry && slices.ContainsFunc(n.NodeRoles(), func(r model.NodeRole) bool { return !r.Exists }) {
+		add("Check that the cluster reads access entries (the template creates them for its node roles)",
+			sh("aws", "eks", "describe-cluster", "--region", n.Region, "--name", n.Cluster, "--query", "cluster.accessConfig.authenticationMode", "--output", "text"),
+			"it must print API_AND_CONFIG_MAP or API: a cluster in CONFIG_MAP mode refuses access entries and the IAM stack rolls back. Switch it with `"+
+				sh("aws", "eks", "update-cluster-config", "--region", n.Region, "--name", n.Cluster, "--access-config", "authenticationMode=API_AND_CONFIG_MAP")+
+				"` (aws-auth keeps working; the change cannot be undone), or set karpenter.nodeAccess: \"awsAuth\" in the profile")
 	}
 	add("Deploy the target's IAM (controller policies, node role, interruption queue and rules)",
 		sh("aws", "cloudformation", "deploy", "--region", n.Region, "--template-file", dir+"/iam/cloudformation.yaml", "--stack-name", n.Stack, "--capabilities", "CAPABILITY_NAMED_IAM"), "")
