@@ -96,6 +96,9 @@ func copyOverlay(mem filesys.FileSystem, dir, to string) (found bool, err error)
 		return found, err
 	}
 	kpath := path.Join(to, "kustomization.yaml")
+	if !mem.Exists(kpath) {
+		return false, fmt.Errorf("%s: an overlay's kustomization is named kustomization.yaml", dir)
+	}
 	data, err := mem.ReadFile(kpath)
 	if err != nil {
 		return false, err
@@ -116,10 +119,19 @@ func copyOverlay(mem filesys.FileSystem, dir, to string) (found bool, err error)
 	return true, mem.WriteFile(kpath, out)
 }
 
-// IsKustomization tells whether dir holds a kustomization.yaml.
+// kustomizationNames are the names kustomize reads a folder's
+// kustomization from.
+var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
+// IsKustomization tells whether dir holds a kustomization, under any of
+// the names kustomize reads.
 func IsKustomization(dir string) bool {
-	info, err := os.Lstat(filepath.Join(dir, "kustomization.yaml"))
-	return err == nil && info.Mode().IsRegular()
+	for _, name := range kustomizationNames {
+		if info, err := os.Lstat(filepath.Join(dir, name)); err == nil && info.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
 }
 
 // BuildFolder runs kustomize over a folder of the user's (workloads to
@@ -133,7 +145,7 @@ func BuildFolder(dir string) ([]byte, error) {
 		return nil, err
 	}
 	if !found {
-		return nil, fmt.Errorf("%s: no kustomization.yaml", dir)
+		return nil, fmt.Errorf("%s: no kustomization (kustomization.yaml, kustomization.yml or Kustomization)", dir)
 	}
 	res, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(mem, root)
 	if err != nil {
@@ -161,7 +173,7 @@ func copyKustomization(mem filesys.FileSystem, dir, to string, rules folderRules
 	}
 	defer r.Close()
 	fsys := r.FS()
-	if _, err := fs.Stat(fsys, "kustomization.yaml"); err != nil {
+	if !slices.ContainsFunc(kustomizationNames, func(name string) bool { _, err := fs.Stat(fsys, name); return err == nil }) {
 		return false, nil
 	}
 	var kustomizations []string

@@ -30,6 +30,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/events"
 	"sigs.k8s.io/karpenter/pkg/operator/options"
 	karpsched "sigs.k8s.io/karpenter/pkg/scheduling"
+	nodepoolutils "sigs.k8s.io/karpenter/pkg/utils/nodepool"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
 	simulate "github.com/karpgen/karpgen/internal/simulate/wire"
@@ -203,10 +204,17 @@ func nodePools(docs string) ([]*karpv1.NodePool, error) {
 		if err := yaml.UnmarshalStrict([]byte(doc), np); err != nil {
 			return nil, fmt.Errorf("nodepools.yaml: %w", err)
 		}
+		// A static pool (replicas) keeps its count of nodes: the
+		// provisioner leaves it out of scheduling, as upstream's does.
+		if nodepoolutils.IsStatic(np) {
+			continue
+		}
 		np.UID = types.UID("nodepool-" + np.Name)
 		out = append(out, np)
 	}
-	slices.SortFunc(out, func(a, b *karpv1.NodePool) int { return strings.Compare(a.Name, b.Name) })
+	// The scheduler tries pools in this order: by weight, the heaviest
+	// first, as upstream's provisioner orders them before it schedules.
+	nodepoolutils.OrderByWeight(out)
 	return out, nil
 }
 
