@@ -219,9 +219,13 @@ func SetupSteps(e *model.Env) []string {
 		steps = append(steps, "Create the cluster's IAM OIDC provider ("+escape.Code(escape.ShellJoin("eksctl", "utils", "associate-iam-oidc-provider", "--cluster", n.Cluster, "--approve"))+
 			"): the controller role's trust policy names it, so it exists before the template is deployed.")
 	}
-	steps = append(steps,
-		"Deploy `out/"+e.Name+"/iam/cloudformation.yaml` ("+escape.Code(escape.ShellJoin("aws", "cloudformation", "deploy", "--template-file", "out/"+e.Name+"/iam/cloudformation.yaml",
-			"--stack-name", n.Stack, "--capabilities", "CAPABILITY_NAMED_IAM"))+"), or create the same roles, policies, queue and rules otherwise.")
+	deploy := "Deploy `out/" + e.Name + "/iam/cloudformation.yaml` (" + escape.Code(escape.ShellJoin("aws", "cloudformation", "deploy", "--template-file", "out/"+e.Name+"/iam/cloudformation.yaml",
+		"--stack-name", n.Stack, "--capabilities", "CAPABILITY_NAMED_IAM")) + "), or create the same roles, policies, queue and rules otherwise."
+	if n.OwnStack {
+		deploy += " The stack is the bundle's own, " + escape.Code(n.Stack) + ", never " + escape.Code(model.GettingStartedStack(n.Cluster)) +
+			": that is the getting-started guide's stack, which holds what the profile adopts, and CloudFormation deletes whatever an update of a stack no longer names."
+	}
+	steps = append(steps, deploy)
 	tags := map[string]bool{}
 	for _, nc := range p.NodeClasses {
 		for _, terms := range [][]profile.SelectorTerm{nc.SubnetSelectorTerms, nc.SecurityGroupSelectorTerms} {

@@ -49,8 +49,13 @@ type Names struct {
 	// OIDCProviderARN and OIDCIssuerHost are set for IRSA.
 	OIDCProviderARN, OIDCIssuerHost string
 	// Stack is the CloudFormation stack that deploys the bundle's IAM in
-	// every command karpgen prints.
+	// every command karpgen prints: GettingStartedStack, unless the
+	// profile adopts a queue or a node role (which upstream's
+	// getting-started stack of that name holds, and which an update of it
+	// to the bundle's template would delete); then a stack of its own.
 	Stack string
+	// OwnStack says the bundle deploys to a stack of its own name.
+	OwnStack bool
 	// EC2Principal is the service principal the node role trusts: EC2's
 	// in the partition ("ec2.amazonaws.com.cn" in aws-cn).
 	EC2Principal string
@@ -95,6 +100,11 @@ const (
 // maxStackName is CloudFormation's limit on a stack name.
 const maxStackName = 128
 
+// GettingStartedStack is the stack upstream's getting-started guide
+// deploys its template to, Karpenter-<cluster>: the bundle's own stack
+// when the profile adopts nothing it holds.
+func GettingStartedStack(cluster string) string { return FitName("Karpenter-"+cluster, maxStackName) }
+
 // namesOf derives the names of a profile.
 func namesOf(p *profile.Profile) Names {
 	c, k := p.Cluster, p.Karpenter
@@ -107,7 +117,13 @@ func namesOf(p *profile.Profile) Names {
 	n.ClusterARN = n.ARN("eks", c.Region, c.AccountID, "cluster/"+c.Name)
 	n.EC2Principal = "ec2." + n.URLSuffix
 	n.BoundaryARN = p.IAM.PermissionsBoundary
-	n.Stack = FitName("Karpenter-"+c.Name, maxStackName)
+	n.Stack = GettingStartedStack(c.Name)
+	if k.ExistingInterruptionQueue != "" || k.ExistingNodeRole != "" {
+		// CloudFormation deletes every resource of a stack that an
+		// update no longer names: the adopted queue, its rules and the
+		// node role would go while the controller uses them.
+		n.Stack, n.OwnStack = FitName("KarpenterBundle-"+c.Name, maxStackName), true
+	}
 	n.NodeRole = or(k.NodeRole, DefaultNodeRole(c.Name))
 	if k.ExistingNodeRole != "" {
 		n.NodeRole, n.NodeRoleExists = k.ExistingNodeRole, true

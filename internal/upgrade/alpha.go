@@ -7,6 +7,7 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iampolicy"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
@@ -167,10 +168,19 @@ func (p *Plan) alphaSteps(add func(title, command, ifFails string), dir string) 
 	add("Find what the v1alpha5 install leaves: its instance profile and controller policy",
 		sh("aws", "iam", "list-instance-profiles-for-role", "--role-name", n.NodeRole, "--query", "InstanceProfiles[].InstanceProfileName")+"\n"+
 			sh("aws", "iam", "list-attached-role-policies", "--role-name", n.ControllerRole, "--query", "AttachedPolicies[].PolicyName"),
-		fmt.Sprintf("the getting-started guide's were KarpenterNodeInstanceProfile-%[1]s and KarpenterControllerPolicy-%[1]s in stack %[2]s, which the next step's deploy replaces with the bundle's IAM; any other v1alpha5 instance profile or policy goes by hand: %[3]s, %[4]s",
-			n.Cluster, n.Stack,
+		fmt.Sprintf("the getting-started guide's were KarpenterNodeInstanceProfile-%[1]s and KarpenterControllerPolicy-%[1]s in stack %[2]s, %[5]s; any other v1alpha5 instance profile or policy goes by hand: %[3]s, %[4]s",
+			n.Cluster, model.GettingStartedStack(n.Cluster),
 			sh("aws", "iam", "remove-role-from-instance-profile", "--instance-profile-name", "NAME", "--role-name", n.NodeRole)+" && "+sh("aws", "iam", "delete-instance-profile", "--instance-profile-name", "NAME"),
-			sh("aws", "iam", "detach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", n.PolicyARN("NAME"))))
+			sh("aws", "iam", "detach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", n.PolicyARN("NAME")), gettingStartedFate(n)))
+}
+
+// gettingStartedFate says what the plan's deploy does to the
+// getting-started stack's own IAM.
+func gettingStartedFate(n model.Names) string {
+	if n.OwnStack {
+		return "which the bundle's own stack " + n.Stack + " leaves as they are (that stack holds what the profile adopts): detach and delete them once the target controller runs"
+	}
+	return "which the next step's deploy replaces with the bundle's IAM"
 }
 
 // attach is the command that creates a managed policy from the plan's
