@@ -55,6 +55,11 @@ func hintFor(reason string) string {
 		return "add the toleration " + tol + " to its pod template, or select a pool or node group it tolerates"
 	}
 	if m := labelReason.FindStringSubmatch(reason); m != nil {
+		if m[1] == "karpenter.sh/provisioner-name" {
+			// v1alpha5's label: v1 nodes carry the pool's name under
+			// karpenter.sh/nodepool instead.
+			return "karpenter.sh/provisioner-name is the v1alpha5 label, which no v1 node carries: select the pool with karpenter.sh/nodepool (same value) instead"
+		}
 		if m[2] != "" {
 			return fmt.Sprintf("use %q: no pool or instance type has %q", m[2], m[1])
 		}
