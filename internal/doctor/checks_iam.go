@@ -8,6 +8,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
@@ -18,7 +19,7 @@ import (
 var iamChecks = []*Check{
 	{
 		ID: "doctor/node-role", Severity: diag.Error,
-		Summary: "Each node role exists, trusts EC2 and has the managed policies of the profile's Karpenter minor (and those karpenter.nodeRoles adds).",
+		Summary: "Each node role exists, trusts EC2 and has the managed policies of the profile's Karpenter minor (and those karpenter.nodeRoles adds); an adopted role may have one that allows at least as much (ECR ReadOnly for PullOnly).",
 		run: func(c *checkRun) {
 			n := c.e.Names
 			for _, r := range n.NodeRoles() {
@@ -228,11 +229,19 @@ func (c *checkRun) nodeRole(r model.NodeRole) {
 		have = append(have, p.PolicyArn)
 	}
 	want := make([]string, 0, len(c.e.Facts.NodeRolePolicies)+len(r.Policies))
+	covered := map[string]bool{}
 	for _, name := range c.e.Facts.NodeRolePolicies {
 		want = append(want, n.ManagedPolicyARN(name))
+		// An adopted role is judged by what it allows: a policy that
+		// allows at least as much stands for the minor's.
+		for _, other := range facts.NodePolicyCovers[name] {
+			if r.Exists && slices.Contains(have, n.ManagedPolicyARN(other)) {
+				covered[n.ManagedPolicyARN(name)] = true
+			}
+		}
 	}
 	for _, arn := range append(want, r.Policies...) {
-		if !slices.Contains(have, arn) {
+		if !slices.Contains(have, arn) && !covered[arn] {
 			c.report("role "+r.Name, arn+" attached", strings.Join(have, ", "),
 				escape.ShellJoin("aws", "iam", "attach-role-policy", "--role-name", r.Name, "--policy-arn", arn))
 		}

@@ -1013,3 +1013,53 @@ func TestHelmless(t *testing.T) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestAdoptedNodeRoleByWhatItAllows: a node role the profile adopts from
+// an earlier getting-started stack has AmazonEC2ContainerRegistryReadOnly
+// where the minor's bundle attaches PullOnly: it allows every pull, so it
+// is no finding. A policy it lacks outright still is, and a role the
+// bundle creates is held to the minor's own list.
+func TestAdoptedNodeRoleByWhatItAllows(t *testing.T) {
+	p := *prodEnv(t).Profile
+	p.Karpenter.ExistingNodeRole = "eksctl-ws-prod-nodegroup-NodeInstanceRole"
+	e := model.Resolve(&p)
+	n := e.Names
+	swap := func(f map[string]any, drop ...string) {
+		var policies []any
+		for _, pol := range f["iam-node-role-policies.json"].(map[string]any)["AttachedPolicies"].([]any) {
+			arn := pol.(map[string]any)["PolicyArn"].(string)
+			if slices.Contains(drop, arn) {
+				continue
+			}
+			if arn == n.ManagedPolicyARN("AmazonEC2ContainerRegistryPullOnly") {
+				pol = map[string]any{"PolicyName": "AmazonEC2ContainerRegistryReadOnly", "PolicyArn": n.ManagedPolicyARN("AmazonEC2ContainerRegistryReadOnly")}
+			}
+			policies = append(policies, pol)
+		}
+		f["iam-node-role-policies.json"].(map[string]any)["AttachedPolicies"] = policies
+	}
+	f := healthy(t, e)
+	swap(f)
+	if r := run(t, e, writeState(t, f)); len(findings(r)) != 0 {
+		t.Errorf("ReadOnly for PullOnly on an adopted role:\n%s", text(r))
+	}
+	f = healthy(t, e)
+	swap(f, n.ManagedPolicyARN("AmazonEKS_CNI_Policy"))
+	var got []string
+	for _, fd := range findings(run(t, e, writeState(t, f))) {
+		got = append(got, fd.Rule+" "+fd.Resource+": want "+fd.Expected)
+	}
+	if want := []string{"doctor/node-role role eksctl-ws-prod-nodegroup-NodeInstanceRole: want " + n.ManagedPolicyARN("AmazonEKS_CNI_Policy") + " attached"}; !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	e = prodEnv(t)
+	f = healthy(t, e)
+	swap(f)
+	got = nil
+	for _, fd := range findings(run(t, e, writeState(t, f))) {
+		got = append(got, fd.Rule+" "+fd.Resource+": want "+fd.Expected)
+	}
+	if want := []string{"doctor/node-role role KarpenterNodeRole-ws-prod: want " + e.Names.ManagedPolicyARN("AmazonEC2ContainerRegistryPullOnly") + " attached"}; !slices.Equal(got, want) {
+		t.Errorf("a created role:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
