@@ -223,7 +223,8 @@ func SetupSteps(e *model.Env) []string {
 		"--stack-name", n.Stack, "--capabilities", "CAPABILITY_NAMED_IAM")) + "), or create the same roles, policies, queue and rules otherwise."
 	if n.OwnStack {
 		deploy += " The stack is the bundle's own, " + escape.Code(n.Stack) + ", never " + escape.Code(model.GettingStartedStack(n.Cluster)) +
-			": that is the getting-started guide's stack, which holds what the profile adopts, and CloudFormation deletes whatever an update of a stack no longer names."
+			": that is the getting-started guide's stack, which holds what the profile adopts, and CloudFormation deletes whatever an update of a stack no longer names. " +
+			"Its controller policies are named " + escape.Code(n.ControllerPolicyName("*")) + " so that they never meet that stack's; once the controller runs with them, detach that stack's controller policy from the controller role."
 	}
 	steps = append(steps, deploy)
 	tags := map[string]bool{}

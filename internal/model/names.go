@@ -179,8 +179,17 @@ func (n Names) ManagedPolicyARN(name string) string {
 
 // ControllerPolicyName names a controller managed policy: part is "" for
 // the single policy of early minors, else e.g. "NodeLifecycle".
+//
+// In a stack of its own (OwnStack) the names start KarpenterBundle: the
+// getting-started stack beside it may hold policies of upstream's names
+// (1.x names them as the bundle otherwise does), which a create of the
+// same names would stop on.
 func (n Names) ControllerPolicyName(part string) string {
-	return FitName("KarpenterController"+part+"Policy-"+n.Cluster, maxPolicyName)
+	prefix := "KarpenterController"
+	if n.OwnStack {
+		prefix = "KarpenterBundleController"
+	}
+	return FitName(prefix+part+"Policy-"+n.Cluster, maxPolicyName)
 }
 
 // RuleName names an EventBridge rule of the interruption queue.
