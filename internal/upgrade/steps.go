@@ -57,6 +57,13 @@ func (p *Plan) steps() []Step {
 	if crosses("1.1") && p.versions[0].Major > 0 {
 		storedV1()
 	}
+	// From a Helm release to Argo CD: whatever Application deploys the
+	// release now must let go of it before the Helm hops, without taking
+	// the CRDs, the NodePools and the nodes with it.
+	handover := target.Application != nil && p.versions[0].Major == 0
+	if handover {
+		p.retireOldApplication(add, target.Application)
+	}
 	if p.FromAlpha() {
 		p.alphaSteps(add, dir)
 	}
@@ -96,8 +103,20 @@ func (p *Plan) steps() []Step {
 			// release to upgrade. Each hop is a commit of the profile at
 			// that release, which the Application syncs (CRDs before the
 			// objects that use them) and waits on.
-			add(fmt.Sprintf("Move the profile to %s and let Argo CD sync the CRDs, the controller and the objects", v),
-				p.argoCommit(app, fmt.Sprintf("karpenter.version: %q", v), fmt.Sprintf("Karpenter %s", v)), "")
+			if handover {
+				p.checkPlugin(add, app)
+			}
+			cmd := p.argoCommit(app, fmt.Sprintf("karpenter.version: %q", v), fmt.Sprintf("Karpenter %s", v))
+			if handover {
+				// The first sync needs the Application (and its project):
+				// no earlier step made them.
+				cmd = strings.Replace(cmd, "\n", "\n"+sh("kubectl", "apply", "-f", "out/"+p.Env+"/"+model.FileApplication)+" && ", 1)
+			}
+			add(fmt.Sprintf("Move the profile to %s and let Argo CD sync the CRDs, the controller and the objects", v), cmd, "")
+			if handover {
+				p.dropHelmRecords(add, ns)
+				handover = false
+			}
 			continue
 		}
 		values := fmt.Sprintf("%s/helm/karpenter-values-%s.yaml", dir, v)
@@ -132,6 +151,39 @@ func (p *Plan) steps() []Step {
 		add("Remove the v1beta1 controller policies once the target controller runs", p.detach(beta), "")
 	}
 	return steps
+}
+
+// retireOldApplication is the first step of a move from a Helm release
+// to Argo CD: an Application of the team's that deploys the release now
+// (its tracking annotation on the controller's Deployment names it) must
+// let go of it without a cascading delete, which would remove the CRDs,
+// every NodePool and every node, and its automated sync would undo each
+// Helm hop.
+func (p *Plan) retireOldApplication(add func(title, command, ifFails string), app *model.Application) {
+	ns := p.envs[len(p.envs)-1].Names.Namespace
+	add("Find the Application that deploys Karpenter now, if any",
+		escape.ShellJoin("kubectl", "-n", ns, "get", "deployment", "karpenter", "-o", `jsonpath={.metadata.annotations.argocd\.argoproj\.io/tracking-id}`),
+		"empty: no Application tracks it (with label tracking, read its app.kubernetes.io/instance label). Otherwise the text before the first colon names the Application: "+
+			"delete it without deleting what it deployed, `argocd app delete NAME --cascade=false` (never a cascading delete: it removes the CRDs, every NodePool and every node), "+
+			"or at least turn its automated sync off, `argocd app set NAME --sync-policy none`, before the Helm hops; "+app.Namespace+"/"+app.Name+", the bundle's, takes over at 1.0")
+}
+
+// checkPlugin checks that the repo-server runs karpgen's plugin before
+// the first sync of the bundle's Application, which renders through it.
+func (p *Plan) checkPlugin(add func(title, command, ifFails string), app *model.Application) {
+	add("Check that Argo CD's repo-server runs karpgen's plugin",
+		escape.ShellJoin("kubectl", "-n", app.Namespace, "get", "deployment", "argocd-repo-server", "-o", "jsonpath={.spec.template.spec.containers[*].name}"),
+		"the list must name the karpgen sidecar: add it as docs/argocd.md says (deploy/argocd/repo-server-patch.yaml), or the Application's sync fails to render")
+}
+
+// dropHelmRecords removes the Helm release's records once Argo CD owns
+// what the release made: helm uninstall would delete the resources.
+func (p *Plan) dropHelmRecords(add func(title, command, ifFails string), ns string) {
+	add("Remove the Helm releases' records, keeping what they made (Argo CD owns it now)",
+		escape.ShellJoin("kubectl", "-n", ns, "delete", "secret", "-l", "owner=helm,name=karpenter")+" && "+
+			escape.ShellJoin("kubectl", "-n", ns, "delete", "secret", "-l", "owner=helm,name=karpenter-crd")+" && "+
+			escape.ShellJoin("helm", "list", "-n", ns),
+		"never helm uninstall: it deletes the controller, the CRDs and with them every NodePool and node; the records alone go, and helm list shows no karpenter release")
 }
 
 // argoCommit is the command of a change Argo CD delivers: set the profile
