@@ -2,6 +2,7 @@ package doctor_test
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -136,7 +137,7 @@ func gettingStarted(t *testing.T, version string) {
 	f["sqs-queue.json"] = map[string]any{"Attributes": map[string]any{"Policy": string(queuePolicy)}}
 	var rules, names []any
 	var attached, managed []any
-	for _, logical := range slicesSorted(s) {
+	for _, logical := range slices.Sorted(maps.Keys(s)) {
 		r := s[logical]
 		switch r.Type {
 		case "AWS::Events::Rule":
@@ -202,13 +203,4 @@ func gettingStarted(t *testing.T, version string) {
 	if !slices.Contains(got, "doctor/interruption events aws.ec2 / EC2 Spot Instance Interruption Warning") || !slices.Contains(got, "doctor/controller-policy role "+n.ControllerRole) {
 		t.Errorf("with the spot rule gone and the lifecycle policy detached:\n%s", strings.Join(got, "\n"))
 	}
-}
-
-func slicesSorted(s stack) []string {
-	var out []string
-	for k := range s {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

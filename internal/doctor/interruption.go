@@ -118,34 +118,17 @@ func lets(policy any, service, queueARN string) bool {
 			continue
 		}
 		principal, _ := st["Principal"].(map[string]any)
-		if !slices.Contains(stringsOf(principal["Service"]), service) {
+		if !slices.Contains(iampolicy.Strings(principal["Service"]), service) {
 			continue
 		}
-		actions := stringsOf(st["Action"])
+		actions := iampolicy.Strings(st["Action"])
 		if !slices.Contains(actions, "sqs:SendMessage") && !slices.Contains(actions, "sqs:*") && !slices.Contains(actions, "*") {
 			continue
 		}
-		resources := stringsOf(st["Resource"])
+		resources := iampolicy.Strings(st["Resource"])
 		if st["Resource"] == nil || slices.Contains(resources, queueARN) || slices.Contains(resources, "*") {
 			return true
 		}
 	}
 	return false
-}
-
-// stringsOf is a policy field that is a string or a list of strings.
-func stringsOf(v any) []string {
-	switch v := v.(type) {
-	case string:
-		return []string{v}
-	case []any:
-		var out []string
-		for _, x := range v {
-			if s, ok := x.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
 }

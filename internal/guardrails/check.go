@@ -111,7 +111,7 @@ func Check(e *model.Env) ([]Denial, error) {
 	if err != nil {
 		return nil, err
 	}
-	policies := iameval.Policies{Identity: ids, Boundary: g.Boundary, SCPs: g.SCPs, RCPs: g.RCPs}
+	policies := underGuardrails(g, ids)
 	var out []Denial
 	index := map[string]int{}
 	for _, r := range Requests(e) {
@@ -349,6 +349,17 @@ type Row struct {
 	Near []string `json:"near,omitempty"`
 }
 
+// underGuardrails are the policies a request of identity policies ids is
+// decided by: those and, when the profile has guardrails, their
+// boundary, SCPs and RCPs.
+func underGuardrails(g *model.Guardrails, ids []*iameval.Policy) iameval.Policies {
+	p := iameval.Policies{Identity: ids}
+	if g != nil {
+		p.Boundary, p.SCPs, p.RCPs = g.Boundary, g.SCPs, g.RCPs
+	}
+	return p
+}
+
 // Explain decides every request of the environment and lists them all.
 func Explain(e *model.Env) ([]Row, error) {
 	if e.Facts == nil {
@@ -358,10 +369,7 @@ func Explain(e *model.Env) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	policies := iameval.Policies{Identity: ids}
-	if g := e.Guardrails; g != nil {
-		policies.Boundary, policies.SCPs, policies.RCPs = g.Boundary, g.SCPs, g.RCPs
-	}
+	policies := underGuardrails(e.Guardrails, ids)
 	var out []Row
 	for _, r := range Requests(e) {
 		res, err := evaluate(policies, r)

@@ -32,10 +32,7 @@ func AgainstRole(e *model.Env, policies []*iameval.Policy) ([]Unmet, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := iameval.Policies{Identity: policies}
-	if g := e.Guardrails; g != nil {
-		p.Boundary, p.SCPs, p.RCPs = g.Boundary, g.SCPs, g.RCPs
-	}
+	p := underGuardrails(e.Guardrails, policies)
 	var out []Unmet
 	index := map[string]int{}
 	for _, r := range Requests(e) {
