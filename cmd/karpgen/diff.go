@@ -238,6 +238,10 @@ func diffWorkloads(report *fleetdiff.Report, baseRes, headRes *pipeline.Result, 
 		for _, m := range simulate.Moves(sides[0], sides[1]) {
 			c.Workloads = append(c.Workloads, fleetdiff.WorkloadMove{File: m.File, Line: m.Line, Workload: m.Workload, Before: m.Before, After: m.After})
 		}
+		capBefore, capAfter := sides[0].Summary(), sides[1].Summary()
+		if capBefore != capAfter {
+			c.Capacity = &fleetdiff.CapacityChange{Before: capBefore, After: capAfter, Prices: sides[1].Capacity.Prices, Priced: sides[1].Capacity.Priced}
+		}
 	}
 	return nil
 }

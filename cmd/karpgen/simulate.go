@@ -24,7 +24,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	var timeout time.Duration
 	var ev evalFlags
 	fs := newFlags("simulate", stdout, stderr)
-	fs.StringArrayVar(&workloads, "workloads", nil, "a workload manifest, or a folder of them, by `PATH` (required; repeat it): Deployments, StatefulSets, ReplicaSets, DaemonSets, Jobs, CronJobs, Pods, and Lists of them")
+	fs.StringArrayVar(&workloads, "workloads", nil, "a workload manifest, or a folder of them, by `PATH` (required; repeat it): Deployments, StatefulSets, ReplicaSets, DaemonSets, Jobs, CronJobs and Pods, the PersistentVolumes, claims and StorageClasses they use, and Lists of them")
 	fs.DurationVar(&timeout, "sim-timeout", 2*time.Minute, "how long the simulation may run")
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)

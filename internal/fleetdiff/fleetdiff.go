@@ -95,6 +95,28 @@ type Env struct {
 	// Workloads are the workloads (diff --workloads) whose pods land
 	// elsewhere, or stay Pending, after the change.
 	Workloads []WorkloadMove `json:"workloads,omitempty"`
+	// Capacity is what Karpenter launches for the workloads (diff
+	// --workloads) before and after the change, when it differs.
+	Capacity *CapacityChange `json:"capacity,omitempty"`
+}
+
+// CapacityChange is the nodes Karpenter launches for the workloads on
+// each side of a change.
+type CapacityChange struct {
+	Before Capacity `json:"before"`
+	After  Capacity `json:"after"`
+	// Prices says where the prices come from, or why there are none.
+	Prices string `json:"prices"`
+	Priced bool   `json:"priced"`
+}
+
+// Capacity is the nodes Karpenter launches, their instance mix ("2
+// c5.xlarge spot, 1 m5.large on-demand") and what they cost an hour.
+type Capacity struct {
+	Nodes   int     `json:"nodes"`
+	Mix     string  `json:"mix"`
+	PerHour float64 `json:"perHour,omitempty"`
+	Pending int     `json:"pending"`
 }
 
 // WorkloadMove is a workload whose pods land elsewhere after a change,

@@ -20,6 +20,7 @@ package instancetypes
 
 import (
 	_ "embed"
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -225,3 +226,24 @@ func Source() string {
 }
 
 var sourceRelease = regexp.MustCompile(`karpenter-provider-aws@v([0-9.]+)`)
+
+// PriceSource says where a region's prices come from: "Karpenter
+// 1.15.2's on-demand prices for us-east-1, generated 2026-07-20", or ""
+// when the table does not price the region.
+func PriceSource(region string) string {
+	if _, ok := Prices(region); !ok {
+		return ""
+	}
+	out := fmt.Sprintf("%s's on-demand prices for %s", Source(), region)
+	for line := range strings.Lines(sourceFile) {
+		if m := pricesDated.FindStringSubmatch(line); m != nil && m[1] == region {
+			out += ", generated " + m[2]
+		}
+	}
+	return out
+}
+
+// PerHour writes a price an hour: "$0.3840/h".
+func PerHour(usd float64) string { return fmt.Sprintf("$%.4f/h", usd) }
+
+var pricesDated = regexp.MustCompile(`^prices of (\S+) generated at ([0-9-]+)T`)

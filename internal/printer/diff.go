@@ -10,6 +10,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/drift"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
+	"github.com/karpgen/karpgen/internal/instancetypes"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
@@ -183,6 +184,12 @@ func Diff(w io.Writer, r *fleetdiff.Report) error {
 				line("    after:  %s", m.After)
 			}
 		}
+		if c := e.Capacity; c != nil {
+			line("Capacity for the workloads (Karpenter's scheduler):")
+			line("  before: %s", capacityText(c.Before, c.Priced))
+			line("  after:  %s%s", capacityText(c.After, c.Priced), costDelta(c))
+			line("  prices: %s", c.Prices)
+		}
 		if e.VersionFrom != "" {
 			line("Karpenter %s -> %s: plan the move with `karpgen upgrade %s --to %s`", e.VersionFrom, e.Version, e.Name, e.Version)
 		}
@@ -325,6 +332,9 @@ func markdownEnv(e fleetdiff.Env) string {
 	if len(e.Workloads) > 0 {
 		what = append(what, fmt.Sprintf("%d workloads land elsewhere", len(e.Workloads)))
 	}
+	if c := e.Capacity; c != nil && c.Priced {
+		what = append(what, fmt.Sprintf("%s → %s", instancetypes.PerHour(c.Before.PerHour), instancetypes.PerHour(c.After.PerHour)))
+	}
 	if len(what) == 0 && len(e.Files) > 0 {
 		what = append(what, "files")
 	}
@@ -363,6 +373,20 @@ func markdownEnv(e fleetdiff.Env) string {
 		for _, m := range e.Workloads {
 			fmt.Fprintf(&b, "| %s (%s) | %s | %s |\n", escape.Markdown(m.Workload), escape.Code(fmt.Sprintf("%s:%d", m.File, m.Line)), escape.Markdown(m.Before), escape.Markdown(m.After))
 		}
+	}
+	if c := e.Capacity; c != nil {
+		b.WriteString("\n**Capacity for the workloads** (Karpenter's scheduler):\n\n| | Nodes | Instance mix | Pending | $/hour |\n|---|---|---|---|---|\n")
+		for _, side := range []struct {
+			name string
+			c    fleetdiff.Capacity
+		}{{"before", c.Before}, {"after", c.After}} {
+			price := "—"
+			if c.Priced {
+				price = instancetypes.PerHour(side.c.PerHour)
+			}
+			fmt.Fprintf(&b, "| %s | %d | %s | %d | %s |\n", side.name, side.c.Nodes, escape.Markdown(side.c.Mix), side.c.Pending, price)
+		}
+		fmt.Fprintf(&b, "\nPrices: %s.\n", escape.Markdown(c.Prices))
 	}
 	if len(e.IAM) > 0 {
 		fmt.Fprintf(&b, "\n**IAM** (account %s):\n\n", escape.Code(e.Account))
@@ -458,4 +482,33 @@ func hoursLine(h drift.HoursDelta) string {
 
 func hoursWhere(h drift.HoursDelta) string {
 	return fmt.Sprintf("%s, %s %s %s", strings.Join(h.Reasons, ", "), h.Days, h.Hours, escape.Terminal(h.Zone))
+}
+
+// capacityText writes one side's capacity: "3 nodes (2 c5.xlarge spot,
+// 1 m5.large on-demand), $0.5120/h, 0 Pending".
+func capacityText(c fleetdiff.Capacity, priced bool) string {
+	s := fmt.Sprintf("%d nodes", c.Nodes)
+	if c.Nodes == 1 {
+		s = "1 node"
+	}
+	if c.Mix != "" {
+		s += " (" + c.Mix + ")"
+	}
+	if priced {
+		s += ", " + instancetypes.PerHour(c.PerHour)
+	}
+	return s + fmt.Sprintf(", %d Pending", c.Pending)
+}
+
+// costDelta is the change of the hourly price, when priced.
+func costDelta(c *fleetdiff.CapacityChange) string {
+	if !c.Priced {
+		return ""
+	}
+	d := c.After.PerHour - c.Before.PerHour
+	sign := "+"
+	if d < 0 {
+		sign, d = "-", -d
+	}
+	return " (" + sign + instancetypes.PerHour(d) + ")"
 }

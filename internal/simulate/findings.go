@@ -41,8 +41,9 @@ func (r *Report) Findings() []diag.Finding {
 }
 
 var (
-	taintReason = regexp.MustCompile(`did not tolerate taint \(taint=([^=:]+)(?:=([^:]*))?:([A-Za-z]+)\)`)
-	labelReason = regexp.MustCompile(`label "([^"]+)" does not have known values(?: \(typo of "([^"]+)"\?\))?`)
+	taintReason  = regexp.MustCompile(`did not tolerate taint \(taint=([^=:]+)(?:=([^:]*))?:([A-Za-z]+)\)`)
+	volumeReason = regexp.MustCompile(`incompatible volume requirements, key topology\.kubernetes\.io/zone, topology\.kubernetes\.io/zone In \[([^\]]+)\]`)
+	labelReason  = regexp.MustCompile(`label "([^"]+)" does not have known values(?: \(typo of "([^"]+)"\?\))?`)
 )
 
 // hintFor is the fix upstream's reason points to.
@@ -65,7 +66,14 @@ func hintFor(reason string) string {
 		}
 		return fmt.Sprintf("select a label a pool sets or an instance type has: no pool or instance type has %q", m[1])
 	}
+	if m := volumeReason.FindStringSubmatch(reason); m != nil {
+		return fmt.Sprintf("its volume is bound to %s, which no pool it may use reaches: add that zone to the pool (nodePools.<pool>.zones), or move the volume", m[1])
+	}
 	switch {
+	case strings.Contains(reason, "immediate volume binding mode must be bound"):
+		return "Karpenter ignores a pod whose claim waits for an Immediate class to bind it: bind the claim, or use a WaitForFirstConsumer class (EBS's classes are)"
+	case strings.HasPrefix(reason, "ignoring pod, "):
+		return "Karpenter ignores the pod until its claims resolve: give the PersistentVolumeClaims (and their StorageClasses) with the workloads, as the cluster has them"
 	case regexp.MustCompile(`exceed limits for nodepool`).MatchString(reason):
 		return "raise the pool's limits (nodePools.<pool>.limits), or lower what the workload requests"
 	case regexp.MustCompile(`no instance type|filtered out all`).MatchString(reason):

@@ -7,15 +7,26 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/instancetypes"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
-// Report is a simulation's answer with where each workload was read.
+// Report is a simulation's answer with where each workload was read,
+// and what the nodes Karpenter launches cost.
 type Report struct {
 	Env       string           `json:"env"`
 	Workloads []WorkloadReport `json:"workloads"`
-	Nodes     []NodeReport     `json:"nodes"`
+	// Nodes are the nodes Karpenter launches. A node's price is its
+	// offering's, NodeOverlays' adjustments applied, where the tables
+	// price the region, and 0 where they do not.
+	Nodes []Node `json:"nodes"`
+	// Rounds is how many rounds of scheduling the cluster took to settle.
+	Rounds int `json:"rounds"`
+	// Assumed says what the simulation took for what the workloads do
+	// not say.
+	Assumed  []string `json:"assumed,omitempty"`
+	Capacity Capacity `json:"capacity"`
 }
 
 // WorkloadReport is where one workload's pods land.
@@ -25,28 +36,89 @@ type WorkloadReport struct {
 	Placement
 }
 
-// NodeReport is a node Karpenter would launch, with the on-demand price
-// of its cheapest type where the tables price the region.
-type NodeReport struct {
-	Node
-	Price float64 `json:"price,omitempty"`
+// Capacity is what the nodes Karpenter launches come to, in all and by
+// pool.
+type Capacity struct {
+	Nodes int `json:"nodes"`
+	// Mix counts the nodes by instance type and capacity type
+	// ("c5.xlarge spot").
+	Mix     map[string]int `json:"mix"`
+	PerHour float64        `json:"perHour,omitempty"`
+	Pools   []PoolCapacity `json:"pools"`
+	// Prices says where the prices come from, or why there are none;
+	// NodeOverlays' price adjustments apply.
+	Prices string `json:"prices"`
+	// Priced: the tables price the region.
+	Priced bool `json:"priced"`
 }
 
-// NewReport joins the request's workloads to the answer.
+// PoolCapacity is what one pool's new nodes come to.
+type PoolCapacity struct {
+	Pool    string         `json:"pool"`
+	Nodes   int            `json:"nodes"`
+	Mix     map[string]int `json:"mix"`
+	PerHour float64        `json:"perHour,omitempty"`
+}
+
+// spotNote says how spot nodes are priced: Karpenter's tables hold no
+// spot prices (the provider reads them from EC2 as it runs).
+const spotNote = "spot nodes are priced on demand, an upper bound: Karpenter ships no spot prices"
+
+// NewReport joins the request's workloads to the answer and prices the
+// nodes from Karpenter's own tables for the region.
 func NewReport(env, region string, req *Request, resp *Response) *Report {
-	r := &Report{Env: env}
+	r := &Report{Env: env, Rounds: resp.Rounds, Assumed: resp.Assumed}
 	for i, p := range resp.Workloads {
 		r.Workloads = append(r.Workloads, WorkloadReport{File: req.Workloads[i].File, Line: req.Workloads[i].Line, Placement: p})
 	}
-	prices, _ := instancetypes.Prices(region)
+	_, priced := instancetypes.Prices(region)
+	r.Capacity = Capacity{Mix: map[string]int{}, Priced: priced}
+	if priced {
+		r.Capacity.Prices = instancetypes.PriceSource(region)
+		if slices.ContainsFunc(resp.Nodes, func(n Node) bool { return n.CapacityType == "spot" }) {
+			r.Capacity.Prices += "; " + spotNote
+		}
+	} else {
+		r.Capacity.Prices = fmt.Sprintf("none: %s's tables price %s, not %s", instancetypes.Source(), strings.Join(instancetypes.PricedRegions(), ", "), region)
+	}
+	byPool := map[string]*PoolCapacity{}
 	for _, n := range resp.Nodes {
-		nr := NodeReport{Node: n}
-		if len(n.InstanceTypes) > 0 {
-			nr.Price = prices[n.InstanceTypes[0]]
+		nr := n
+		if !priced {
+			nr.Price = 0
 		}
 		r.Nodes = append(r.Nodes, nr)
+		pc := byPool[n.NodePool]
+		if pc == nil {
+			pc = &PoolCapacity{Pool: n.NodePool, Mix: map[string]int{}}
+			byPool[n.NodePool] = pc
+		}
+		mix := n.InstanceType + " " + n.CapacityType
+		pc.Nodes++
+		pc.Mix[mix]++
+		pc.PerHour += nr.Price
+		r.Capacity.Nodes++
+		r.Capacity.Mix[mix]++
+		r.Capacity.PerHour += nr.Price
+	}
+	for _, pool := range slices.Sorted(maps.Keys(byPool)) {
+		r.Capacity.Pools = append(r.Capacity.Pools, *byPool[pool])
 	}
 	return r
+}
+
+// Summary is the report's capacity as diff compares it.
+func (r *Report) Summary() fleetdiff.Capacity {
+	return fleetdiff.Capacity{Nodes: r.Capacity.Nodes, Mix: MixText(r.Capacity.Mix), PerHour: r.Capacity.PerHour, Pending: r.Pending()}
+}
+
+// MixText writes an instance mix: "2 c5.xlarge spot, 1 m5.large on-demand".
+func MixText(mix map[string]int) string {
+	var s []string
+	for _, k := range slices.Sorted(maps.Keys(mix)) {
+		s = append(s, fmt.Sprintf("%d %s", mix[k], k))
+	}
+	return strings.Join(s, ", ")
 }
 
 // Pending is how many pods stay Pending.
@@ -75,14 +147,25 @@ func (r *Report) Text(w io.Writer) {
 			}
 		}
 	}
-	fmt.Fprintf(w, "simulate %s: %s, %s: %d on node groups, %d on %s, %d Pending\n",
-		r.Env, count(len(r.Workloads), "workload"), count(pods, "pod"), onGroups, pods-onGroups-r.Pending(), count(len(r.Nodes), "new node"), r.Pending())
+	settled := ""
+	if r.Rounds > 0 {
+		settled = "; settled in " + count(r.Rounds, "round")
+	}
+	fmt.Fprintf(w, "simulate %s: %s, %s: %d on node groups, %d on %s, %d Pending%s\n",
+		r.Env, count(len(r.Workloads), "workload"), count(pods, "pod"), onGroups, pods-onGroups-r.Pending(), count(len(r.Nodes), "new node"), r.Pending(), settled)
+	for _, a := range r.Assumed {
+		fmt.Fprintf(w, "assumed: %s\n", escape.Terminal(a))
+	}
 	for _, wl := range r.Workloads {
 		fmt.Fprintf(w, "\n%s:%d: %s %s/%s", escape.Line(wl.File), wl.Line, wl.Kind, escape.Terminal(wl.Namespace), escape.Terminal(wl.Name))
 		if wl.DaemonSet {
 			fmt.Fprintf(w, ": on every node it tolerates\n")
 		} else {
-			fmt.Fprintf(w, ": %s\n", count(wl.Pods, "pod"))
+			fmt.Fprintf(w, ": %s", count(wl.Pods, "pod"))
+			if wl.Rounds > 1 {
+				fmt.Fprintf(w, ", placed in %s", count(wl.Rounds, "round"))
+			}
+			fmt.Fprintln(w)
 		}
 		for _, g := range slices.Sorted(maps.Keys(wl.NodeGroups)) {
 			if wl.DaemonSet {
@@ -120,16 +203,37 @@ func (r *Report) Text(w io.Writer) {
 		fmt.Fprintf(w, "\nNodes Karpenter would launch:\n")
 	}
 	for i, n := range r.Nodes {
-		types := strings.Join(n.InstanceTypes[:min(len(n.InstanceTypes), 3)], ", ")
-		if more := len(n.InstanceTypes) - 3; more > 0 {
-			types += fmt.Sprintf(" and %d more", more)
-		}
 		price := ""
 		if n.Price > 0 {
-			price = fmt.Sprintf(", on-demand $%.4f/h", n.Price)
+			price = " at " + instancetypes.PerHour(n.Price)
 		}
-		fmt.Fprintf(w, "  #%d pool %s: %s; %s requesting %s%s\n", i+1, escape.Terminal(n.NodePool), types, count(n.Pods, "pod"), escape.Terminal(requests(n.Requests)), price)
+		daemons := ""
+		if n.Daemons > 0 {
+			daemons = fmt.Sprintf(" and %d of DaemonSets", n.Daemons)
+		}
+		fmt.Fprintf(w, "  #%d pool %s, round %d: %s %s in %s%s; %s%s requesting %s\n", i+1, escape.Terminal(n.NodePool), n.Round,
+			n.InstanceType, n.CapacityType, n.Zone, price, count(n.Pods, "pod"), daemons, escape.Terminal(requests(n.Requests)))
 	}
+	if len(r.Nodes) > 0 {
+		r.Capacity.Text(w)
+	}
+}
+
+// Text writes the capacity: in all, by pool, and where prices come from.
+func (c *Capacity) Text(w io.Writer) {
+	total := ""
+	if c.Priced {
+		total = ", " + instancetypes.PerHour(c.PerHour)
+	}
+	fmt.Fprintf(w, "\nCapacity: %s%s\n", count(c.Nodes, "new node"), total)
+	for _, p := range c.Pools {
+		price := ""
+		if c.Priced {
+			price = ", " + instancetypes.PerHour(p.PerHour)
+		}
+		fmt.Fprintf(w, "  pool %s: %s (%s)%s\n", escape.Terminal(p.Pool), count(p.Nodes, "node"), MixText(p.Mix), price)
+	}
+	fmt.Fprintf(w, "Prices: %s\n", c.Prices)
 }
 
 // count writes n things, "1 thing" or "2 things".

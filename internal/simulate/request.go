@@ -27,7 +27,6 @@ func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request,
 		NodePools:       string(nodePools),
 		InstanceTypes:   map[string][]InstanceType{},
 		WellKnownLabels: slices.Clone(e.Facts.Labels.AWSKeys),
-		Workloads:       workloads,
 	}
 	for _, name := range slices.Sorted(maps.Keys(p.NodeGroups)) {
 		g := p.NodeGroups[name]
@@ -40,6 +39,13 @@ func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request,
 			ng.Taints = append(ng.Taints, Taint(t))
 		}
 		req.NodeGroups = append(req.NodeGroups, ng)
+	}
+	for _, w := range workloads {
+		if IsVolume(w) {
+			req.Volumes = append(req.Volumes, w)
+		} else {
+			req.Workloads = append(req.Workloads, w)
+		}
 	}
 	zones := facts.ZoneNames(p.Cluster.Region)
 	if len(zones) == 0 {

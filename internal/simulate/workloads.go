@@ -29,12 +29,20 @@ const (
 	maxWorkloadBytes = 192 << 20
 )
 
-// workloadKinds are the kinds whose pods the simulation places.
-var workloadKinds = []string{"Deployment", "StatefulSet", "ReplicaSet", "DaemonSet", "Job", "CronJob", "Pod"}
+// workloadKinds are the kinds whose pods the simulation places, and
+// volumeKinds those that say where their volumes are.
+var (
+	workloadKinds = []string{"Deployment", "StatefulSet", "ReplicaSet", "DaemonSet", "Job", "CronJob", "Pod"}
+	volumeKinds   = []string{"PersistentVolume", "PersistentVolumeClaim", "StorageClass"}
+)
+
+// IsVolume says whether a document read is a volume's, not a workload.
+func IsVolume(w Workload) bool { return slices.Contains(volumeKinds, w.Kind) }
 
 // ReadWorkloads reads the workloads of files and folders (every .yaml,
 // .yml and .json below a folder; a folder with a kustomization.yaml is
-// its kustomize build instead): each document of a workload kind, and
+// its kustomize build instead): each document of a workload or volume
+// kind (see IsVolume), and
 // each such item of a List (as `kubectl get -o json` and doctor's
 // capture write them). Other kinds are skipped. Only regular files are
 // read (a named pipe would block for ever, a device never end): one named
@@ -165,14 +173,14 @@ func parse(file string, data []byte) ([]Workload, error) {
 		}
 		for _, it := range items {
 			k := field(it, "kind")
-			if k == nil || !slices.Contains(workloadKinds, k.Value) {
+			if k == nil || !slices.Contains(workloadKinds, k.Value) && !slices.Contains(volumeKinds, k.Value) {
 				continue
 			}
 			text, err := yaml.Marshal(it)
 			if err != nil {
 				return nil, fmt.Errorf("%s:%d: %w", file, it.Line, err)
 			}
-			out = append(out, Workload{File: file, Line: it.Line, YAML: string(text)})
+			out = append(out, Workload{File: file, Line: it.Line, Kind: k.Value, YAML: string(text)})
 		}
 	}
 }

@@ -9,7 +9,7 @@ package wire
 // protocol, naming it in the answer: a karpgen-simulate of another
 // release, or anything else called karpgen-simulate, is refused rather
 // than believed. Change it with any change of these types.
-const Protocol = "karpgen-simulate/2"
+const Protocol = "karpgen-simulate/3"
 
 // Request is what karpgen-simulate reads on its standard input.
 type Request struct {
@@ -30,6 +30,9 @@ type Request struct {
 	WellKnownLabels []string `json:"wellKnownLabels"`
 	// Workloads are the manifests to place, one a document.
 	Workloads []Workload `json:"workloads"`
+	// Volumes are the PersistentVolumes, PersistentVolumeClaims and
+	// StorageClasses read with the workloads, one a document.
+	Volumes []Workload `json:"volumes,omitempty"`
 }
 
 // NodeGroup is a managed node group: its nodes' labels and taints.
@@ -73,6 +76,7 @@ type Offering struct {
 type Workload struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
+	Kind string `json:"kind"`
 	YAML string `json:"yaml"`
 }
 
@@ -83,8 +87,17 @@ type Response struct {
 	// Workloads are the placements, one for each workload of the
 	// request, in its order.
 	Workloads []Placement `json:"workloads"`
-	// Nodes are the nodes Karpenter would launch.
+	// Nodes are the nodes Karpenter would launch, in the order it
+	// launches them.
 	Nodes []Node `json:"nodes"`
+	// Rounds is how many rounds of scheduling the cluster took to
+	// settle: each places what it can, its nodes launch and its pods
+	// bind, and the next schedules what is left.
+	Rounds int `json:"rounds"`
+	// Assumed says what the simulation took for what the workloads do
+	// not say (a StorageClass they name but do not hold), one sentence
+	// each.
+	Assumed []string `json:"assumed,omitempty"`
 }
 
 // Placement is where one workload's pods land.
@@ -104,7 +117,10 @@ type Placement struct {
 	// Nodes are the indexes (in Response.Nodes) of the nodes its pods
 	// land on, with how many each.
 	Nodes map[int]int `json:"nodes,omitempty"`
-	// Pending are its pods no node takes, by upstream's reason.
+	// Rounds is the round its last pod was placed in.
+	Rounds int `json:"rounds,omitempty"`
+	// Pending are its pods no node takes once the cluster settles, by
+	// upstream's reason in the last round.
 	Pending map[string]int `json:"pending,omitempty"`
 	// GroupOnly are its pods that ask for no node group but that an
 	// untainted one would run while it has room, and for which Karpenter
@@ -112,14 +128,22 @@ type Placement struct {
 	GroupOnly map[string]int `json:"groupOnly,omitempty"`
 }
 
-// Node is one node Karpenter would launch.
+// Node is one node Karpenter would launch: the offering the AWS
+// provider takes for it.
 type Node struct {
-	NodePool string `json:"nodePool"`
-	// InstanceTypes are the types it may be, cheapest first (Karpenter
-	// passes them all to EC2's CreateFleet).
-	InstanceTypes []string `json:"instanceTypes"`
+	NodePool     string `json:"nodePool"`
+	InstanceType string `json:"instanceType"`
+	Zone         string `json:"zone"`
+	CapacityType string `json:"capacityType"`
+	// Price is its offering's price an hour as the request gives it
+	// (NodeOverlays' adjustments applied).
+	Price float64 `json:"price"`
+	// Round is the round of scheduling that launched it.
+	Round int `json:"round"`
 	// Requests are the resources its pods and DaemonSets request.
 	Requests map[string]string `json:"requests"`
-	// Pods is how many of the workloads' pods it runs.
-	Pods int `json:"pods"`
+	// Pods is how many of the workloads' pods it runs, Daemons how many
+	// of their DaemonSets'.
+	Pods    int `json:"pods"`
+	Daemons int `json:"daemons,omitempty"`
 }

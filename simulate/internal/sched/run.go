@@ -5,29 +5,28 @@
 package sched
 
 import (
-	"cmp"
 	"context"
 	"flag"
 	"fmt"
-	"math"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	fakeclient "sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/yaml"
 
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider/fake"
-	"sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling"
 	"sigs.k8s.io/karpenter/pkg/controllers/state"
-	"sigs.k8s.io/karpenter/pkg/events"
 	"sigs.k8s.io/karpenter/pkg/operator/options"
 	karpsched "sigs.k8s.io/karpenter/pkg/scheduling"
 	nodepoolutils "sigs.k8s.io/karpenter/pkg/utils/nodepool"
@@ -75,6 +74,7 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 	// fallback is, for a pod that asks for no node group, a group that
 	// would run it anyway.
 	fallback := map[*corev1.Pod]string{}
+	claims := map[*corev1.Pod][]corev1.PersistentVolumeClaim{}
 	total := 0
 	for i, w := range req.Workloads {
 		wl, err := decode(w)
@@ -103,6 +103,9 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 		}
 		for p := range wl.replicas {
 			pod := wl.pod(i, p)
+			if cs := wl.claimsOf(pod); len(cs) > 0 {
+				claims[pod] = cs
+			}
 			if anyway != "" {
 				fallback[pod] = anyway
 			}
@@ -121,47 +124,49 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 		return nil, err
 	}
 	ctx = options.ToContext(ctx, opts)
-	client := fakeclient.NewFakeClient()
-	clk := clock.RealClock{}
+	kube := fakeclient.NewClientBuilder().
+		WithInterceptorFuncs(interceptor.Funcs{Get: getClusterScoped}).
+		WithIndex(&corev1.Pod{}, "spec.nodeName", func(o client.Object) []string { return []string{o.(*corev1.Pod).Spec.NodeName} }).
+		WithIndex(&corev1.Node{}, "spec.providerID", func(o client.Object) []string { return []string{o.(*corev1.Node).Spec.ProviderID} }).
+		Build()
 	provider := fake.NewCloudProvider()
 	provider.InstanceTypes = all
-	cluster := state.NewCluster(clk, client, provider)
-	topology, err := scheduling.NewTopology(ctx, client, cluster, nil, pools, its, pods)
-	if err != nil {
-		return nil, fmt.Errorf("topology: %w", err)
+	clk := clock.RealClock{}
+	c := &cluster{ctx: ctx, client: kube, state: state.NewCluster(clk, kube, provider), clock: clk,
+		pools: pools, its: its, daemons: daemons, round: map[*corev1.Pod]int{}}
+	if err := c.addVolumes(req.Volumes); err != nil {
+		return nil, err
 	}
-	s := scheduling.NewScheduler(ctx, client, pools, cluster, nil, topology, its, daemons,
-		events.NewRecorder(&record.FakeRecorder{}), clk, nil, nil)
-	results, err := s.Solve(ctx, pods)
+	pods, refused, assumed, err := c.withVolumes(pods, claims)
 	if err != nil {
-		return nil, fmt.Errorf("scheduling: %w", err)
+		return nil, err
 	}
+	resp.Assumed = assumed
+	pending, rounds, err := c.settle(pods)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(pending, refused)
+	resp.Rounds = rounds
 
-	for i, nc := range results.NewNodeClaims {
-		node := simulate.Node{NodePool: nc.NodePoolName, Pods: len(nc.Pods), Requests: map[string]string{}}
-		node.InstanceTypes = byPrice(nc.InstanceTypeOptions, nc.Requirements)
-		for k, q := range resources.RequestsForPods(nc.Pods...) {
+	for i, n := range c.nodes {
+		node := simulate.Node{NodePool: n.pool, InstanceType: n.instanceType, Zone: n.zone, CapacityType: n.capacityType,
+			Price: n.price, Round: n.round, Pods: len(n.pods), Daemons: len(n.daemons), Requests: map[string]string{}}
+		for k, q := range resources.RequestsForPods(append(slices.Clone(n.pods), n.daemons...)...) {
 			node.Requests[string(k)] = q.String()
 		}
 		resp.Nodes = append(resp.Nodes, node)
-		for _, p := range nc.Pods {
+		for _, p := range append(slices.Clone(n.pods), n.daemons...) {
 			pl := &resp.Workloads[workloadOf(p)]
 			if pl.Nodes == nil {
 				pl.Nodes = map[int]int{}
 			}
 			pl.Nodes[i]++
 		}
-		// The DaemonSets that run on it: those its taints and labels
-		// let in, which the scheduler counted as its overhead.
-		for _, d := range daemons {
-			if karpsched.Taints(nc.Spec.Taints).ToleratesPod(d) == nil && nc.Requirements.IsCompatible(karpsched.NewStrictPodRequirements(d), karpsched.AllowUndefinedWellKnownLabels) {
-				pl := &resp.Workloads[workloadOf(d)]
-				if pl.Nodes == nil {
-					pl.Nodes = map[int]int{}
-				}
-				pl.Nodes[i]++
-			}
-		}
+	}
+	for p, r := range c.round {
+		pl := &resp.Workloads[workloadOf(p)]
+		pl.Rounds = max(pl.Rounds, r)
 	}
 	for _, d := range daemons {
 		pl := &resp.Workloads[workloadOf(d)]
@@ -171,7 +176,7 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 			}
 		}
 	}
-	for p, err := range results.PodErrors {
+	for p, err := range pending {
 		pl := &resp.Workloads[workloadOf(p)]
 		if g, ok := fallback[p]; ok {
 			add(&pl.GroupOnly, g+": "+err.Error(), 1)
@@ -180,6 +185,18 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 		add(&pl.Pending, err.Error(), 1)
 	}
 	return resp, nil
+}
+
+// getClusterScoped gets an object as the API server does: the namespace
+// a key gives a cluster-scoped object is ignored (upstream asks for a
+// PersistentVolume in its pod's namespace), where the fake client would
+// look for it there.
+func getClusterScoped(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	switch obj.(type) {
+	case *corev1.PersistentVolume, *corev1.Node, *storagev1.StorageClass, *storagev1.CSINode:
+		key.Namespace = ""
+	}
+	return c.Get(ctx, key, obj, opts...)
 }
 
 func add(m *map[string]int, k string, n int) {
@@ -284,33 +301,4 @@ func taints(g simulate.NodeGroup) []corev1.Taint {
 		out[i] = corev1.Taint{Key: t.Key, Value: t.Value, Effect: corev1.TaintEffect(t.Effect)}
 	}
 	return out
-}
-
-// byPrice names the instance types cheapest first, by their cheapest
-// offering the node's requirements allow, and by name where prices tie,
-// so that the same request always reads the same.
-func byPrice(its cloudprovider.InstanceTypes, reqs karpsched.Requirements) []string {
-	type priced struct {
-		name  string
-		price float64
-	}
-	var out []priced
-	for _, it := range its {
-		p := math.MaxFloat64
-		for _, o := range it.Offerings.Available().Compatible(reqs) {
-			p = min(p, o.Price)
-		}
-		out = append(out, priced{it.Name, p})
-	}
-	slices.SortFunc(out, func(a, b priced) int {
-		if c := cmp.Compare(a.price, b.price); c != 0 {
-			return c
-		}
-		return strings.Compare(a.name, b.name)
-	})
-	names := make([]string, len(out))
-	for i, p := range out {
-		names[i] = p.name
-	}
-	return names
 }

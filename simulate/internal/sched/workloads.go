@@ -2,6 +2,7 @@ package sched
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -29,6 +30,8 @@ type workload struct {
 	daemonSet             bool
 	template              corev1.PodTemplateSpec
 	replicas              int
+	// claims are a StatefulSet's volume claim templates.
+	claims []corev1.PersistentVolumeClaim
 }
 
 // decode reads a workload's manifest.
@@ -58,6 +61,7 @@ func decode(w simulate.Workload) (*workload, error) {
 			return nil, err
 		}
 		out.template, out.replicas = s.Spec.Template, replicas(s.Spec.Replicas)
+		out.claims = s.Spec.VolumeClaimTemplates
 	case "ReplicaSet":
 		var r appsv1.ReplicaSet
 		if err := strict(&r); err != nil {
@@ -131,6 +135,33 @@ func (wl *workload) pod(w, i int) *corev1.Pod {
 	p.UID = types.UID(fmt.Sprintf("w%06d-p%06d", w, i))
 	p.Status.Phase = corev1.PodPending
 	return p
+}
+
+// claimsOf are the claims a pod's controllers make for it: its
+// StatefulSet's, one a template, named <template>-<pod> and mounted as
+// the template's name; and one for each of its ephemeral volumes, named
+// <pod>-<volume>.
+func (wl *workload) claimsOf(p *corev1.Pod) []corev1.PersistentVolumeClaim {
+	var out []corev1.PersistentVolumeClaim
+	for _, t := range wl.claims {
+		pvc := *t.DeepCopy()
+		pvc.Name = t.Name + "-" + p.Name
+		out = append(out, pvc)
+		if !slices.ContainsFunc(p.Spec.Volumes, func(v corev1.Volume) bool { return v.Name == t.Name }) {
+			p.Spec.Volumes = append(p.Spec.Volumes, corev1.Volume{Name: t.Name, VolumeSource: corev1.VolumeSource{
+				PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: pvc.Name},
+			}})
+		}
+	}
+	for _, v := range p.Spec.Volumes {
+		if v.Ephemeral != nil && v.Ephemeral.VolumeClaimTemplate != nil {
+			out = append(out, corev1.PersistentVolumeClaim{
+				ObjectMeta: metav1.ObjectMeta{Name: p.Name + "-" + v.Name},
+				Spec:       *v.Ephemeral.VolumeClaimTemplate.Spec.DeepCopy(),
+			})
+		}
+	}
+	return out
 }
 
 // workloadOf is the number of the workload a pod of pod() belongs to.
