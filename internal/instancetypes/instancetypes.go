@@ -192,6 +192,17 @@ func All() []Type {
 	return all
 }
 
+// Lookup is the instance type of that name, and whether the table has
+// it.
+func Lookup(name string) (Type, bool) {
+	all := All()
+	i, ok := slices.BinarySearchFunc(all, name, func(t Type, n string) int { return strings.Compare(t.Name, n) })
+	if !ok {
+		return Type{}, false
+	}
+	return all[i], true
+}
+
 // Prices returns the on-demand prices of a region, and whether the table
 // has the region.
 func Prices(region string) (map[string]float64, bool) {

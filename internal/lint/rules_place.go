@@ -26,6 +26,31 @@ var placeRules = []*Rule{
 		},
 	},
 	{
+		ID: "place/node-group-size", Severity: diag.Error, Group: "Place",
+		Summary: "A node group's instanceType is one Karpenter's tables know, and comes with its size (and the size with it): simulate packs the group's pods into that many nodes of that type.",
+		check: func(c *Context) {
+			for _, g := range names(c.P.NodeGroups) {
+				ng := c.P.NodeGroups[g]
+				switch {
+				case ng.InstanceType != "" && ng.Size == nil:
+					c.Report(at("nodeGroups", field(g), "instanceType"), "add its desired size: `aws eks describe-nodegroup --query nodegroup.scalingConfig.desiredSize`",
+						"node group %s names instance type %s but no size, so its capacity is unknown", g, ng.InstanceType)
+				case ng.InstanceType == "" && ng.Size != nil:
+					c.Report(at("nodeGroups", field(g), "size"), "add its instance type: `aws eks describe-nodegroup --query nodegroup.instanceTypes`",
+						"node group %s has a size but no instance type, so its capacity is unknown", g)
+				case ng.InstanceType != "":
+					if _, ok := instancetypes.CapacityOf(ng.InstanceType); !ok {
+						hint := ""
+						if s := closest(ng.InstanceType, typeNames()); s != "" {
+							hint = fmt.Sprintf("did you mean %q?", s)
+						}
+						c.Report(at("nodeGroups", field(g), "instanceType"), hint, "node group %s: instance type %q is not one Karpenter's tables know", g, ng.InstanceType)
+					}
+				}
+			}
+		},
+	},
+	{
 		ID: "place/headroom-image", Severity: diag.Warning, Group: "Place",
 		Summary: "In the aws-cn partition, a pool's headroom image is not pulled from registry.k8s.io, which nodes there usually cannot reach.",
 		Hint:    "mirror the pause image into a registry the nodes reach (your ECR in the region) and name it in headroom.image",
@@ -98,4 +123,13 @@ var placeRules = []*Rule{
 			}
 		},
 	},
+}
+
+// typeNames are the names of the instance types the tables know.
+func typeNames() []string {
+	var out []string
+	for _, t := range instancetypes.All() {
+		out = append(out, t.Name)
+	}
+	return out
 }

@@ -172,8 +172,10 @@ type Taint struct {
 
 // NodeGroup is an EKS managed node group that Karpenter does not manage.
 type NodeGroup struct {
-	Labels map[string]string `json:"labels"`
-	Taints []Taint           `json:"taints"`
+	Labels       map[string]string `json:"labels"`
+	Taints       []Taint           `json:"taints"`
+	InstanceType string            `json:"instanceType,omitempty"`
+	Size         *int              `json:"size,omitempty"`
 }
 
 // SelectorTerm selects subnets, security groups or AMIs.

@@ -70,6 +70,8 @@ func hintFor(reason string) string {
 		return fmt.Sprintf("its volume is bound to %s, which no pool it may use reaches: add that zone to the pool (nodePools.<pool>.zones), or move the volume", m[1])
 	}
 	switch {
+	case strings.Contains(reason, " nodes of node group "):
+		return "the group's nodes have no room for it: raise the group's size (nodeGroups.<group>.size, and the group's desired size in EKS) or its instance type, or lower what the workload requests"
 	case strings.Contains(reason, "immediate volume binding mode must be bound"):
 		return "Karpenter ignores a pod whose claim waits for an Immediate class to bind it: bind the claim, or use a WaitForFirstConsumer class (EBS's classes are)"
 	case strings.HasPrefix(reason, "ignoring pod, "):

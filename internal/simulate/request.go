@@ -38,6 +38,13 @@ func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request,
 		for _, t := range g.Taints {
 			ng.Taints = append(ng.Taints, Taint(t))
 		}
+		if g.InstanceType != "" && g.Size != nil {
+			alloc, err := groupAllocatable(g.InstanceType)
+			if err != nil {
+				return nil, fmt.Errorf("node group %s: %w", name, err)
+			}
+			ng.InstanceType, ng.Size, ng.Allocatable = g.InstanceType, g.Size, alloc
+		}
 		req.NodeGroups = append(req.NodeGroups, ng)
 	}
 	for _, w := range workloads {
@@ -102,6 +109,23 @@ func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request,
 		}
 	}
 	return req, nil
+}
+
+// groupAllocatable is what a node of a managed node group of the type
+// offers pods: EKS's AL2023 image reserves as the AWS provider computes
+// for its own nodes (maxPods by network interfaces, kube-reserved by
+// CPU and pods, eviction thresholds), on its default 20 GiB root volume.
+func groupAllocatable(name string) (map[string]string, error) {
+	t, ok := instancetypes.Lookup(name)
+	c, known := instancetypes.CapacityOf(name)
+	if !ok || !known {
+		return nil, fmt.Errorf("instance type %q is not one Karpenter's tables know", name)
+	}
+	node, err := instancetypes.NodeOf(t, c, instancetypes.DefaultNodeSettings())
+	if err != nil {
+		return nil, err
+	}
+	return quantities(node.Allocatable()), nil
 }
 
 // proxyPrice orders the instance types of a region the tables do not

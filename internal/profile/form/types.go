@@ -162,6 +162,12 @@ type NodeGroup struct {
 	// add-ons are placed by them.
 	Labels map[string]string `json:"labels,omitempty"`
 	Taints []Taint           `json:"taints,omitempty"`
+	// The group's instance type and its number of nodes (its desired size), as
+	// `aws eks describe-nodegroup` gives them: `karpgen simulate` packs the
+	// pods that ask for the group into that many nodes of that type. Without
+	// both, the group is taken to have room for every pod that asks for it.
+	InstanceType string `json:"instanceType,omitempty"`
+	Size         *int   `json:"size,omitempty"`
 }
 
 // Taint is the schema's #Taint.

@@ -40,6 +40,13 @@ type NodeGroup struct {
 	Name   string            `json:"name"`
 	Labels map[string]string `json:"labels"`
 	Taints []Taint           `json:"taints"`
+	// InstanceType, Size and Allocatable, when the profile gives the
+	// group's type and size: its nodes and what each offers pods (by
+	// resource name). Without Size the group is taken to have room for
+	// every pod that asks for it.
+	InstanceType string            `json:"instanceType,omitempty"`
+	Size         *int              `json:"size,omitempty"`
+	Allocatable  map[string]string `json:"allocatable,omitempty"`
 }
 
 // Taint is a node taint.

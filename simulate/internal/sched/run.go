@@ -28,7 +28,6 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider/fake"
 	"sigs.k8s.io/karpenter/pkg/controllers/state"
 	"sigs.k8s.io/karpenter/pkg/operator/options"
-	karpsched "sigs.k8s.io/karpenter/pkg/scheduling"
 	nodepoolutils "sigs.k8s.io/karpenter/pkg/utils/nodepool"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
@@ -75,6 +74,7 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 	// would run it anyway.
 	fallback := map[*corev1.Pod]string{}
 	claims := map[*corev1.Pod][]corev1.PersistentVolumeClaim{}
+	var grouped []groupPods
 	total := 0
 	for i, w := range req.Workloads {
 		wl, err := decode(w)
@@ -97,7 +97,7 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 		group, anyway := wl.nodeGroups(req.NodeGroups)
 		if group != "" {
 			if wl.replicas > 0 {
-				add(&pl.NodeGroups, group, wl.replicas)
+				grouped = append(grouped, groupPods{workload: i, group: group, wl: wl})
 			}
 			continue
 		}
@@ -111,6 +111,10 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 			}
 			pods = append(pods, pod)
 		}
+	}
+
+	if err := placeOnGroups(resp, req.NodeGroups, grouped, daemons); err != nil {
+		return nil, err
 	}
 
 	// Karpenter's defaults: its flags unset (karpgen runs this binary
@@ -233,72 +237,4 @@ func nodePools(docs string) ([]*karpv1.NodePool, error) {
 	// first, as upstream's provisioner orders them before it schedules.
 	nodepoolutils.OrderByWeight(out)
 	return out, nil
-}
-
-// nodeGroups are the kept node group a workload's pods ask for (see
-// nodeGroupFor), else "" and the first group that would run them anyway:
-// kube-scheduler places a pod on any node it fits.
-func (wl *workload) nodeGroups(groups []simulate.NodeGroup) (asked, anyway string) {
-	pod := wl.pod(0, 0)
-	if g := nodeGroupFor(pod, groups); g != "" {
-		return g, ""
-	}
-	for _, g := range groups {
-		if tolerates(pod, g) && compatible(pod, g) {
-			return "", g.Name
-		}
-	}
-	return "", ""
-}
-
-// nodeGroupFor is the kept node group a pod asks for: one whose labels
-// satisfy its node selector and required affinity and whose taints it
-// tolerates, when the pod names the group (selects one of its labels or
-// tolerates one of its taints). A pod that names no group is left to
-// Karpenter's pools, which is what the simulation is about; "" for none.
-func nodeGroupFor(pod *corev1.Pod, groups []simulate.NodeGroup) string {
-	for _, g := range groups {
-		if tolerates(pod, g) && compatible(pod, g) && names(pod, g) {
-			return g.Name
-		}
-	}
-	return ""
-}
-
-func tolerates(pod *corev1.Pod, g simulate.NodeGroup) bool {
-	return karpsched.Taints(taints(g)).ToleratesPod(pod) == nil
-}
-
-// compatible: the group's nodes satisfy the pod's node selector and
-// required affinity. Their architecture is not in the profile: any is
-// taken.
-func compatible(pod *corev1.Pod, g simulate.NodeGroup) bool {
-	reqs := karpsched.NewLabelRequirements(g.Labels)
-	if !reqs.Has(corev1.LabelArchStable) {
-		reqs.Add(karpsched.NewRequirement(corev1.LabelArchStable, corev1.NodeSelectorOpExists))
-	}
-	return reqs.Compatible(karpsched.NewStrictPodRequirements(pod)) == nil
-}
-
-func names(pod *corev1.Pod, g simulate.NodeGroup) bool {
-	reqs := karpsched.NewStrictPodRequirements(pod)
-	for k := range g.Labels {
-		if reqs.Has(k) {
-			return true
-		}
-	}
-	for _, t := range taints(g) {
-		if karpsched.Taints([]corev1.Taint{t}).ToleratesPod(pod) == nil {
-			return true
-		}
-	}
-	return false
-}
-
-func taints(g simulate.NodeGroup) []corev1.Taint {
-	out := make([]corev1.Taint, len(g.Taints))
-	for i, t := range g.Taints {
-		out[i] = corev1.Taint{Key: t.Key, Value: t.Value, Effect: corev1.TaintEffect(t.Effect)}
-	}
-	return out
 }
