@@ -15,13 +15,25 @@ import (
 	"github.com/karpgen/karpgen/simulate/internal/sched"
 )
 
-// BenchmarkSchedule1000Pods10Pools times Karpenter's scheduler on 1,000
-// pods against an environment of 10 pools, in the shape of upstream's
-// own scheduling benchmark (makeDiversePods: a fifth each of plain pods,
+// BenchmarkSchedule1000Pods10Pools times a simulation of 1,000 pods
+// against an environment of 10 pools, in the shape of upstream's own
+// scheduling benchmark (makeDiversePods: a fifth each of plain pods,
 // zonal and hostname topology spread, zonal pod affinity and hostname
 // anti-affinity), every instance type the tables know offered to each
-// pool's node class.
-func BenchmarkSchedule1000Pods10Pools(b *testing.B) {
+// pool's node class, until the cluster settles.
+func BenchmarkSchedule1000Pods10Pools(b *testing.B) { benchSettle(b, diverse(200)) }
+
+// BenchmarkSettle10000Pods10Pools is the same with 10,000 pods: 2,000 of
+// them keep a node each by hostname anti-affinity, and upstream tries
+// each pod against every node it is launching.
+func BenchmarkSettle10000Pods10Pools(b *testing.B) { benchSettle(b, diverse(2000)) }
+
+// BenchmarkSettle10000PlainPods10Pools places 10,000 pods without
+// topology constraints: five Deployments of 2,000, of five sizes.
+func BenchmarkSettle10000PlainPods10Pools(b *testing.B) { benchSettle(b, plain(2000)) }
+
+// benchSettle places the workloads.
+func benchSettle(b *testing.B, workloads string) {
 	dir := b.TempDir()
 	profiles := filepath.Join(dir, "profiles")
 	must(b, os.MkdirAll(profiles, 0o755))
@@ -48,16 +60,16 @@ func BenchmarkSchedule1000Pods10Pools(b *testing.B) {
 	e := res.Envs[0]
 	bundle, err := generators.Render(e)
 	must(b, err)
-	must(b, os.WriteFile(filepath.Join(dir, "workloads.yaml"), []byte(diverse(200)), 0o644))
+	must(b, os.WriteFile(filepath.Join(dir, "workloads.yaml"), []byte(workloads), 0o644))
 	ws, err := simulate.ReadWorkloads(context.Background(), []string{filepath.Join(dir, "workloads.yaml")})
 	must(b, err)
 	req, err := simulate.NewRequest(e, bundle.Files[model.FileNodePools], ws)
 	must(b, err)
-	pods, nodes := 0, 0
+	pods, nodes, rounds := 0, 0, 0
 	for b.Loop() {
 		resp, err := sched.Run(req)
 		must(b, err)
-		pods, nodes = 0, len(resp.Nodes)
+		pods, nodes, rounds = 0, len(resp.Nodes), resp.Rounds
 		for _, w := range resp.Workloads {
 			if len(w.Pending) > 0 {
 				b.Fatalf("%s/%s: pods Pending: %v", w.Namespace, w.Name, w.Pending)
@@ -69,6 +81,7 @@ func BenchmarkSchedule1000Pods10Pools(b *testing.B) {
 	}
 	b.ReportMetric(float64(pods), "pods")
 	b.ReportMetric(float64(nodes), "nodes")
+	b.ReportMetric(float64(rounds), "rounds")
 }
 
 // diverse are five Deployments of n pods each, in upstream's benchmark
@@ -96,6 +109,28 @@ spec:
 %[3]s      containers:
         - {name: app, image: app, resources: {requests: {cpu: 250m, memory: 512Mi}}}
 `, w.name, n, w.spec)
+	}
+	return b.String()
+}
+
+// plain are five Deployments of n pods each, of 250m to 4 vCPUs.
+func plain(n int) string {
+	var b strings.Builder
+	for i, cpu := range []string{"250m", "500m", "1", "2", "4"} {
+		fmt.Fprintf(&b, `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: plain-%[1]d, namespace: bench}
+spec:
+  replicas: %[2]d
+  selector: {matchLabels: {app: plain-%[1]d}}
+  template:
+    metadata: {labels: {app: plain-%[1]d}}
+    spec:
+      tolerations: [{key: nodegroup, value: app, effect: NoSchedule}]
+      containers:
+        - {name: app, image: app, resources: {requests: {cpu: %[3]s, memory: 1Gi}}}
+`, i, n, cpu)
 	}
 	return b.String()
 }

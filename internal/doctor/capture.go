@@ -104,6 +104,10 @@ func commands(e *model.Env) []command {
 		// The workloads: a Cluster Autoscaler among them scales the node
 		// groups beside Karpenter.
 		command{"k8s-workloads.json", "kubectl get deployments,statefulsets,daemonsets --all-namespaces -o json"},
+		// The volumes and their classes: `karpgen simulate --workloads`
+		// of the capture's folder places the workloads' pods in the zones
+		// their volumes are in, as Karpenter does.
+		command{"k8s-volumes.json", "kubectl get persistentvolumes,persistentvolumeclaims,storageclasses --all-namespaces -o json"},
 	)
 	if app := e.Application; app != nil {
 		// Argo CD renders the charts with helm template: there is no

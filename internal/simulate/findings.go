@@ -24,7 +24,7 @@ func (r *Report) Findings() []diag.Finding {
 				Pos: diag.Pos{File: w.File, Line: w.Line, Col: 1},
 				Message: fmt.Sprintf("%s %s/%s: %d of its pods run only while node group %s has room, as they ask for no group and Karpenter launches nothing for them: %s",
 					w.Kind, w.Namespace, w.Name, w.GroupOnly[key], group, reason),
-				Hint: "select the node group (its labels) so that it is sized for them, or let a pool take them: " + cmp.Or(hintFor(reason), "see the reason"),
+				Hint: "select the node group (its labels) so that it is sized for them, or let a pool take them: " + cmp.Or(hintFor(reason, w.Asks), "see the reason"),
 			})
 		}
 		for _, reason := range slices.Sorted(maps.Keys(w.Pending)) {
@@ -33,7 +33,7 @@ func (r *Report) Findings() []diag.Finding {
 				Rule: "simulate/pending", Severity: diag.Error, Env: r.Env,
 				Pos:     diag.Pos{File: w.File, Line: w.Line, Col: 1},
 				Message: fmt.Sprintf("%s %s/%s: %s Pending in Karpenter's scheduler: %s", w.Kind, w.Namespace, w.Name, staying(n, w.Pods), reason),
-				Hint:    hintFor(reason),
+				Hint:    hintFor(reason, w.Asks),
 			})
 		}
 	}
@@ -46,14 +46,30 @@ var (
 	labelReason  = regexp.MustCompile(`label "([^"]+)" does not have known values(?: \(typo of "([^"]+)"\?\))?`)
 )
 
-// hintFor is the fix upstream's reason points to.
-func hintFor(reason string) string {
+// hintFor is the fix upstream's reason points to, for the pool the pods
+// ask for: upstream's reasons do not say which pool refused for which,
+// and the toleration of another pool would put the pods there.
+func hintFor(reason string, asks []AskedPool) string {
 	if m := taintReason.FindStringSubmatch(reason); m != nil {
-		tol := fmt.Sprintf("{key: %s, operator: Exists, effect: %s}", m[1], m[3])
-		if m[2] != "" {
-			tol = fmt.Sprintf("{key: %s, value: %s, effect: %s}", m[1], m[2], m[3])
+		for _, a := range asks {
+			if len(a.Untolerated) == 0 {
+				continue
+			}
+			var tols []string
+			for _, t := range a.Untolerated {
+				tols = append(tols, toleration(t.Key, t.Value, t.Effect))
+			}
+			others := ""
+			if len(asks) > 1 {
+				var names []string
+				for _, o := range asks {
+					names = append(names, o.Pool)
+				}
+				others = fmt.Sprintf(" (the heaviest of those they allow: %s)", strings.Join(names, ", "))
+			}
+			return fmt.Sprintf("its selectors ask for pool %s%s: add the toleration %s of that pool to its pod template", a.Pool, others, strings.Join(tols, " and "))
 		}
-		return "add the toleration " + tol + " to its pod template, or select a pool or node group it tolerates"
+		return "add the toleration " + toleration(m[1], m[2], m[3]) + " to its pod template, or select a pool or node group it tolerates"
 	}
 	if m := labelReason.FindStringSubmatch(reason); m != nil {
 		if m[1] == "karpenter.sh/provisioner-name" {
@@ -82,6 +98,14 @@ func hintFor(reason string) string {
 		return "no instance type a pool may launch fits its requests and selectors: lower its requests, or widen a pool's instance types"
 	}
 	return ""
+}
+
+// toleration writes the toleration of a taint as a pod template says it.
+func toleration(key, value, effect string) string {
+	if value == "" {
+		return fmt.Sprintf("{key: %s, operator: Exists, effect: %s}", key, effect)
+	}
+	return fmt.Sprintf("{key: %s, value: %s, effect: %s}", key, value, effect)
 }
 
 // staying says how many of a workload's pods stay.

@@ -23,4 +23,5 @@ type (
 	Offering     = wire.Offering
 	Placement    = wire.Placement
 	Node         = wire.Node
+	AskedPool    = wire.AskedPool
 )

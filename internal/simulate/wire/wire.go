@@ -129,10 +129,22 @@ type Placement struct {
 	// Pending are its pods no node takes once the cluster settles, by
 	// upstream's reason in the last round.
 	Pending map[string]int `json:"pending,omitempty"`
+	// Asks are the pools its pods' selectors and required affinity let
+	// them use (a pool's labels and requirements allow them), with each
+	// pool's taints they do not tolerate, for the pods that stay
+	// Pending: the fix is the asked pool's, never another's.
+	Asks []AskedPool `json:"asks,omitempty"`
 	// GroupOnly are its pods that ask for no node group but that an
 	// untainted one would run while it has room, and for which Karpenter
 	// launches nothing: by "group: upstream's reason".
 	GroupOnly map[string]int `json:"groupOnly,omitempty"`
+}
+
+// AskedPool is a pool a workload's pods may use, and the pool's taints
+// they do not tolerate.
+type AskedPool struct {
+	Pool        string  `json:"pool"`
+	Untolerated []Taint `json:"untolerated,omitempty"`
 }
 
 // Node is one node Karpenter would launch: the offering the AWS

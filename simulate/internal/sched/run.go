@@ -14,12 +14,8 @@ import (
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
-	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-	fakeclient "sigs.k8s.io/controller-runtime/pkg/client/fake"
-	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/yaml"
 
@@ -28,6 +24,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/cloudprovider/fake"
 	"sigs.k8s.io/karpenter/pkg/controllers/state"
 	"sigs.k8s.io/karpenter/pkg/operator/options"
+	karpsched "sigs.k8s.io/karpenter/pkg/scheduling"
 	nodepoolutils "sigs.k8s.io/karpenter/pkg/utils/nodepool"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 
@@ -128,11 +125,7 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 		return nil, err
 	}
 	ctx = options.ToContext(ctx, opts)
-	kube := fakeclient.NewClientBuilder().
-		WithInterceptorFuncs(interceptor.Funcs{Get: getClusterScoped}).
-		WithIndex(&corev1.Pod{}, "spec.nodeName", func(o client.Object) []string { return []string{o.(*corev1.Pod).Spec.NodeName} }).
-		WithIndex(&corev1.Node{}, "spec.providerID", func(o client.Object) []string { return []string{o.(*corev1.Node).Spec.ProviderID} }).
-		Build()
+	kube := (&apiServer{}).client()
 	provider := fake.NewCloudProvider()
 	provider.InstanceTypes = all
 	clk := clock.RealClock{}
@@ -182,25 +175,41 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 	}
 	for p, err := range pending {
 		pl := &resp.Workloads[workloadOf(p)]
+		if pl.Asks == nil {
+			pl.Asks = asks(p, pools)
+		}
 		if g, ok := fallback[p]; ok {
 			add(&pl.GroupOnly, g+": "+err.Error(), 1)
 			continue
 		}
 		add(&pl.Pending, err.Error(), 1)
 	}
+	canon(resp, req, pools)
 	return resp, nil
 }
 
-// getClusterScoped gets an object as the API server does: the namespace
-// a key gives a cluster-scoped object is ignored (upstream asks for a
-// PersistentVolume in its pod's namespace), where the fake client would
-// look for it there.
-func getClusterScoped(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
-	switch obj.(type) {
-	case *corev1.PersistentVolume, *corev1.Node, *storagev1.StorageClass, *storagev1.CSINode:
-		key.Namespace = ""
+// asks are the pools a pod's selectors let it use, with their taints it
+// does not tolerate: a pool whose template's labels and requirements are
+// compatible with the pod's node selector and required affinity.
+func asks(p *corev1.Pod, pools []*karpv1.NodePool) []simulate.AskedPool {
+	out := []simulate.AskedPool{}
+	podReqs := karpsched.NewStrictPodRequirements(p)
+	for _, np := range pools {
+		reqs := karpsched.NewNodeSelectorRequirementsWithMinValues(np.Spec.Template.Spec.Requirements...)
+		reqs.Add(karpsched.NewLabelRequirements(np.Spec.Template.Labels).Values()...)
+		reqs.Add(karpsched.NewLabelRequirements(map[string]string{karpv1.NodePoolLabelKey: np.Name}).Values()...)
+		if reqs.Compatible(podReqs, karpsched.AllowUndefinedWellKnownLabels) != nil {
+			continue
+		}
+		ask := simulate.AskedPool{Pool: np.Name}
+		for _, t := range np.Spec.Template.Spec.Taints {
+			if karpsched.Taints([]corev1.Taint{t}).ToleratesPod(p) != nil {
+				ask.Untolerated = append(ask.Untolerated, simulate.Taint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)})
+			}
+		}
+		out = append(out, ask)
 	}
-	return c.Get(ctx, key, obj, opts...)
+	return out
 }
 
 func add(m *map[string]int, k string, n int) {
