@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -20,6 +21,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/controllers/provisioning/scheduling"
 	"sigs.k8s.io/karpenter/pkg/controllers/state"
 	"sigs.k8s.io/karpenter/pkg/events"
+	"sigs.k8s.io/karpenter/pkg/operator/options"
 	karpsched "sigs.k8s.io/karpenter/pkg/scheduling"
 	"sigs.k8s.io/karpenter/pkg/utils/resources"
 )
@@ -102,8 +104,18 @@ func (c *cluster) solve(round int, pods []*corev1.Pod) (int, map[*corev1.Pod]err
 	if err != nil {
 		return 0, nil, fmt.Errorf("topology: %w", err)
 	}
+	// The options upstream's provisioner schedules with.
+	opts := options.FromContext(c.ctx)
+	schedOpts := []scheduling.Options{
+		scheduling.DisableReservedCapacityFallback,
+		scheduling.NumConcurrentReconciles(int(math.Ceil(float64(opts.CPURequests) / 1000.0))),
+		scheduling.MinValuesPolicy(opts.MinValuesPolicy),
+	}
+	if opts.PreferencePolicy == options.PreferencePolicyIgnore {
+		schedOpts = append(schedOpts, scheduling.IgnorePreferences)
+	}
 	s := scheduling.NewScheduler(c.ctx, c.client, c.pools, c.state, stateNodes, topology, c.its, c.daemons,
-		events.NewRecorder(&record.FakeRecorder{}), c.clock, c.volumeReqs, nil)
+		events.NewRecorder(&record.FakeRecorder{}), c.clock, c.volumeReqs, nil, schedOpts...)
 	results, err := s.Solve(c.ctx, pods)
 	if err != nil {
 		return 0, nil, fmt.Errorf("scheduling: %w", err)
@@ -190,7 +202,7 @@ func (c *cluster) launch(round int, nc *scheduling.NodeClaim) (*launched, error)
 	var bestOffer *cloudprovider.Offering
 	for _, it := range fits {
 		for _, o := range it.Offerings.Available().Compatible(reqs).Compatible(capacityTypeIs(capacityType)) {
-			if best == nil || cheaper(o, it, bestOffer, best) {
+			if best == nil || c.cheaper(o, it, bestOffer, best) {
 				best, bestOffer = it, o
 			}
 		}
@@ -291,13 +303,37 @@ func capacityTypeIs(ct string) karpsched.Requirements {
 	return karpsched.NewRequirements(karpsched.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, ct))
 }
 
-// cheaper orders offerings by price, then instance type and zone.
-func cheaper(o *cloudprovider.Offering, it *cloudprovider.InstanceType, than *cloudprovider.Offering, thanIt *cloudprovider.InstanceType) bool {
+// cheaper orders offerings by price, then instance type, then zone: of
+// zones priced alike, the one with the fewest nodes so far, then the one
+// launched into longest ago, then by name. EC2 does not say which zone
+// a fleet takes among equal prices; a rule that looks at what was
+// launched, not at names, keeps zones the request cannot tell apart
+// interchangeable, which canon relies on.
+func (c *cluster) cheaper(o *cloudprovider.Offering, it *cloudprovider.InstanceType, than *cloudprovider.Offering, thanIt *cloudprovider.InstanceType) bool {
 	if o.Price != than.Price {
 		return o.Price < than.Price
 	}
 	if it.Name != thanIt.Name {
 		return it.Name < thanIt.Name
 	}
+	a, b := c.zoneUse(o.Zone()), c.zoneUse(than.Zone())
+	if a.nodes != b.nodes {
+		return a.nodes < b.nodes
+	}
+	if a.last != b.last {
+		return a.last < b.last
+	}
 	return strings.Compare(o.Zone(), than.Zone()) < 0
+}
+
+// zoneUse is how many nodes were launched into a zone, and the number
+// (from 1) of the last one; 0 for none.
+func (c *cluster) zoneUse(zone string) (use struct{ nodes, last int }) {
+	for i, n := range c.nodes {
+		if n.zone == zone {
+			use.nodes++
+			use.last = i + 1
+		}
+	}
+	return use
 }
