@@ -38,6 +38,25 @@ var amiRules = []*Rule{
 		},
 	},
 	{
+		ID: "value/ami-release", Severity: diag.Error, Group: "Values",
+		Summary: "A pinned AMI release (al2023@vYYYYMMDD) is not older than the cluster's Kubernetes minor: Karpenter resolves the alias for the cluster's minor, and a release built before upstream released that minor has no image for it. `upgrade --kubernetes-to` moves such an alias first, as a step.",
+		check: func(c *Context) {
+			k := c.P.Cluster.KubernetesVersion
+			for _, n := range names(c.P.NodeClasses) {
+				a := c.P.NodeClasses[n].AMI
+				fam := amiFamily(a)
+				if release, released, lacks := facts.AMIReleaseLacks(a.Alias, k); lacks {
+					hint := "use " + fam + "@latest, or pin a release built for " + k
+					if param := facts.AMIRecommendedName(fam, k); param != "" {
+						hint += ": `aws ssm get-parameter --name " + param + " --query Parameter.Value --output text` names the newest, whose v-suffix is the release"
+					}
+					c.Report(at("nodeClasses", field(n), "ami", "alias"), hint,
+						"node class %q pins AMI release %s of %s, before Kubernetes %s was released (%s): it has no image for the cluster's %s, and no node would launch", n, a.Alias, release, k, released, k)
+				}
+			}
+		},
+	},
+	{
 		ID: "value/user-data", Severity: diag.Error, Group: "Values",
 		Summary: "userData is in the form its AMI family reads (TOML for Bottlerocket; for AL2023 a shell script, a nodeadm NodeConfig or MIME multi-part), and with the part Karpenter adds fits the 16 KiB of user data EC2 accepts.",
 		Hint:    "for AL2023 write a shell script, a NodeConfig (apiVersion: node.eks.aws/v1alpha1) or a MIME multi-part document; for Bottlerocket, TOML settings",

@@ -359,7 +359,9 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 	// point).
 	target := p.envs[len(p.envs)-1]
 	for _, f := range lint.Check(target, fieldpos.Source{}) {
-		if f.Severity != diag.Error || strings.HasPrefix(f.Rule, "version/") {
+		// A pinned AMI release older than the Kubernetes target is moved
+		// by a step before the control plane (kubernetesSteps).
+		if f.Severity != diag.Error || strings.HasPrefix(f.Rule, "version/") || f.Rule == "value/ami-release" && p.KubernetesTo != "" {
 			continue
 		}
 		f.Env, f.Message = "", fmt.Sprintf("at Karpenter %s the profile is refused: %s (%s)", tv, f.Message, strings.TrimPrefix(f.Path, "environments."+p.Env+"."))

@@ -32,6 +32,7 @@ func (p *Plan) steps() []Step {
 	// Every name in a command is one shell word, quoted where needed.
 	sh := escape.ShellJoin
 	var steps []Step
+	movedAliases := map[string]bool{}
 	add := func(title, command, ifFails string) {
 		steps = append(steps, Step{Order: len(steps) + 1, Title: title, Command: command, IfFails: ifFails})
 	}
@@ -97,7 +98,7 @@ func (p *Plan) steps() []Step {
 		if v.MinorString() == "1.1" && p.versions[0].Major == 0 {
 			storedV1()
 		}
-		p.kubernetesSteps(add, v.String())
+		p.kubernetesSteps(add, v.String(), movedAliases)
 		if app := target.Application; app != nil {
 			// Argo CD renders the charts with helm template: there is no
 			// release to upgrade. Each hop is a commit of the profile at
@@ -129,7 +130,7 @@ func (p *Plan) steps() []Step {
 			sh("helm", "upgrade", "karpenter", generators.ChartRef("karpenter"), "--version", v.String(), "--namespace", ns, "--values", values)+
 				" && "+sh("kubectl", "-n", ns, "rollout", "status", "deployment/karpenter"), "")
 	}
-	p.kubernetesSteps(add, "")
+	p.kubernetesSteps(add, "", movedAliases)
 	set := fmt.Sprintf("karpenter.version: %q", p.To)
 	if p.KubernetesTo != "" {
 		set += fmt.Sprintf(" and cluster.kubernetesVersion: %q", p.KubernetesTo)
@@ -272,12 +273,37 @@ func equalJSON(a, b any) bool {
 // before ("" for after the last hop): the control plane, then each
 // managed node group; Karpenter's own nodes follow by drift when their
 // AMI alias is @latest, else with the AMI the profile names next.
-func (p *Plan) kubernetesSteps(add func(title, command, ifFails string), before string) {
+// moved names the node classes whose pinned AMI release an earlier step
+// already moves.
+func (p *Plan) kubernetesSteps(add func(title, command, ifFails string), before string, moved map[string]bool) {
 	target := p.envs[len(p.envs)-1]
 	n := target.Names
 	for _, k := range p.Kubernetes {
 		if k.Before != before {
 			continue
+		}
+		// Karpenter resolves an alias for the control plane's minor: a
+		// release pinned before that minor existed has no image for it,
+		// and once the control plane moves no node launches. The alias
+		// moves once, before the first control-plane step it cannot
+		// follow, to the newest release for the plan's last minor (EKS
+		// builds each release for every minor it supports, so it has
+		// images for the minors between too).
+		for _, name := range slices.Sorted(maps.Keys(target.Profile.NodeClasses)) {
+			alias := target.Profile.NodeClasses[name].AMI.Alias
+			release, released, lacks := facts.AMIReleaseLacks(alias, k.To)
+			if !lacks || moved[name] {
+				continue
+			}
+			moved[name] = true
+			family, _, _ := strings.Cut(alias, "@")
+			cmd := ""
+			if param := facts.AMIRecommendedName(family, p.KubernetesTo); param != "" {
+				cmd = escape.ShellJoin("aws", "ssm", "get-parameter", "--region", n.Region, "--name", param, "--query", "Parameter.Value", "--output", "text")
+			}
+			add(fmt.Sprintf("Before Kubernetes %s: move node class %s off AMI release %s (of %s; Kubernetes %s was released %s, so it has no image for it): set nodeClasses.%s.ami.alias to the newest release for %s (the command names its image; the release is the name's v-suffix), render, deploy, and let the nodes drift",
+				k.To, name, alias, release, k.To, released, name, p.KubernetesTo), cmd,
+				"with the alias unchanged, no node of the class launches once the control plane runs "+k.To)
 		}
 		cmds := []string{
 			escape.ShellJoin("aws", "eks", "update-cluster-version", "--region", n.Region, "--name", n.Cluster, "--kubernetes-version", k.To) +
