@@ -87,6 +87,30 @@ var budgetRules = []*Rule{
 		},
 	},
 	{
+		ID: "ops/budget-forceful", Severity: diag.Note, Group: "Operations",
+		Summary: "A pool whose budgets block disruption at some hours still has its nodes replaced at those hours by what no budget holds back: expiry (expireAfter is forceful in v1), spot interruptions and node repair.",
+		check: func(c *Context) {
+			if c.Minor == nil || !slices.Contains(c.Minor.BudgetReasons, "Drifted") {
+				return
+			}
+			for p, np := range c.pools() {
+				if _, ok := budgetWeek(c, np); !ok {
+					continue // the zone or a schedule is refused by its own rule
+				}
+				what := generators.Unbudgeted(c.P, np, c.Minor.BudgetReasons)
+				if len(what) == 0 {
+					continue
+				}
+				hint := "budgets cannot hold these back; drains still wait for PodDisruptionBudgets unless terminationGracePeriod is set"
+				if np.ExpireAfter != "" && np.ExpireAfter != "Never" {
+					hint = "expireAfter: \"Never\" keeps expiry out of the blocked hours (nodes are then replaced by drift and consolidation only); " + hint
+				}
+				c.Report(at("nodePools", field(p), "disruption", "budgets"), hint,
+					"pool %q's budgets block disruption at some hours, but at those hours its nodes are still replaced by %s", p, generators.JoinAnd(what))
+			}
+		},
+	},
+	{
 		ID: "ops/budget-drift-never", Severity: diag.Warning, Group: "Operations",
 		Summary: "A pool whose node class follows a moving AMI alias (@latest) lets drift replace its nodes in some hour of the week.",
 		Hint:    `open a window for Drifted, e.g. {nodes: "0", reasons: ["Drifted"], schedule: "0 9 * * mon-fri", duration: "10h"} with timeZone set holds drift back only in working hours; or pin the alias and roll it forward on purpose`,
