@@ -35,6 +35,12 @@ type NodeSettings struct {
 	// ReservedENIs are network interfaces the VPC CNI leaves alone
 	// (the chart's settings.reservedENIs).
 	ReservedENIs int
+	// ENIMemoryOverhead: the kubelet's reserved memory follows the pods
+	// the VPC CNI could address (no interface reserved), whatever maxPods
+	// says, as the provider computes it for the Amazon Linux families;
+	// otherwise it follows the node's pod capacity (Bottlerocket,
+	// Windows).
+	ENIMemoryOverhead bool
 	// VMMemoryOverheadPercent is the memory the hypervisor keeps, as a
 	// fraction (the chart's settings.vmMemoryOverheadPercent, 0.075).
 	VMMemoryOverheadPercent float64
@@ -50,7 +56,7 @@ type NodeSettings struct {
 // DefaultNodeSettings are the AWS provider's for an AL2023 node class
 // with no block device mappings and no kubelet settings.
 func DefaultNodeSettings() NodeSettings {
-	return NodeSettings{ENILimited: true, VMMemoryOverheadPercent: 0.075, RootVolume: 20 << 30}
+	return NodeSettings{ENILimited: true, ENIMemoryOverhead: true, VMMemoryOverheadPercent: 0.075, RootVolume: 20 << 30}
 }
 
 // Node is what a node of an instance type has, and what the kubelet and
@@ -86,8 +92,12 @@ func NodeOf(t Type, c Capacity, s NodeSettings) (Node, error) {
 	}
 	maps.Copy(capacity, c.Extended)
 
+	reservedFor := capacity[Pods]
+	if s.ENIMemoryOverhead {
+		reservedFor = int64(c.ENIPods)
+	}
 	overhead := Resources{
-		Memory:           (11*capacity[Pods] + 255) << 20,
+		Memory:           (11*reservedFor + 255) << 20,
 		EphemeralStorage: 1 << 30,
 		CPU:              kubeReservedCPU(capacity[CPU]),
 	}

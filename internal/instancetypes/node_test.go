@@ -76,8 +76,13 @@ func TestNodeSettings(t *testing.T) {
 		want   Resources
 	}{
 		{"defaults", "m5.large", func(*NodeSettings) {}, Resources{CPU: 1930, Memory: (7577 - 11*29 - 255 - 100) << 20, Pods: 29, EphemeralStorage: 17 << 30}},
-		{"one reserved interface", "m5.large", func(s *NodeSettings) { s.ReservedENIs = 1 }, Resources{Pods: 20, Memory: (7577 - 11*20 - 255 - 100) << 20}},
-		{"maxPods", "m5.large", func(s *NodeSettings) { s.MaxPods = 110 }, Resources{Pods: 110, Memory: (7577 - 11*110 - 255 - 100) << 20}},
+		// The Amazon Linux families reserve the kubelet's memory by the
+		// ENI-limited pods with no interface reserved, whatever maxPods
+		// and reservedENIs say (the provider's UsesENILimitedMemoryOverhead);
+		// Bottlerocket and Windows by the node's pods.
+		{"one reserved interface", "m5.large", func(s *NodeSettings) { s.ReservedENIs = 1 }, Resources{Pods: 20, Memory: (7577 - 11*29 - 255 - 100) << 20}},
+		{"maxPods", "m5.large", func(s *NodeSettings) { s.MaxPods = 110 }, Resources{Pods: 110, Memory: (7577 - 11*29 - 255 - 100) << 20}},
+		{"maxPods on Bottlerocket", "m5.large", func(s *NodeSettings) { s.MaxPods, s.ENIMemoryOverhead = 110, false }, Resources{Pods: 110, Memory: (7577 - 11*110 - 255 - 100) << 20}},
 		{"podsPerCore", "m5.large", func(s *NodeSettings) { s.PodsPerCore = 4 }, Resources{Pods: 8}},
 		{"not ENI-limited", "m5.large", func(s *NodeSettings) { s.ENILimited = false }, Resources{Pods: 110}},
 		{"kubeReserved and systemReserved", "m5.large", func(s *NodeSettings) {

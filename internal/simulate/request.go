@@ -194,6 +194,9 @@ func nodeSettings(p *profile.Profile, nc profile.NodeClass) (instancetypes.NodeS
 	if strings.HasPrefix(family, "Windows") {
 		os, s.ENILimited = "windows", false
 	}
+	// The provider reserves the kubelet's memory by the ENI-limited pods
+	// for every family but Bottlerocket and Windows.
+	s.ENIMemoryOverhead = family != "Bottlerocket" && !strings.HasPrefix(family, "Windows")
 	if v, ok := p.Karpenter.Settings["reservedENIs"]; ok {
 		n, err := strconv.Atoi(fmt.Sprint(v))
 		if err != nil {

@@ -1,0 +1,6 @@
+// Package allocatable holds karpgen's node sizing (internal/instancetypes
+// NodeOf, which karpgen simulate places pods on) to the AWS provider's own
+// code: its test builds each instance type as the provider's
+// instancetype.NewInstanceType does, for settings a team may set, and
+// compares what a node offers pods.
+package allocatable
