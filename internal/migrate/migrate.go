@@ -132,6 +132,17 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 	}, []string{kube("-n", o.Namespace, "get", "deployment/"+o.Deployment, "-o", "jsonpath={.status.replicas}") + "   # empty or 0, and still so a few minutes later",
 		doctor + "   # doctor/cluster-autoscaler ok: no Cluster Autoscaler runs in any namespace"})
 
+	// What the drains will ask of the pools, before the first: an EBS
+	// volume stays in its zone, so a StatefulSet whose volume sits where
+	// no pool reaches stays Pending once its node is drained.
+	add("Place the cluster's workloads on the pools before draining", []string{
+		"The simulation places the cluster's Deployments, StatefulSets and DaemonSets with Karpenter's own scheduler on what remains once the old groups are gone (the pools and the groups the profile keeps), their volumes and StorageClasses included. " +
+			"A pod it leaves Pending stays Pending after its drain: a StatefulSet whose volume sits in a zone no pool reaches (incompatible volume requirements) needs that zone in a pool, or its volume moved, first; a pod that selects an old group by its labels needs its selector changed.",
+	}, []string{
+		fmt.Sprintf("karpgen doctor %s --capture-script > capture.sh && sh capture.sh state", e.Name),
+		fmt.Sprintf("karpgen simulate %s --workloads state/k8s-workloads.json --workloads state/k8s-volumes.json", e.Name),
+	}, []string{fmt.Sprintf("karpgen vet %s --workloads state/k8s-workloads.json --workloads state/k8s-volumes.json", e.Name) + "   # exit 0: no workload would stay Pending"})
+
 	for _, g := range o.OldGroups {
 		sel := "eks.amazonaws.com/nodegroup=" + g
 		add("Move the workloads off node group "+g, []string{
