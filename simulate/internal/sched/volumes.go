@@ -125,6 +125,20 @@ func (c *cluster) withVolumes(pods []*corev1.Pod, claims map[*corev1.Pod][]corev
 			}
 		}
 	}
+	// Claims given with the workloads, unbound, that name a class the
+	// workloads do not hold: the same assumption as for the claims made
+	// here.
+	var given corev1.PersistentVolumeClaimList
+	if err := c.client.List(c.ctx, &given); err != nil {
+		return nil, nil, nil, err
+	}
+	for _, pvc := range given.Items {
+		if class := pvc.Spec.StorageClassName; pvc.Spec.VolumeName == "" && class != nil && *class != "" {
+			if err := assume(*class, "which claims name but the workloads do not hold"); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+	}
 	topology := scheduling.NewVolumeTopology(c.client)
 	refused := map[*corev1.Pod]error{}
 	c.volumeReqs = map[types.UID][]karpsched.Requirements{}
