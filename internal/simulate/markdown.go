@@ -15,18 +15,7 @@ import (
 // table of the workloads, one of the nodes Karpenter would launch, and
 // the capacity by pool with its price an hour.
 func (r *Report) Markdown(w io.Writer) {
-	pods, onGroups := 0, 0
-	for _, wl := range r.Workloads {
-		pods += wl.Pods
-		if !wl.DaemonSet {
-			for _, n := range wl.NodeGroups {
-				onGroups += n
-			}
-			for _, n := range wl.GroupOnly {
-				onGroups += n
-			}
-		}
-	}
+	pods, onGroups := r.podCounts()
 	fmt.Fprintf(w, "### karpgen simulate %s\n\n", escape.Code(r.Env))
 	fmt.Fprintf(w, "%s of %s: %d on node groups, %d on %s, %d Pending", count(pods, "pod"), count(len(r.Workloads), "workload"),
 		onGroups, pods-onGroups-r.Pending(), count(len(r.Nodes), "new node"), r.Pending())
@@ -49,22 +38,12 @@ func (r *Report) Markdown(w io.Writer) {
 		for _, g := range slices.Sorted(maps.Keys(wl.NodeGroups)) {
 			where = append(where, fmt.Sprintf("node group %s: %d", escape.Code(g), wl.NodeGroups[g]))
 		}
-		byPool := map[string][]int{}
-		for i := range wl.Nodes {
-			byPool[r.Nodes[i].NodePool] = append(byPool[r.Nodes[i].NodePool], i)
-		}
-		for _, pool := range slices.Sorted(maps.Keys(byPool)) {
-			nodes := byPool[pool]
-			slices.Sort(nodes)
+		for _, on := range r.onPools(wl) {
 			if wl.DaemonSet {
-				where = append(where, fmt.Sprintf("pool %s: %s", escape.Code(pool), nodeList(nodes)))
-				continue
+				where = append(where, fmt.Sprintf("pool %s: %s", escape.Code(on.pool), nodeList(on.nodes)))
+			} else {
+				where = append(where, fmt.Sprintf("pool %s: %d on %s", escape.Code(on.pool), on.pods, nodeList(on.nodes)))
 			}
-			n := 0
-			for _, i := range nodes {
-				n += wl.Nodes[i]
-			}
-			where = append(where, fmt.Sprintf("pool %s: %d on %s", escape.Code(pool), n, nodeList(nodes)))
 		}
 		for _, reason := range slices.Sorted(maps.Keys(wl.Pending)) {
 			pending = append(pending, fmt.Sprintf("%d: %s", wl.Pending[reason], escape.Markdown(reason)))

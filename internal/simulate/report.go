@@ -135,18 +135,7 @@ func (r *Report) Pending() int {
 // Text writes the report for a terminal: every workload with where its
 // pods land, then the nodes Karpenter would launch.
 func (r *Report) Text(w io.Writer) {
-	pods, onGroups := 0, 0
-	for _, wl := range r.Workloads {
-		pods += wl.Pods
-		if !wl.DaemonSet {
-			for _, n := range wl.NodeGroups {
-				onGroups += n
-			}
-			for _, n := range wl.GroupOnly {
-				onGroups += n
-			}
-		}
-	}
+	pods, onGroups := r.podCounts()
 	settled := ""
 	if r.Rounds > 0 {
 		settled = "; settled in " + count(r.Rounds, "round")
@@ -174,21 +163,11 @@ func (r *Report) Text(w io.Writer) {
 				fmt.Fprintf(w, "  %d on node group %s\n", wl.NodeGroups[g], escape.Terminal(g))
 			}
 		}
-		byPool := map[string][]int{}
-		for i := range wl.Nodes {
-			byPool[r.Nodes[i].NodePool] = append(byPool[r.Nodes[i].NodePool], i)
-		}
-		for _, pool := range slices.Sorted(maps.Keys(byPool)) {
-			nodes := byPool[pool]
-			slices.Sort(nodes)
-			n := 0
-			for _, i := range nodes {
-				n += wl.Nodes[i]
-			}
+		for _, on := range r.onPools(wl) {
 			if wl.DaemonSet {
-				fmt.Fprintf(w, "  pool %s: %s (%s)\n", escape.Terminal(pool), count(len(nodes), "new node"), nodeList(nodes))
+				fmt.Fprintf(w, "  pool %s: %s (%s)\n", escape.Terminal(on.pool), count(len(on.nodes), "new node"), nodeList(on.nodes))
 			} else {
-				fmt.Fprintf(w, "  %d on pool %s: %s (%s)\n", n, escape.Terminal(pool), count(len(nodes), "new node"), nodeList(nodes))
+				fmt.Fprintf(w, "  %d on pool %s: %s (%s)\n", on.pods, escape.Terminal(on.pool), count(len(on.nodes), "new node"), nodeList(on.nodes))
 			}
 		}
 		for _, reason := range slices.Sorted(maps.Keys(wl.Pending)) {
@@ -234,6 +213,51 @@ func (c *Capacity) Text(w io.Writer) {
 		fmt.Fprintf(w, "  pool %s: %s (%s)%s\n", escape.Terminal(p.Pool), count(p.Nodes, "node"), MixText(p.Mix), price)
 	}
 	fmt.Fprintf(w, "Prices: %s\n", c.Prices)
+}
+
+// podCounts are the pods of the workloads (a DaemonSet's counted once)
+// and those of them on node groups, as the headline gives them.
+func (r *Report) podCounts() (pods, onGroups int) {
+	for _, wl := range r.Workloads {
+		pods += wl.Pods
+		if !wl.DaemonSet {
+			for _, n := range wl.NodeGroups {
+				onGroups += n
+			}
+			for _, n := range wl.GroupOnly {
+				onGroups += n
+			}
+		}
+	}
+	return pods, onGroups
+}
+
+// onPool is where a workload's pods land in one pool: the nodes (by
+// index, ascending) and how many pods.
+type onPool struct {
+	pool  string
+	nodes []int
+	pods  int
+}
+
+// onPools are a workload's new nodes grouped by pool, pools by name.
+func (r *Report) onPools(wl WorkloadReport) []onPool {
+	byPool := map[string]*onPool{}
+	for i, n := range wl.Nodes {
+		pool := r.Nodes[i].NodePool
+		if byPool[pool] == nil {
+			byPool[pool] = &onPool{pool: pool}
+		}
+		byPool[pool].nodes = append(byPool[pool].nodes, i)
+		byPool[pool].pods += n
+	}
+	var out []onPool
+	for _, pool := range slices.Sorted(maps.Keys(byPool)) {
+		on := byPool[pool]
+		slices.Sort(on.nodes)
+		out = append(out, *on)
+	}
+	return out
 }
 
 // count writes n things, "1 thing" or "2 things".
