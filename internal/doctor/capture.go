@@ -40,6 +40,13 @@ func commands(e *model.Env) []command {
 		out = append(out,
 			command{q(f.role), fmt.Sprintf("aws iam get-role --role-name %s --output json", q(r.Name))},
 			command{q(f.policies), fmt.Sprintf("aws iam list-attached-role-policies --role-name %s --output json", q(r.Name))})
+		if r.Exists {
+			// A role the team made: its own policies, which doctor
+			// evaluates the node's requests against.
+			out = append(out, command{q(f.details), fmt.Sprintf(
+				`aws iam get-account-authorization-details --filter Role LocalManagedPolicy --query %s --output json`,
+				q(fmt.Sprintf("{Roles: RoleDetailList[?RoleName=='%s'], Policies: Policies}", r.Name)))})
+		}
 	}
 	out = append(out,
 		command{"iam-controller-role.json", fmt.Sprintf("aws iam get-role --role-name %s --output json", q(n.ControllerRole))},
@@ -108,6 +115,9 @@ func commands(e *model.Env) []command {
 		// of the capture's folder places the workloads' pods in the zones
 		// their volumes are in, as Karpenter does.
 		command{"k8s-volumes.json", "kubectl get persistentvolumes,persistentvolumeclaims,storageclasses --all-namespaces -o json"},
+		// The VPC CNI's service account: with a role of its own (IRSA),
+		// the node roles need no CNI policy.
+		command{"k8s-aws-node-serviceaccount.json", "kubectl get serviceaccount aws-node --namespace kube-system -o json"},
 	)
 	if app := e.Application; app != nil {
 		// Argo CD renders the charts with helm template: there is no
@@ -177,7 +187,7 @@ echo "captured into $dir"
 }
 
 // nodeRoleFiles are the capture's files of one node role.
-type nodeRoleFiles struct{ role, policies, entry string }
+type nodeRoleFiles struct{ role, policies, entry, details string }
 
 // nodeRoleFilesOf names a node role's files: the environment's own under
 // the names captures have always had, each of karpenter.nodeRoles under
@@ -189,9 +199,10 @@ type nodeRoleFiles struct{ role, policies, entry string }
 // (name/iam), as IAM itself merges them.
 func nodeRoleFilesOf(n model.Names, role string) nodeRoleFiles {
 	if role == n.NodeRole {
-		return nodeRoleFiles{"iam-node-role.json", "iam-node-role-policies.json", "eks-access-entry-node.json"}
+		return nodeRoleFiles{"iam-node-role.json", "iam-node-role-policies.json", "eks-access-entry-node.json", "iam-node-role-details.json"}
 	}
-	return nodeRoleFiles{"iam-extra-node-role-" + role + ".json", "iam-extra-node-policies-" + role + ".json", "eks-access-entry-extra-node-" + role + ".json"}
+	return nodeRoleFiles{"iam-extra-node-role-" + role + ".json", "iam-extra-node-policies-" + role + ".json", "eks-access-entry-extra-node-" + role + ".json",
+		"iam-extra-node-details-" + role + ".json"}
 }
 
 // instanceProfiles are the instance profiles the node classes launch

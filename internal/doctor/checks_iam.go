@@ -8,7 +8,6 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
@@ -19,7 +18,7 @@ import (
 var iamChecks = []*Check{
 	{
 		ID: "doctor/node-role", Severity: diag.Error,
-		Summary: "Each node role exists, trusts EC2 and has the managed policies of the profile's Karpenter minor (and those karpenter.nodeRoles adds); an adopted role may have one that allows at least as much (ECR ReadOnly for PullOnly).",
+		Summary: "Each node role exists, trusts EC2 and has the managed policies of the profile's Karpenter minor (and those karpenter.nodeRoles adds); an adopted role is judged by what its policies allow: the AWS managed ones attached (ECR ReadOnly for PullOnly) and its own inline and customer managed policies, each request they do not allow named with the closest statement; the VPC CNI's policy is not asked of it when aws-node has a role of its own (IRSA or Pod Identity).",
 		run: func(c *checkRun) {
 			n := c.e.Names
 			for _, r := range n.NodeRoles() {
@@ -202,48 +201,4 @@ var iamChecks = []*Check{
 				"aws iam create-service-linked-role --aws-service-name spot.amazonaws.com")
 		},
 	},
-}
-
-// nodeRole holds one node role to what the bundle needs of it: trust of
-// EC2 and the managed policies attached.
-func (c *checkRun) nodeRole(r model.NodeRole) {
-	n := c.e.Names
-	fix := c.deployIAM()
-	if r.Exists {
-		fix = "attach the policies to the existing role (aws iam attach-role-policy --role-name " + escape.Shell(r.Name) + " --policy-arn <arn>)"
-	}
-	f := nodeRoleFilesOf(n, r.Name)
-	var role iamRole
-	if !c.load(f.role, &role, "role "+r.Name, "the node role", fix) {
-		return
-	}
-	if !trusts(role.Role.AssumeRolePolicyDocument, "Service", n.EC2Principal) {
-		c.report("role "+r.Name, "a trust policy for "+n.EC2Principal, compact(role.Role.AssumeRolePolicyDocument), "update it to iam/node-trust-policy.json")
-	}
-	var att iamAttached
-	if !c.load(f.policies, &att, "role "+r.Name, "its attached policies", fix) {
-		return
-	}
-	var have []string
-	for _, p := range att.AttachedPolicies {
-		have = append(have, p.PolicyArn)
-	}
-	want := make([]string, 0, len(c.e.Facts.NodeRolePolicies)+len(r.Policies))
-	covered := map[string]bool{}
-	for _, name := range c.e.Facts.NodeRolePolicies {
-		want = append(want, n.ManagedPolicyARN(name))
-		// An adopted role is judged by what it allows: a policy that
-		// allows at least as much stands for the minor's.
-		for _, other := range facts.NodePolicyCovers[name] {
-			if r.Exists && slices.Contains(have, n.ManagedPolicyARN(other)) {
-				covered[n.ManagedPolicyARN(name)] = true
-			}
-		}
-	}
-	for _, arn := range append(want, r.Policies...) {
-		if !slices.Contains(have, arn) && !covered[arn] {
-			c.report("role "+r.Name, arn+" attached", strings.Join(have, ", "),
-				escape.ShellJoin("aws", "iam", "attach-role-policy", "--role-name", r.Name, "--policy-arn", arn))
-		}
-	}
 }

@@ -1063,3 +1063,60 @@ func TestAdoptedNodeRoleByWhatItAllows(t *testing.T) {
 		t.Errorf("a created role:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestTeamNodeRolePolicies: an adopted node role whose team wrote the
+// VPC CNI's permissions as a policy of its own meets the minor's
+// AmazonEKS_CNI_Policy by what that policy allows; one statement short
+// (no ec2:CreateTags on network interfaces) is a finding naming the
+// request and the closest statement; a CNI with a role of its own asks
+// nothing of the node role.
+func TestTeamNodeRolePolicies(t *testing.T) {
+	p := *prodEnv(t).Profile
+	role := "eksctl-ws-prod-nodegroup-NodeInstanceRole"
+	p.Karpenter.ExistingNodeRole = role
+	e := model.Resolve(&p)
+	n := e.Names
+	if script := doctor.Script(e); !strings.Contains(script, `run iam-node-role-details.json aws iam get-account-authorization-details --filter Role LocalManagedPolicy --query "{Roles: RoleDetailList[?RoleName=='`+role+`'], Policies: Policies}" --output json`) {
+		t.Fatalf("the capture does not read the adopted node role's own policies:\n%s", script)
+	}
+	cni := n.ManagedPolicyARN("AmazonEKS_CNI_Policy")
+	withOwn := func(statements ...any) map[string]any {
+		f := healthy(t, e)
+		att := f["iam-node-role-policies.json"].(map[string]any)
+		att["AttachedPolicies"] = slices.DeleteFunc(slices.Clone(att["AttachedPolicies"].([]any)), func(x any) bool {
+			return x.(map[string]any)["PolicyArn"] == cni
+		})
+		doc := map[string]any{"Version": "2012-10-17", "Statement": statements}
+		f["iam-node-role-details.json"] = map[string]any{
+			"Roles":    []any{map[string]any{"RoleName": role, "RolePolicyList": []any{map[string]any{"PolicyName": "vpc-cni", "PolicyDocument": doc}}, "AttachedManagedPolicies": []any{}}},
+			"Policies": []any{},
+		}
+		return f
+	}
+	describe := map[string]any{"Sid": "Eni", "Effect": "Allow", "Resource": "*", "Action": []any{
+		"ec2:AssignPrivateIpAddresses", "ec2:AttachNetworkInterface", "ec2:CreateNetworkInterface", "ec2:DeleteNetworkInterface",
+		"ec2:Describe*", "ec2:DetachNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute", "ec2:UnassignPrivateIpAddresses"}}
+	tag := map[string]any{"Sid": "TagEni", "Effect": "Allow", "Action": "ec2:CreateTags", "Resource": "arn:aws:ec2:*:*:network-interface/*"}
+	if r := run(t, e, writeState(t, withOwn(describe, tag))); len(findings(r)) != 0 {
+		t.Errorf("the CNI's permissions in the team's inline policy:\n%s", text(r))
+	}
+	wrongTag := map[string]any{"Sid": "TagEni", "Effect": "Allow", "Action": "ec2:CreateTags", "Resource": "arn:aws:ec2:*:*:network-interface/*",
+		"Condition": map[string]any{"StringEquals": map[string]any{"aws:ResourceTag/cluster": "ws-prod"}}}
+	var got []string
+	for _, fd := range findings(run(t, e, writeState(t, withOwn(describe, wrongTag)))) {
+		got = append(got, fd.Rule+" "+fd.Resource+": want "+fd.Expected+", found "+fd.Found+"; fix "+fd.Hint)
+	}
+	want := []string{"doctor/node-role role " + role + ": want " + cni + " attached, found " +
+		n.ManagedPolicyARN("AmazonEKSWorkerNodePolicy") + ", " + n.ManagedPolicyARN("AmazonEC2ContainerRegistryPullOnly") + ", " + n.ManagedPolicyARN("AmazonSSMManagedInstanceCore") +
+		`; its policies do not allow ec2:CreateTags (closest: inline policy vpc-cni statement "TagEni" fails on StringEquals aws:ResourceTag/cluster "ws-prod" (the request has none))` +
+		"; fix aws iam attach-role-policy --role-name " + role + " --policy-arn " + cni}
+	if !slices.Equal(got, want) {
+		t.Errorf("the CNI's tagging scoped by a tag:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	f := withOwn()
+	f["k8s-aws-node-serviceaccount.json"] = map[string]any{"metadata": map[string]any{"name": "aws-node", "namespace": "kube-system",
+		"annotations": map[string]any{"eks.amazonaws.com/role-arn": "arn:aws:iam::" + n.Account + ":role/vpc-cni"}}}
+	if r := run(t, e, writeState(t, f)); len(findings(r)) != 0 {
+		t.Errorf("aws-node with a role of its own (IRSA):\n%s", text(r))
+	}
+}

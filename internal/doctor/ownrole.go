@@ -31,33 +31,7 @@ func checkOwnRole(c *checkRun) {
 		c.report("role "+n.ControllerRole, "the role karpenter.existingControllerRole names", "absent", "create the role, or name the controller's role in karpenter.existingControllerRole")
 		return
 	}
-	role := d.Roles[0]
-	var policies []*iameval.Policy
-	var unread []string
-	for _, ip := range role.RolePolicyList {
-		if p := parsePolicy(c, "inline policy "+ip.PolicyName, ip.PolicyDocument); p != nil {
-			policies = append(policies, p)
-		}
-	}
-	for _, ap := range role.AttachedManagedPolicies {
-		found := false
-		for _, mp := range d.Policies {
-			if mp.Arn != ap.PolicyArn {
-				continue
-			}
-			for _, v := range mp.PolicyVersionList {
-				if v.IsDefaultVersion {
-					found = true
-					if p := parsePolicy(c, "policy "+ap.PolicyName, v.Document); p != nil {
-						policies = append(policies, p)
-					}
-				}
-			}
-		}
-		if !found {
-			unread = append(unread, ap.PolicyArn)
-		}
-	}
+	policies, unread := roleDetailPolicies(c, "role "+n.ControllerRole, d)
 	unmet, err := guardrails.AgainstRole(c.e, policies)
 	if err != nil {
 		c.report("role "+n.ControllerRole, "policies karpgen can evaluate", err.Error(), "")
@@ -151,9 +125,44 @@ func causeOf(r iameval.Result) (why, closest string) {
 	return "the statements that take them in test " + strings.Join(keys, " and "), best.String()
 }
 
+// roleDetailPolicies are the policies of the first role of a capture's
+// authorization details that the evaluator reads: its inline policies
+// and the default version of each attached customer managed policy.
+// unread are the ARNs of attached policies whose documents the details
+// do not hold (AWS managed ones).
+func roleDetailPolicies(c *checkRun, resource string, d roleDetails) (policies []*iameval.Policy, unread []string) {
+	role := d.Roles[0]
+	for _, ip := range role.RolePolicyList {
+		if p := parsePolicy(c, resource, "inline policy "+ip.PolicyName, ip.PolicyDocument); p != nil {
+			policies = append(policies, p)
+		}
+	}
+	for _, ap := range role.AttachedManagedPolicies {
+		found := false
+		for _, mp := range d.Policies {
+			if mp.Arn != ap.PolicyArn {
+				continue
+			}
+			for _, v := range mp.PolicyVersionList {
+				if v.IsDefaultVersion {
+					found = true
+					if p := parsePolicy(c, resource, "policy "+ap.PolicyName, v.Document); p != nil {
+						policies = append(policies, p)
+					}
+				}
+			}
+		}
+		if !found {
+			unread = append(unread, ap.PolicyArn)
+		}
+	}
+	return policies, unread
+}
+
 // parsePolicy reads a policy document as the CLI prints it (an object, or
-// the API's URL-encoded string); one that does not read is a finding.
-func parsePolicy(c *checkRun, name string, raw json.RawMessage) *iameval.Policy {
+// the API's URL-encoded string); one that does not read is a finding on
+// the resource (the role).
+func parsePolicy(c *checkRun, resource, name string, raw json.RawMessage) *iameval.Policy {
 	doc := []byte(raw)
 	if s, err := strconv.Unquote(string(raw)); err == nil {
 		if u, err := url.QueryUnescape(s); err == nil {
@@ -162,7 +171,7 @@ func parsePolicy(c *checkRun, name string, raw json.RawMessage) *iameval.Policy 
 	}
 	p, err := iameval.Parse(name, doc, false)
 	if err != nil {
-		c.report("role "+c.e.Names.ControllerRole, "a policy document karpgen reads", name+": "+err.Error(), "")
+		c.report(resource, "a policy document karpgen reads", name+": "+err.Error(), "")
 		return nil
 	}
 	return p

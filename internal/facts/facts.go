@@ -168,17 +168,6 @@ type IAM struct {
 	NoTemplate bool
 }
 
-// NodePolicyCovers lists, for an AWS managed policy of the node role,
-// the AWS managed policies that allow at least what it allows: ECR's
-// read-only, power-user and full-access policies each allow the pulls of
-// AmazonEC2ContainerRegistryPullOnly, which 1.4 moved the node role to
-// from ReadOnly. A role the profile adopts (made by upstream's
-// getting-started stack of an earlier release) lacks nothing with one of
-// them.
-var NodePolicyCovers = map[string][]string{
-	"AmazonEC2ContainerRegistryPullOnly": {"AmazonEC2ContainerRegistryReadOnly", "AmazonEC2ContainerRegistryPowerUser", "AmazonEC2ContainerRegistryFullAccess"},
-}
-
 // Rule is an EventBridge rule feeding the interruption queue.
 type Rule struct {
 	Name       string // logical name in the upstream template
