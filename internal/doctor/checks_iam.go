@@ -186,7 +186,7 @@ var iamChecks = []*Check{
 	},
 	{
 		ID: "doctor/interruption", Severity: diag.Error,
-		Summary: "The interruption queue exists and lets EventBridge send to it (the rendered policy for a queue the bundle creates; any policy that allows it for an adopted one), and for every event Karpenter's minor reads a rule with that pattern targets the queue, whatever it is named.",
+		Summary: "The interruption queue exists and lets EventBridge send to it (the rendered policy for a queue the bundle creates; for an adopted one, a policy that allows it as EventBridge asks: evaluated for each rule that targets it, source conditions and the TLS deny included), and for every event Karpenter's minor reads a rule with that pattern targets the queue, whatever it is named.",
 		run:     checkInterruption,
 	},
 	{

@@ -889,6 +889,39 @@ func TestAdoptedGettingStartedQueue(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// A queue policy that lets EventBridge send only for the account's
+	// rules is evaluated as EventBridge asks, not skipped for having a
+	// condition; one scoped to another account's rules is a finding
+	// naming the key.
+	sourced := func(rules string) map[string]any {
+		return map[string]any{"Attributes": map[string]any{"Policy": mustJSON(t, map[string]any{
+			"Version": "2012-10-17",
+			"Statement": []any{
+				map[string]any{"Sid": "EventBridge", "Effect": "Allow", "Principal": map[string]any{"Service": "events.amazonaws.com"}, "Action": "sqs:SendMessage", "Resource": n.QueueARN,
+					"Condition": map[string]any{"ArnLike": map[string]any{"aws:SourceArn": rules}}},
+				map[string]any{"Sid": "DenyHTTP", "Effect": "Deny", "Action": "sqs:*", "Resource": n.QueueARN, "Condition": map[string]any{"Bool": map[string]any{"aws:SecureTransport": false}}, "Principal": "*"},
+			}})}}
+	}
+	f["sqs-queue.json"] = sourced("arn:aws:events:ap-northeast-2:491085395789:rule/Karpenter-ws-prod-*")
+	got = nil
+	for _, fd := range findings(run(t, e, writeState(t, f))) {
+		got = append(got, fd.Rule+" "+fd.Resource+": want "+fd.Expected+", found "+fd.Found+"; "+fd.Hint)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("a policy for the account's rules:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	f["sqs-queue.json"] = sourced("arn:aws:events:ap-northeast-2:111122223333:rule/*")
+	got = nil
+	for _, fd := range findings(run(t, e, writeState(t, f))) {
+		if fd.Resource == "queue ws-prod" {
+			found, _, _ := strings.Cut(fd.Found, ": {")
+			got = append(got, fd.Rule+" "+fd.Resource+": "+found)
+		}
+	}
+	if want := []string{`doctor/interruption queue ws-prod: sqs:SendMessage for rule arn:aws:events:ap-northeast-2:491085395789:rule/Karpenter-ws-prod-ScheduledChangeRule-1X2Y3Z4W5V6U is not allowed ` +
+		`(closest: queue policy statement "EventBridge" fails on ArnLike aws:SourceArn "arn:aws:events:ap-northeast-2:111122223333:rule/*" (the request has "arn:aws:events:ap-northeast-2:491085395789:rule/Karpenter-ws-prod-ScheduledChangeRule-1X2Y3Z4W5V6U"))`}; !slices.Equal(got, want) {
+		t.Errorf("a policy for another account's rules:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }
 
 // seedPolicy is a controller policy as a team wrote it by hand from the

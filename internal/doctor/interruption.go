@@ -1,13 +1,16 @@
 package doctor
 
 import (
+	"cmp"
 	"encoding/json"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/iameval"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/escape"
@@ -32,8 +35,8 @@ func checkInterruption(c *checkRun) {
 		json.Unmarshal([]byte(q.Attributes["Policy"]), &have)
 		switch {
 		case n.QueueExists:
-			if !lets(have, model.EventsPrincipal, n.QueueARN) {
-				c.report("queue "+n.Queue, "a policy statement letting "+model.EventsPrincipal+" send messages to it (sqs:SendMessage)", compact(have),
+			if ok, why := c.queueLets(have); !ok {
+				c.report("queue "+n.Queue, "a policy statement letting "+model.EventsPrincipal+" send messages to it (sqs:SendMessage)", why+": "+compact(have),
 					"add the statement of "+c.file(model.FileQueuePolicy)+" to the queue's policy (aws sqs set-queue-attributes)")
 			}
 		default:
@@ -101,9 +104,18 @@ func patternMatches(pattern string, r facts.Rule) bool {
 	return slices.Contains(p.Source, r.Source) && slices.Contains(p.DetailType, r.DetailType)
 }
 
-// lets reports a queue policy with an Allow statement for the service
-// principal to send messages (sqs:SendMessage, or sqs:*) to the queue.
-func lets(policy any, service, queueARN string) bool {
+// queueLets evaluates an adopted queue's resource policy for what
+// EventBridge asks when a rule sends it an event: sqs:SendMessage on the
+// queue by events.amazonaws.com, over TLS, with the rule's ARN as
+// aws:SourceArn and the account as aws:SourceAccount. Each rule that
+// targets the queue is asked for (the capture's list-rules gives their
+// ARNs); with none known, a rule of the account stands for them. Only
+// the statements whose principal takes in the service (or everyone)
+// take part, as AWS reads a resource policy; a condition on the source
+// is met as the request meets it, and a Deny (upstream's non-TLS one)
+// denies. why is the closest statement's failure when not allowed.
+func (c *checkRun) queueLets(policy any) (ok bool, why string) {
+	n := c.e.Names
 	doc, _ := policy.(map[string]any)
 	var statements []any
 	switch st := doc["Statement"].(type) {
@@ -112,23 +124,78 @@ func lets(policy any, service, queueARN string) bool {
 	case map[string]any:
 		statements = []any{st}
 	}
+	var kept []any
 	for _, x := range statements {
 		st, _ := x.(map[string]any)
-		if st["Effect"] != "Allow" || st["Condition"] != nil {
+		if st == nil || st["NotPrincipal"] != nil || !principalTakesIn(st["Principal"], model.EventsPrincipal) {
 			continue
 		}
-		principal, _ := st["Principal"].(map[string]any)
-		if !slices.Contains(iampolicy.Strings(principal["Service"]), service) {
-			continue
+		st = maps.Clone(st)
+		delete(st, "Principal")
+		kept = append(kept, st)
+	}
+	if len(kept) == 0 {
+		return false, "no statement names " + model.EventsPrincipal
+	}
+	version, _ := doc["Version"].(string)
+	data, err := json.Marshal(map[string]any{"Version": version, "Statement": kept})
+	if err != nil {
+		return false, err.Error()
+	}
+	p, err := iameval.Parse("queue policy", data, false)
+	if err != nil {
+		return false, "a policy karpgen cannot evaluate (" + err.Error() + ")"
+	}
+	for _, arn := range c.rulesTargetingQueue() {
+		res, err := iameval.Evaluate(iameval.Policies{Identity: []*iameval.Policy{p}}, iameval.Request{
+			Action: "sqs:SendMessage", Resource: n.QueueARN,
+			Context: map[string][]string{"aws:SourceArn": {arn}, "aws:SourceAccount": {n.Account}, "aws:SecureTransport": {"true"}},
+		})
+		if err != nil {
+			return false, err.Error()
 		}
-		actions := iampolicy.Strings(st["Action"])
-		if !slices.Contains(actions, "sqs:SendMessage") && !slices.Contains(actions, "sqs:*") && !slices.Contains(actions, "*") {
-			continue
-		}
-		resources := iampolicy.Strings(st["Resource"])
-		if st["Resource"] == nil || slices.Contains(resources, queueARN) || slices.Contains(resources, "*") {
-			return true
+		if res.Decision != iameval.Allowed {
+			cause, closest := causeOf(res)
+			if closest != "" {
+				cause = "closest: " + closest
+			}
+			return false, "sqs:SendMessage for rule " + arn + " is not allowed (" + cause + ")"
 		}
 	}
-	return false
+	return true, ""
+}
+
+// principalTakesIn reports a statement's Principal that is the service,
+// or everyone ("*", or AWS "*").
+func principalTakesIn(principal any, service string) bool {
+	if s, ok := principal.(string); ok {
+		return s == "*"
+	}
+	m, _ := principal.(map[string]any)
+	return slices.Contains(iampolicy.Strings(m["Service"]), service) || slices.Contains(iampolicy.Strings(m["AWS"]), "*")
+}
+
+// rulesTargetingQueue are the ARNs of the captured rules that target the
+// queue, or, with none captured, the ARN of the rule the bundle would
+// name for the first event the minor reads.
+func (c *checkRun) rulesTargetingQueue() []string {
+	n := c.e.Names
+	var rules eventsRules
+	var targeting struct {
+		RuleNames []string `json:"RuleNames"`
+	}
+	var out []string
+	if found, failed, err := c.s.read("events-rules-by-target.json", &targeting); found && failed == nil && err == nil {
+		if found, failed, err := c.s.read("events-rules.json", &rules); found && failed == nil && err == nil {
+			for _, r := range rules.Rules {
+				if slices.Contains(targeting.RuleNames, r.Name) {
+					out = append(out, cmp.Or(r.Arn, n.ARN("events", n.Region, n.Account, "rule/"+r.Name)))
+				}
+			}
+		}
+	}
+	if len(out) == 0 && len(c.e.Facts.InterruptionRules) > 0 {
+		out = append(out, n.ARN("events", n.Region, n.Account, "rule/"+n.RuleName(c.e.Facts.InterruptionRules[0])))
+	}
+	return out
 }

@@ -261,6 +261,7 @@ type sqsQueue struct {
 type eventsRules struct {
 	Rules []struct {
 		Name         string `json:"Name"`
+		Arn          string `json:"Arn"`
 		EventPattern string `json:"EventPattern"`
 		State        string `json:"State"`
 	} `json:"Rules"`
