@@ -114,11 +114,11 @@ func TestGettingStartedStackAsCaptured(t *testing.T) {
 	}
 	for _, tmpl := range templates {
 		release := filepath.Base(filepath.Dir(tmpl))
-		t.Run(release, func(t *testing.T) { gettingStarted(t, strings.TrimPrefix(release, "v")) })
+		t.Run(release, func(t *testing.T) { gettingStarted(t, strings.TrimPrefix(release, "v"), release) })
 	}
 }
 
-func gettingStarted(t *testing.T, version string) {
+func gettingStarted(t *testing.T, version, release string) {
 	p := *prodEnv(t).Profile
 	p.Karpenter.Version = version
 	n0 := model.Resolve(&p).Names
@@ -127,7 +127,7 @@ func gettingStarted(t *testing.T, version string) {
 	p.Karpenter.ExistingControllerRole = "eksctl-" + n0.Cluster + "-karpenter"
 	e := model.Resolve(&p)
 	n := e.Names
-	s := deployed(t, "v"+e.Facts.NewestPatch().String(), n)
+	s := deployed(t, release, n)
 	f := healthy(t, e)
 
 	queuePolicy, err := json.Marshal(s["KarpenterInterruptionQueuePolicy"].Properties["PolicyDocument"])
@@ -183,7 +183,10 @@ func gettingStarted(t *testing.T, version string) {
 	// arc-zonal-shift:ResourceIdentifier): a controller on that policy
 	// cannot read zonal shifts, which is the one true finding.
 	var want []string
-	if version == "1.12.2" {
+	switch {
+	case release == "v0.37.8":
+		want = want037(n)
+	case version == "1.12.2":
 		want = []string{"doctor/controller-policy role " + n.ControllerRole + ": want its policies allow arc-zonal-shift:GetManagedResource on *, found no statement of its policies takes these requests in (their actions on these resources)"}
 	}
 	if !slices.Equal(got, want) {
@@ -203,4 +206,30 @@ func gettingStarted(t *testing.T, version string) {
 	if !slices.Contains(got, "doctor/interruption events aws.ec2 / EC2 Spot Instance Interruption Warning") || !slices.Contains(got, "doctor/controller-policy role "+n.ControllerRole) {
 		t.Errorf("with the spot rule gone and the lifecycle policy detached:\n%s", strings.Join(got, "\n"))
 	}
+}
+
+// TestGettingStartedStackOf037: a cluster made with 0.37's
+// getting-started stack, before its upgrade to 1.0, adopted by a 1.0
+// profile. Its queue, rules and node role serve 1.0 as they are; its one
+// controller policy is v1beta1's, and what 1.0 asks that it does not
+// allow is what upstream's v1 upgrade guide has the policy replaced for.
+func TestGettingStartedStackOf037(t *testing.T) {
+	gettingStarted(t, "1.0.14", "v0.37.8")
+}
+
+// want037: 1.0 tags each instance it launched with eks:eks-cluster-name
+// as well, which 0.37's tagging statement does not list among the keys
+// it allows; the rest of what 1.0 asks, 0.37's policy allows.
+func want037(n model.Names) []string {
+	return []string{"doctor/controller-policy role " + n.ControllerRole + ": want its policies allow ec2:CreateTags on instance, found the statements that take them in test aws:TagKeys " +
+		`(closest: policy KarpenterControllerPolicy-` + n.Cluster + ` statement "AllowScopedResourceTagging" fails on ForAllValues:StringEquals aws:TagKeys "karpenter.sh/nodeclaim", "Name" (the request has "Name", "eks:eks-cluster-name", "karpenter.sh/nodeclaim"))`}
+}
+
+// TestGettingStartedStackFor115: upstream publishes no getting-started
+// template of its own for 1.15 (the website's template is unchanged from
+// v1.14.1 to the newest main the reference was refreshed from), so a
+// 1.15 cluster set up by the guide runs 1.14's stack; a 1.15 profile
+// adopting it has nothing missing.
+func TestGettingStartedStackFor115(t *testing.T) {
+	gettingStarted(t, "1.15.2", "v1.14.3")
 }
