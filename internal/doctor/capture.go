@@ -131,6 +131,17 @@ func commands(e *model.Env) []command {
 	if e.Profile.Karpenter.NodeAccess == "awsAuth" {
 		out = append(out, command{"k8s-aws-auth.json", "kubectl get configmap aws-auth --namespace kube-system -o json"})
 	}
+	// For the plans (upgrade, migrate, render --state): the stacks the
+	// profile names, what each holds and the template it was deployed
+	// with, and every Helm release (Argo CD takes over from one).
+	for _, stack := range stacksOf(n) {
+		describe, resources, template := stackFiles(stack)
+		out = append(out,
+			command{q(describe), fmt.Sprintf("aws cloudformation describe-stacks %s --stack-name %s --output json", region, q(stack))},
+			command{q(resources), fmt.Sprintf("aws cloudformation describe-stack-resources %s --stack-name %s --output json", region, q(stack))},
+			command{q(template), fmt.Sprintf("aws cloudformation get-template %s --stack-name %s --template-stage Original --output json", region, q(stack))})
+	}
+	out = append(out, command{"helm-releases.json", "helm list --all-namespaces --all -o json"})
 	return out
 }
 
@@ -177,6 +188,14 @@ failed=0
 		}
 		fmt.Fprintf(&b, "run %s %s\n", c.file, c.argv)
 	}
+	// Every managed node group, whatever the profile names: migrate tags
+	// the subnets of those it replaces and keeps the others' sizes. A
+	// name EKS would refuse is skipped, never made a path.
+	fmt.Fprintf(&b, `for g in $(aws eks list-nodegroups --region %[1]s --cluster-name %[2]s --query 'nodegroups[]' --output text 2>/dev/null); do
+	case $g in *[!A-Za-z0-9_-]*) continue ;; esac
+	run "eks-nodegroup-$g.json" aws eks describe-nodegroup --region %[1]s --cluster-name %[2]s --nodegroup-name "$g" --output json
+done
+`, escape.Shell(e.Names.Region), escape.Shell(e.Names.Cluster))
 	b.WriteString(`if [ "$failed" -gt 0 ]; then
 	echo "capture: $failed command(s) failed (their files hold the error); check the credentials and the kubeconfig, then run it again" >&2
 	exit 1

@@ -339,8 +339,10 @@ func TestHealthyArgoCD(t *testing.T) {
 	if got := text(r); !strings.HasPrefix(got, "doctor prod: 20 checks, 18 ok, 0 failed, 0 skipped, 0 not checked, 2 not applicable\n") || r.Incomplete() {
 		t.Errorf("report:\n%s", got)
 	}
+	// It lists the Helm releases (a plan hands one over to Argo CD) but
+	// reads no release's values.
 	script := doctor.Script(e)
-	if strings.Contains(script, "helm ") || !strings.Contains(script, `run argocd-application.json kubectl ${ARGOCD_CONTEXT:+--context "$ARGOCD_CONTEXT"} get applications.argoproj.io karpenter-prod --namespace argocd -o json`) {
+	if strings.Contains(script, "helm get") || !strings.Contains(script, "run helm-releases.json helm list --all-namespaces --all -o json") || !strings.Contains(script, `run argocd-application.json kubectl ${ARGOCD_CONTEXT:+--context "$ARGOCD_CONTEXT"} get applications.argoproj.io karpenter-prod --namespace argocd -o json`) {
 		t.Errorf("capture script:\n%s", script)
 	}
 }
@@ -529,7 +531,7 @@ func TestMalformedState(t *testing.T) {
 
 // readOnly are the commands the capture may run.
 // (kubectl config view redacts credentials unless given --raw.)
-var readOnly = regexp.MustCompile(`^(aws [a-z0-9-]+ (describe|get|list)-[a-z-]+|kubectl get|kubectl config view --minify|helm get values) `)
+var readOnly = regexp.MustCompile(`^(aws [a-z0-9-]+ (describe|get|list)-[a-z-]+|kubectl get|kubectl config view --minify|helm get values|helm list) `)
 
 // TestCaptureScript: the script is POSIX sh (sh -n, and shellcheck when
 // installed), names no command that writes, and with stand-ins for aws,
@@ -569,6 +571,7 @@ func TestCaptureScript(t *testing.T) {
 	os.MkdirAll(bin, 0o755)
 	stub := `#!/bin/sh
 case "$*" in
+*list-nodegroups*) echo "ng-a	ng-b";;
 *AWSServiceRoleForEC2Spot*) printf 'An error occurred (NoSuchEntity) when calling the GetRole operation: The role with name AWSServiceRoleForEC2Spot cannot be found.\t"quoted"\\ \r\033[31m\377\n' >&2; exit 254;;
 *"--query"*) echo "vpc-0a1b2c";;
 *) printf '{"tool": "%s", "args": "%s"}\n' "$(basename "$0")" "$1 $2";;
@@ -592,8 +595,15 @@ esac
 		t.Errorf("capture printed %q, want %q", out, want)
 	}
 	entries, _ := os.ReadDir(state)
-	if want := strings.Count(script, "\nrun "); len(entries) != want {
+	// One file per command, and one per node group list-nodegroups
+	// names (the stub names two).
+	if want := strings.Count(script, "\nrun ") + 2; len(entries) != want {
 		t.Errorf("%d files, want %d", len(entries), want)
+	}
+	for _, g := range []string{"ng-a", "ng-b"} {
+		if _, err := os.Stat(filepath.Join(state, "eks-nodegroup-"+g+".json")); err != nil {
+			t.Errorf("node group %s: %v", g, err)
+		}
 	}
 	var slr struct {
 		Error struct{ Code, Message string } `json:"error"`

@@ -1,0 +1,240 @@
+package doctor
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/karpgen/karpgen/internal/cfnpreview"
+	"github.com/karpgen/karpgen/internal/live"
+	"github.com/karpgen/karpgen/internal/model"
+)
+
+// stacksOf are the CloudFormation stacks the capture reads: the one the
+// bundle deploys to and, when that is the bundle's own, the
+// getting-started stack whose resources the profile adopts.
+func stacksOf(n model.Names) []string {
+	out := []string{n.Stack}
+	if gs := model.GettingStartedStack(n.Cluster); gs != n.Stack {
+		out = append(out, gs)
+	}
+	return out
+}
+
+// stackFiles are the capture's files of one stack. The prefixes differ
+// so that no stack's name makes another's file.
+func stackFiles(stack string) (describe, resources, template string) {
+	return "cfn-stack-" + stack + ".json", "cfn-resources-" + stack + ".json", "cfn-template-" + stack + ".json"
+}
+
+// Live reads what the capture says the account and cluster hold, for
+// the plans. A file the capture did not write, or whose command failed,
+// leaves its part unknown; a file that is not what the capture writes is
+// an error, as for doctor's checks.
+func Live(e *model.Env, s *State) (*live.Cluster, error) {
+	n := e.Names
+	c := &live.Cluster{Dir: s.Name, Stacks: map[string]*live.Stack{}, NodeGroups: map[string]live.NodeGroup{}, Taken: map[string]map[string]string{}}
+	var cl eksCluster
+	if ok, err := readKnown(s, "eks-cluster.json", &cl); err != nil {
+		return nil, err
+	} else if ok && cl.Cluster.AccessConfig.AuthenticationMode != "" {
+		c.AuthMode = cl.Cluster.AccessConfig.AuthenticationMode
+		c.Known = append(c.Known, "auth")
+	}
+	for _, name := range stacksOf(n) {
+		st, err := readStack(s, name)
+		if err != nil {
+			return nil, err
+		}
+		if st != nil {
+			c.Stacks[name] = st
+		}
+	}
+	var releases []struct {
+		Name       string `json:"name"`
+		Namespace  string `json:"namespace"`
+		Chart      string `json:"chart"`
+		AppVersion string `json:"app_version"`
+	}
+	if ok, err := readKnown(s, "helm-releases.json", &releases); err != nil {
+		return nil, err
+	} else if ok {
+		c.Known = append(c.Known, "helm")
+		for _, r := range releases {
+			if strings.HasPrefix(r.Chart, "karpenter") {
+				c.HelmReleases = append(c.HelmReleases, live.HelmRelease{Name: r.Name, Namespace: r.Namespace, Chart: r.Chart, AppVersion: r.AppVersion})
+			}
+		}
+	}
+	var d struct {
+		Metadata struct {
+			Annotations map[string]string `json:"annotations"`
+		} `json:"metadata"`
+	}
+	if ok, err := readKnown(s, "k8s-karpenter-deployment.json", &d); err != nil {
+		return nil, err
+	} else if ok {
+		c.Known = append(c.Known, "tracking")
+		if id := d.Metadata.Annotations["argocd.argoproj.io/tracking-id"]; id != "" {
+			c.Tracking, _, _ = strings.Cut(id, ":")
+		}
+	}
+	if e.Application != nil {
+		var app map[string]any
+		found, failed, err := s.read("argocd-application.json", &app)
+		switch {
+		case err != nil:
+			return nil, err
+		case found && failed == nil:
+			c.Application = true
+			c.Known = append(c.Known, "application")
+		case found && failed.Code == "NotFound":
+			c.Known = append(c.Known, "application")
+		}
+	}
+	if err := readNodeGroups(s, c); err != nil {
+		return nil, err
+	}
+	// Names held outside the stacks, which a resource the bundle creates
+	// cannot take.
+	taken := func(typ, name, file, who string) error {
+		var v map[string]any
+		ok, err := readKnown(s, file, &v)
+		if ok && name != "" {
+			if c.Taken[typ] == nil {
+				c.Taken[typ] = map[string]string{}
+			}
+			c.Taken[typ][name] = who
+		}
+		return err
+	}
+	for _, r := range n.NodeRoles() {
+		if err := taken("AWS::IAM::Role", r.Name, nodeRoleFilesOf(n, r.Name).role, "role "+r.Name+" of the account"); err != nil {
+			return nil, err
+		}
+	}
+	if err := taken("AWS::IAM::Role", n.ControllerRole, "iam-controller-role.json", "role "+n.ControllerRole+" of the account"); err != nil {
+		return nil, err
+	}
+	if n.Queue != "" {
+		if err := taken("AWS::SQS::Queue", n.Queue, "sqs-queue.json", "queue "+n.Queue+" of the account"); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// readKnown reads a file that, when captured and its command did not
+// fail, is known.
+func readKnown(s *State, file string, v any) (bool, error) {
+	found, failed, err := s.read(file, v)
+	return found && failed == nil && err == nil, err
+}
+
+// readStack reads a stack's three files: nil when the capture holds
+// none, a stack that does not exist when describe-stacks says so.
+func readStack(s *State, name string) (*live.Stack, error) {
+	describe, resources, template := stackFiles(name)
+	var ds struct {
+		Stacks []struct {
+			StackName  string `json:"StackName"`
+			Parameters []struct {
+				Key   string `json:"ParameterKey"`
+				Value string `json:"ParameterValue"`
+			} `json:"Parameters"`
+		} `json:"Stacks"`
+	}
+	found, failed, err := s.read(describe, &ds)
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return nil, nil
+	case failed != nil && failed.Code == "ValidationError" && strings.Contains(failed.Message, "does not exist"):
+		return &live.Stack{Name: name}, nil
+	case failed != nil || len(ds.Stacks) == 0:
+		return nil, nil
+	}
+	st := &live.Stack{Name: name, Exists: true, Parameters: map[string]string{}}
+	for _, p := range ds.Stacks[0].Parameters {
+		st.Parameters[p.Key] = p.Value
+	}
+	var rs struct {
+		StackResources []struct {
+			Logical  string `json:"LogicalResourceId"`
+			Physical string `json:"PhysicalResourceId"`
+			Type     string `json:"ResourceType"`
+			Status   string `json:"ResourceStatus"`
+		} `json:"StackResources"`
+	}
+	if ok, err := readKnown(s, resources, &rs); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, nil
+	}
+	for _, r := range rs.StackResources {
+		if r.Status != "DELETE_COMPLETE" {
+			st.Resources = append(st.Resources, cfnpreview.Live{Logical: r.Logical, Physical: r.Physical, Type: r.Type})
+		}
+	}
+	var gt struct {
+		TemplateBody json.RawMessage `json:"TemplateBody"`
+	}
+	if ok, err := readKnown(s, template, &gt); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, nil
+	}
+	body := []byte(gt.TemplateBody)
+	var text string
+	if json.Unmarshal(gt.TemplateBody, &text) == nil {
+		body = []byte(text)
+	}
+	t, err := cfnpreview.Parse(template, body)
+	if err != nil {
+		return nil, &StateError{File: template, Path: "TemplateBody", Reason: err.Error()}
+	}
+	st.Template = t
+	return st, nil
+}
+
+// readNodeGroups reads every eks-nodegroup-*.json of the folder.
+func readNodeGroups(s *State, c *live.Cluster) error {
+	names, err := fs.Glob(s.fsys, "eks-nodegroup-*.json")
+	if err != nil {
+		return err
+	}
+	slices.Sort(names)
+	for _, file := range names {
+		var g struct {
+			Nodegroup struct {
+				Name          string   `json:"nodegroupName"`
+				Role          string   `json:"nodeRole"`
+				Subnets       []string `json:"subnets"`
+				InstanceTypes []string `json:"instanceTypes"`
+				Scaling       struct {
+					Min     int `json:"minSize"`
+					Max     int `json:"maxSize"`
+					Desired int `json:"desiredSize"`
+				} `json:"scalingConfig"`
+			} `json:"nodegroup"`
+		}
+		ok, err := readKnown(s, file, &g)
+		var se *StateError
+		if errors.As(err, &se) {
+			return err
+		}
+		if !ok || g.Nodegroup.Name == "" {
+			continue
+		}
+		ng := g.Nodegroup
+		c.NodeGroups[ng.Name] = live.NodeGroup{Name: ng.Name, Role: ng.Role, Subnets: ng.Subnets, InstanceTypes: ng.InstanceTypes,
+			Min: ng.Scaling.Min, Max: ng.Scaling.Max, Desired: ng.Scaling.Desired}
+		if !slices.Contains(c.Known, "nodegroups") {
+			c.Known = append(c.Known, "nodegroups")
+		}
+	}
+	return nil
+}

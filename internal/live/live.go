@@ -1,0 +1,146 @@
+// Package live is what a capture (the folder `karpgen doctor
+// --capture-script` writes) says an account and cluster hold, as the
+// plans read it: the CloudFormation stacks the profile names and their
+// resources, the authentication mode, the Helm releases, the Argo CD
+// Application that deploys the controller now, the managed node groups.
+// Plans given a capture plan from it; without one they say, once, what
+// they assume. internal/doctor reads a folder into a Cluster.
+package live
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/karpgen/karpgen/internal/cfnpreview"
+	"github.com/karpgen/karpgen/internal/model"
+)
+
+// Cluster is one environment's capture. Fields a capture did not hold
+// (an older capture, a command that failed) are zero: Known says which
+// were read.
+type Cluster struct {
+	// Dir is the folder as the user named it.
+	Dir string
+	// AuthMode is the cluster's authentication mode (CONFIG_MAP,
+	// API_AND_CONFIG_MAP, API).
+	AuthMode string
+	// Stacks are the stacks the profile names, by name.
+	Stacks map[string]*Stack
+	// HelmReleases are the cluster's Helm releases of Karpenter's charts.
+	HelmReleases []HelmRelease
+	// Tracking is the Argo CD Application whose tracking annotation is on
+	// the controller's Deployment ("" for none).
+	Tracking string
+	// Application says whether the bundle's Argo CD Application exists.
+	Application bool
+	// NodeGroups are the managed node groups captured, by name.
+	NodeGroups map[string]NodeGroup
+	// Taken are names held in the account outside any captured stack, by
+	// CloudFormation type and name, with who holds them.
+	Taken map[string]map[string]string
+	// Known lists what was read: "auth", "helm", "tracking",
+	// "application", "nodegroups".
+	Known []string
+}
+
+// Stack is a CloudFormation stack as captured.
+type Stack struct {
+	Name   string
+	Exists bool
+	// Template is its template as deployed (get-template, Original).
+	Template   *cfnpreview.Template
+	Resources  []cfnpreview.Live
+	Parameters map[string]string
+}
+
+// HelmRelease is a release helm list prints.
+type HelmRelease struct {
+	Name, Namespace, Chart, AppVersion string
+}
+
+// NodeGroup is a managed node group as describe-nodegroup prints it.
+type NodeGroup struct {
+	Name, Role             string
+	Subnets, InstanceTypes []string
+	Min, Max, Desired      int
+}
+
+// Knows says whether the capture held a part ("auth", "helm", ...).
+func (c *Cluster) Knows(part string) bool { return c != nil && slices.Contains(c.Known, part) }
+
+// Release is the release of a chart in a namespace, if the capture
+// holds it.
+func (c *Cluster) Release(name, namespace string) (HelmRelease, bool) {
+	if c == nil {
+		return HelmRelease{}, false
+	}
+	for _, r := range c.HelmReleases {
+		if r.Name == name && r.Namespace == namespace {
+			return r, true
+		}
+	}
+	return HelmRelease{}, false
+}
+
+// Preview is what deploying the bundle's template to the environment's
+// stack does to what the stack holds now. ok is false when the capture
+// does not hold the stack.
+func (c *Cluster) Preview(e *model.Env, template []byte) (changes []cfnpreview.Change, ok bool, err error) {
+	n := e.Names
+	if c == nil {
+		return nil, false, nil
+	}
+	st, found := c.Stacks[n.Stack]
+	if !found {
+		return nil, false, nil
+	}
+	next, err := cfnpreview.Parse("iam/cloudformation.yaml", template)
+	if err != nil {
+		return nil, false, err
+	}
+	var old *cfnpreview.Template
+	if st.Exists {
+		old = st.Template
+	}
+	env := cfnpreview.Env{Partition: n.Partition, Region: n.Region, Account: n.Account, URLSuffix: n.URLSuffix, StackName: n.Stack, Parameters: st.Parameters}
+	// Names held outside the stack: by the other captured stacks, and
+	// in the account, unless the stack itself holds them.
+	taken := cfnpreview.Taken{}
+	hold := func(typ, name, who string) {
+		if inStack(st, typ, name) {
+			return
+		}
+		if taken[typ] == nil {
+			taken[typ] = map[string]string{}
+		}
+		if _, ok := taken[typ][strings.ToLower(name)]; !ok {
+			taken[typ][strings.ToLower(name)] = who
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.Stacks)) {
+		other := c.Stacks[name]
+		if name == n.Stack || !other.Exists {
+			continue
+		}
+		for _, r := range other.Resources {
+			hold(r.Type, cfnpreview.PhysicalName(r.Type, r.Physical), fmt.Sprintf("stack %s (its %s)", other.Name, r.Logical))
+		}
+	}
+	for _, typ := range slices.Sorted(maps.Keys(c.Taken)) {
+		for _, name := range slices.Sorted(maps.Keys(c.Taken[typ])) {
+			hold(typ, name, c.Taken[typ][name])
+		}
+	}
+	return cfnpreview.Compute(old, st.Resources, next, env, taken), true, nil
+}
+
+func inStack(st *Stack, typ, name string) bool {
+	for _, r := range st.Resources {
+		if r.Type == typ && strings.EqualFold(cfnpreview.PhysicalName(typ, r.Physical), name) {
+			return true
+		}
+	}
+	return false
+}
