@@ -20,6 +20,7 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	var out outFlags
 	var write bool
 	var ev evalFlags
+	var state stateFlag
 	fs := newFlags("upgrade", stdout, stderr)
 	fs.StringVar(&to, "to", "", "Karpenter version to move to, or \"lts\" for the newest long-term-support minor (required)")
 	fs.StringVar(&from, "from", "", "Karpenter version the cluster runs (default: the profile's; 0.31 to 0.37 for the move to v1)")
@@ -29,6 +30,7 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	out.add(fs, "folder of the rendered bundles; --write puts the plan in <out>/<env>/upgrade/<to>/")
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")
 	fs.BoolVar(&write, "write", false, "write the plan, the transition policies and the target's Helm values and IAM")
+	state.add(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -55,7 +57,11 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	if len(res.Envs) == 0 {
 		return printFindings(stderr, res.Findings)
 	}
-	plan, err := upgrade.New(res.Envs[0], upgrade.Options{From: from, To: to, KubernetesTo: kubeTo})
+	cluster, err := state.read("upgrade", res.Envs[0])
+	if err != nil {
+		return err
+	}
+	plan, err := upgrade.New(res.Envs[0], upgrade.Options{From: from, To: to, KubernetesTo: kubeTo, Live: cluster})
 	var refused *upgrade.OptionError
 	if errors.As(err, &refused) {
 		flag := map[string]string{"From": "--from", "To": "--to", "KubernetesTo": "--kubernetes-to"}[refused.Option]

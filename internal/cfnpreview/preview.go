@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/karpgen/karpgen/internal/model"
 )
 
 // Action is what an update does to one resource.
@@ -31,9 +33,12 @@ type Live struct {
 	Logical, Physical, Type string
 }
 
-// Env is what a template's pseudo parameters and parameters resolve to.
+// Env is what a template's pseudo parameters and parameters resolve to:
+// the environment's names (partition, region, account, URL suffix) and
+// the stack's.
 type Env struct {
-	Partition, Region, Account, URLSuffix, StackName string
+	Names     model.Names
+	StackName string
 	// Parameters are the stack's parameter values (describe-stacks).
 	Parameters map[string]string
 }
@@ -420,37 +425,37 @@ func (r *resolver) sub(text string, vars map[string]any) string {
 }
 
 func (r *resolver) ref(name string) any {
-	e := r.env
+	n := r.env.Names
 	switch name {
 	case "AWS::Region":
-		return e.Region
+		return n.Region
 	case "AWS::AccountId":
-		return e.Account
+		return n.Account
 	case "AWS::Partition":
-		return e.Partition
+		return n.Partition
 	case "AWS::URLSuffix":
-		return e.URLSuffix
+		return n.URLSuffix
 	case "AWS::StackName":
-		return e.StackName
+		return r.env.StackName
 	}
-	if v, ok := e.Parameters[name]; ok {
+	if v, ok := r.env.Parameters[name]; ok {
 		return v
 	}
 	if v, ok := r.params[name]; ok {
 		return v
 	}
 	typ, ok := r.types[name]
-	n := r.names[name]
-	if !ok || n == "" {
+	held := r.names[name]
+	if !ok || held == "" {
 		return "{Ref " + name + "}"
 	}
 	switch typ {
 	case "AWS::IAM::ManagedPolicy":
-		return r.arn("iam", "", "policy/"+n)
+		return r.arn("iam", "", "policy/"+held)
 	case "AWS::SQS::Queue":
-		return "https://sqs." + e.Region + "." + e.URLSuffix + "/" + e.Account + "/" + n
+		return "https://sqs." + n.Region + "." + n.URLSuffix + "/" + n.Account + "/" + held
 	}
-	return n
+	return held
 }
 
 func (r *resolver) attr(id, attr string) any {
@@ -463,16 +468,16 @@ func (r *resolver) attr(id, attr string) any {
 		case "AWS::IAM::InstanceProfile":
 			return r.arn("iam", "", "instance-profile/"+n)
 		case "AWS::SQS::Queue":
-			return r.arn("sqs", r.env.Region, n)
+			return r.arn("sqs", r.env.Names.Region, n)
 		case "AWS::Events::Rule":
-			return r.arn("events", r.env.Region, "rule/"+n)
+			return r.arn("events", r.env.Names.Region, "rule/"+n)
 		}
 	}
 	return "{GetAtt " + id + "." + attr + "}"
 }
 
 func (r *resolver) arn(service, region, resource string) string {
-	return "arn:" + r.env.Partition + ":" + service + ":" + region + ":" + r.env.Account + ":" + resource
+	return r.env.Names.ARN(service, region, r.env.Names.Account, resource)
 }
 
 // Harmful are the changes that fail the update or delete or replace what

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/karpgen/karpgen/internal/model"
 )
 
 func mustParse(t *testing.T, body string) *Template {
@@ -67,7 +69,7 @@ Resources:
 		{"Kind", "c1-policy", "AWS::SQS::QueuePolicy"},
 		{"Rule", "stack-Rule-ABC", "AWS::Events::Rule"},
 	}
-	env := Env{Partition: "aws", Region: "r1", Account: "111", URLSuffix: "amazonaws.com", StackName: "stack", Parameters: map[string]string{"ClusterName": "c1"}}
+	env := Env{Names: model.Names{Partition: "aws", Region: "r1", Account: "111", URLSuffix: "amazonaws.com"}, StackName: "stack", Parameters: map[string]string{"ClusterName": "c1"}}
 	taken := Taken{"AWS::IAM::Role": {"admin": "role Admin of the account"}}
 	var got []string
 	for _, c := range Compute(old, live, next, env, taken) {

@@ -185,16 +185,18 @@ func readStack(s *State, name string) (*live.Stack, error) {
 	if ok, err := readKnown(s, template, &gt); err != nil {
 		return nil, err
 	} else if !ok {
-		return nil, nil
+		// Its resources hold names; without its template, what a deploy
+		// does to it is not known.
+		return st, nil
 	}
 	body := []byte(gt.TemplateBody)
 	var text string
 	if json.Unmarshal(gt.TemplateBody, &text) == nil {
 		body = []byte(text)
 	}
-	t, err := cfnpreview.Parse(template, body)
+	t, err := cfnpreview.Parse("TemplateBody", body)
 	if err != nil {
-		return nil, &StateError{File: template, Path: "TemplateBody", Reason: err.Error()}
+		return nil, &StateError{File: template, Reason: err.Error()}
 	}
 	st.Template = t
 	return st, nil

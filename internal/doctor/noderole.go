@@ -138,7 +138,15 @@ func managedPolicy(name string, sts []facts.NodeStatement) *iameval.Policy {
 		Statement []statement `json:"Statement"`
 	}{Version: "2012-10-17"}
 	for _, st := range sts {
-		doc.Statement = append(doc.Statement, statement{"Allow", st.Actions, st.Resources})
+		var res []string
+		for _, r := range st.Resources {
+			if service, resource, ok := strings.Cut(r, ":"); ok {
+				// Any partition, region and account.
+				r = model.Names{Partition: "*"}.ARN(service, "*", "*", resource)
+			}
+			res = append(res, r)
+		}
+		doc.Statement = append(doc.Statement, statement{"Allow", st.Actions, res})
 	}
 	data, err := json.Marshal(doc)
 	if err != nil {
@@ -152,16 +160,14 @@ func managedPolicy(name string, sts []facts.NodeStatement) *iameval.Policy {
 }
 
 // nodeResource is a resource of a managed policy's statement as a
-// request of this environment names it.
-func nodeResource(n model.Names, pattern string) string {
-	if pattern == "*" {
-		return "*"
+// request of this environment names it: "*", or the ARN of
+// "service:resource" in the environment's region and account.
+func nodeResource(n model.Names, res string) string {
+	service, resource, ok := strings.Cut(res, ":")
+	if !ok {
+		return res
 	}
-	parts := strings.SplitN(pattern, ":", 6)
-	if len(parts) < 6 {
-		return pattern
-	}
-	return strings.Join([]string{"arn", n.Partition, parts[2], n.Region, n.Account, parts[5]}, ":")
+	return n.ARN(service, n.Region, n.Account, resource)
 }
 
 // cniHasOwnRole says whether the VPC CNI (aws-node in kube-system) takes

@@ -1,8 +1,8 @@
 package facts
 
 // NodeStatement is one statement of an AWS managed policy a node role
-// may hold: what it allows, on which resources ("*", or an ARN pattern
-// with the partition, region and account as wildcards).
+// may hold: what it allows, on which resources ("*", or "service:
+// resource" for the ARNs of that resource in any region and account).
 type NodeStatement struct {
 	Actions   []string
 	Resources []string
@@ -38,7 +38,7 @@ var NodeManagedPolicies = map[string][]NodeStatement{
 			"ec2:DescribeInstances", "ec2:DescribeTags", "ec2:DescribeNetworkInterfaces", "ec2:DescribeInstanceTypes",
 			"ec2:DescribeSubnets", "ec2:DetachNetworkInterface", "ec2:ModifyNetworkInterfaceAttribute", "ec2:UnassignPrivateIpAddresses",
 		}},
-		{Resources: []string{"arn:*:ec2:*:*:network-interface/*"}, Actions: []string{"ec2:CreateTags"}},
+		{Resources: []string{"ec2:network-interface/*"}, Actions: []string{"ec2:CreateTags"}},
 	},
 	"AmazonEC2ContainerRegistryPullOnly": {{Resources: anyResource, Actions: ecrPulls}},
 	"AmazonEC2ContainerRegistryReadOnly": {{Resources: anyResource, Actions: ecrReads}},

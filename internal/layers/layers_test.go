@@ -17,10 +17,10 @@ const module = "github.com/karpgen/karpgen/"
 // rooms are the packages by room, from the bottom (see the package
 // doc); a name ending in "/..." stands for the packages below it.
 var rooms = [][]string{
-	{"schema", "internal/profile/...", "internal/facts", "internal/diag", "internal/util/...", "internal/iameval", "internal/cfnpreview", "internal/drift",
+	{"schema", "internal/profile/...", "internal/facts", "internal/diag", "internal/util/...", "internal/iameval", "internal/drift",
 		"internal/gitrev", "internal/templates", "internal/kubelet", "internal/fieldpos", "internal/bench/fleet", "internal/simulate/wire"},
 	{"internal/model", "internal/instancetypes", "internal/iampolicy", "internal/oracle", "internal/budget"},
-	{"internal/load", "internal/load/internal/...", "generators", "internal/guardrails"},
+	{"internal/load", "internal/load/internal/...", "generators", "internal/guardrails", "internal/cfnpreview"},
 	{"internal/lint"},
 	{"internal/envcheck", "internal/importer", "internal/output", "internal/fleetdiff", "internal/doctor", "internal/live", "internal/promote", "internal/rotate", "internal/migrate", "internal/simulate"},
 	{"internal/pipeline"},

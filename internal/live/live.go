@@ -93,10 +93,10 @@ func (c *Cluster) Preview(e *model.Env, template []byte) (changes []cfnpreview.C
 		return nil, false, nil
 	}
 	st, found := c.Stacks[n.Stack]
-	if !found {
+	if !found || st.Exists && st.Template == nil {
 		return nil, false, nil
 	}
-	next, err := cfnpreview.Parse("iam/cloudformation.yaml", template)
+	next, err := cfnpreview.Parse(model.FileCloudFormation, template)
 	if err != nil {
 		return nil, false, err
 	}
@@ -104,7 +104,7 @@ func (c *Cluster) Preview(e *model.Env, template []byte) (changes []cfnpreview.C
 	if st.Exists {
 		old = st.Template
 	}
-	env := cfnpreview.Env{Partition: n.Partition, Region: n.Region, Account: n.Account, URLSuffix: n.URLSuffix, StackName: n.Stack, Parameters: st.Parameters}
+	env := cfnpreview.Env{Names: n, StackName: n.Stack, Parameters: st.Parameters}
 	// Names held outside the stack: by the other captured stacks, and
 	// in the account, unless the stack itself holds them.
 	taken := cfnpreview.Taken{}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/cfnpreview"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/printer"
@@ -80,10 +81,37 @@ func (p *Plan) write(md bool) []byte {
 	} else {
 		w("Kubernetes %s. Hops: %s.\n", p.KubernetesVersion, strings.Join(hops, " → "))
 	}
+	switch {
+	case p.State != "":
+		w("Planned from the capture in %s.\n", c(p.State, md))
+	case len(p.Assumes) > 0:
+		w("Planned without a capture (--state); it assumes:\n")
+	}
+	for _, a := range p.Assumes {
+		w("- %s\n", a)
+	}
 	if p.Blocked() {
 		h(2, "Blockers: nothing can start until these are resolved")
 		for _, bl := range p.Blockers {
 			w("- %s\n", printer.Line(bl))
+		}
+	}
+	if st := p.Stack; st != nil {
+		fate := "which exists"
+		if !st.Exists {
+			fate = "which does not exist yet"
+		}
+		h(2, fmt.Sprintf("CloudFormation: deploying the target's IAM to stack %s, %s", st.Name, fate))
+		w("%s.\n", cfnpreview.Counts(st.Changes))
+		for _, x := range st.Changes {
+			if x.Action == cfnpreview.Keep || x.Action == cfnpreview.Add && x.Why == "" {
+				continue
+			}
+			name := ""
+			if x.Name != "" {
+				name = " " + c(x.Name, md)
+			}
+			w("- %s %s (%s%s): %s\n", x.Action, x.Logical, x.Type, name, x.Why)
 		}
 	}
 	for _, hop := range p.Hops {

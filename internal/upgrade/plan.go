@@ -12,12 +12,14 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/cfnpreview"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/fieldpos"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/lint"
+	"github.com/karpgen/karpgen/internal/live"
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -38,6 +40,15 @@ type Plan struct {
 	Blockers []diag.Finding `json:"blockers"`
 	Hops     []Hop          `json:"hops"`
 	Steps    []Step         `json:"steps"`
+	// State is the capture the plan was made from ("" for none); without
+	// one, Assumes says what the plan takes the cluster to hold.
+	State   string   `json:"state,omitempty"`
+	Assumes []string `json:"assumes,omitempty"`
+	// Stack is what deploying the target's IAM does to its stack, from
+	// the capture.
+	Stack *StackPreview `json:"stack,omitempty"`
+
+	live *live.Cluster
 
 	// versions are the releases the controller runs on the way, from
 	// first to last; envs the environment resolved at each (nil for the 0.x
@@ -47,6 +58,14 @@ type Plan struct {
 	bundles  []*generators.Bundle
 	// beta are the v1beta1 controller policies of a move from v1alpha5.
 	beta []iampolicy.ControllerPolicy
+}
+
+// StackPreview is what deploying a template to a stack does to each
+// resource it holds or will hold.
+type StackPreview struct {
+	Name    string              `json:"name"`
+	Exists  bool                `json:"exists"`
+	Changes []cfnpreview.Change `json:"changes"`
 }
 
 // KubernetesStep is one Kubernetes minor upgrade of the cluster (EKS moves
@@ -151,6 +170,9 @@ type Options struct {
 	// time, each Kubernetes upgrade placed between the Karpenter hops
 	// so that every step stays inside both compatibility ranges.
 	KubernetesTo string
+	// Live is what a capture says the account and cluster hold; nil
+	// plans from what the plan assumes, and says so.
+	Live *live.Cluster
 }
 
 // OptionError is a move the planner refuses because of one option: the
@@ -213,7 +235,7 @@ func New(e *model.Env, o Options) (*Plan, error) {
 	if !fv.Less(tv) {
 		return nil, refuse("To", tv.String(), "not newer than %s", fv)
 	}
-	p := &Plan{Env: e.Name, From: fv.String(), To: tv.String(), KubernetesVersion: e.Profile.Cluster.KubernetesVersion, KubernetesTo: kubeTo}
+	p := &Plan{Env: e.Name, From: fv.String(), To: tv.String(), KubernetesVersion: e.Profile.Cluster.KubernetesVersion, KubernetesTo: kubeTo, live: o.Live}
 	if kubeTo != "" && !kubeMinor.MatchString(kubeTo) {
 		return nil, refuse("KubernetesTo", kubeTo, "give a Kubernetes minor, e.g. 1.33")
 	}
@@ -267,6 +289,9 @@ func New(e *model.Env, o Options) (*Plan, error) {
 	}
 	p.startBlockers(e, fv, tv, kube[0])
 	p.blockers(tm, tv, kube)
+	if err := p.readLive(); err != nil {
+		return nil, err
+	}
 	for i := 1; i < len(p.versions); i++ {
 		h, err := p.hop(i)
 		if err != nil {

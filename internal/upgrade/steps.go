@@ -8,11 +8,11 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/cfnpreview"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
-	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
@@ -61,7 +61,7 @@ func (p *Plan) steps() []Step {
 	// From a Helm release to Argo CD: whatever Application deploys the
 	// release now must let go of it before the Helm hops, without taking
 	// the CRDs, the NodePools and the nodes with it.
-	handover := target.Application != nil && p.versions[0].Major == 0
+	handover := target.Application != nil && p.fromHelm(ns)
 	if handover {
 		p.retireOldApplication(add, target.Application)
 	}
@@ -79,14 +79,20 @@ func (p *Plan) steps() []Step {
 	// A cluster that ran Karpenter before v1 is usually in CONFIG_MAP
 	// authentication mode: EKS refuses the template's access entries
 	// there, and the whole IAM stack rolls back.
-	if p.versions[0].Major == 0 && target.Profile.Karpenter.NodeAccess == profile.AccessEntry && slices.ContainsFunc(n.NodeRoles(), func(r model.NodeRole) bool { return !r.Exists }) {
+	// The capture says the mode (a CONFIG_MAP cluster is a blocker);
+	// without it, a check.
+	if !p.live.Knows("auth") && p.versions[0].Major == 0 && needsAccessEntries(target) {
 		add("Check that the cluster reads access entries (the template creates them for its node roles)",
 			sh("aws", "eks", "describe-cluster", "--region", n.Region, "--name", n.Cluster, "--query", "cluster.accessConfig.authenticationMode", "--output", "text"),
 			"it must print API_AND_CONFIG_MAP or API: a cluster in CONFIG_MAP mode refuses access entries and the IAM stack rolls back. Switch it with `"+
 				sh("aws", "eks", "update-cluster-config", "--region", n.Region, "--name", n.Cluster, "--access-config", "authenticationMode=API_AND_CONFIG_MAP")+
 				"` (aws-auth keeps working; the change cannot be undone), or set karpenter.nodeAccess: \"awsAuth\" in the profile")
 	}
-	add("Deploy the target's IAM (controller policies, node role, interruption queue and rules)",
+	deploy := "Deploy the target's IAM (controller policies, node role, interruption queue and rules)"
+	if p.Stack != nil {
+		deploy += " (stack " + n.Stack + ", from the capture: " + cfnpreview.Counts(p.Stack.Changes) + ")"
+	}
+	add(deploy,
 		sh("aws", "cloudformation", "deploy", "--region", n.Region, "--template-file", dir+"/iam/cloudformation.yaml", "--stack-name", n.Stack, "--capabilities", "CAPABILITY_NAMED_IAM"), "")
 	for i, v := range p.versions[1:] {
 		if v.Major == 0 {
@@ -162,6 +168,16 @@ func (p *Plan) steps() []Step {
 // Helm hop.
 func (p *Plan) retireOldApplication(add func(title, command, ifFails string), app *model.Application) {
 	ns := p.envs[len(p.envs)-1].Names.Namespace
+	if p.live.Knows("tracking") {
+		// The capture names it: nothing to find.
+		if old := p.live.Tracking; old != "" && old != app.Name {
+			add("Retire Application "+old+", which deploys Karpenter now, keeping everything it deployed",
+				escape.ShellJoin("argocd", "app", "delete", old)+" --cascade=false --yes",
+				"never a cascading delete: it removes the CRDs, every NodePool and every node. To keep the Application for now, turn its automated sync off instead, `"+
+					escape.ShellJoin("argocd", "app", "set", old, "--sync-policy", "none")+"`, before the Helm hops; "+app.Namespace+"/"+app.Name+", the bundle's, takes over")
+		}
+		return
+	}
 	add("Find the Application that deploys Karpenter now, if any",
 		escape.ShellJoin("kubectl", "-n", ns, "get", "deployment", "karpenter", "-o", `jsonpath={.metadata.annotations.argocd\.argoproj\.io/tracking-id}`),
 		"empty: no Application tracks it (with label tracking, read its app.kubernetes.io/instance label). Otherwise the text before the first colon names the Application: "+
