@@ -24,6 +24,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 	var dir, from, format string
 	var o migrate.Options
 	var ev evalFlags
+	var state stateFlag
 	fs := newFlags("migrate", stdout, stderr)
 	fs.StringVar(&from, "from", "", "what the cluster scales with now: cluster-autoscaler (required)")
 	fs.StringArrayVar(&o.OldGroups, "old-node-group", nil, "a managed node group Cluster Autoscaler scales, which Karpenter replaces, by `NAME` (required; repeat it, in the order to empty them)")
@@ -32,6 +33,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")
+	state.add(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -50,6 +52,9 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(res.Envs) == 0 {
 		return printFindings(stderr, res.Findings)
+	}
+	if o.Live, err = state.read("migrate", res.Envs[0]); err != nil {
+		return err
 	}
 	r, err := migrate.FromClusterAutoscaler(res.Envs[0], o)
 	var refused *migrate.OptionError

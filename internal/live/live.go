@@ -70,6 +70,15 @@ type NodeGroup struct {
 // Knows says whether the capture held a part ("auth", "helm", ...).
 func (c *Cluster) Knows(part string) bool { return c != nil && slices.Contains(c.Known, part) }
 
+// NodeGroup is a managed node group the capture holds.
+func (c *Cluster) NodeGroup(name string) (NodeGroup, bool) {
+	if c == nil {
+		return NodeGroup{}, false
+	}
+	g, ok := c.NodeGroups[name]
+	return g, ok
+}
+
 // Release is the release of a chart in a namespace, if the capture
 // holds it.
 func (c *Cluster) Release(name, namespace string) (HelmRelease, bool) {

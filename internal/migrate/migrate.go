@@ -12,11 +12,13 @@ package migrate
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/lint"
+	"github.com/karpgen/karpgen/internal/live"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/util/escape"
@@ -29,13 +31,21 @@ type Options struct {
 	OldGroups []string
 	// Namespace and Deployment are Cluster Autoscaler's.
 	Namespace, Deployment string
+	// Live is what a capture says the cluster holds: the node groups'
+	// subnets, roles and sizes, the authentication mode. Without one
+	// the commands read them when run, and the runbook says so.
+	Live *live.Cluster
 }
 
 // Runbook is the migration of one environment.
 type Runbook struct {
-	Env   string `json:"env"`
-	From  string `json:"from"`
-	Steps []Step `json:"steps"`
+	Env  string `json:"env"`
+	From string `json:"from"`
+	// State is the capture the runbook was made from; without one,
+	// Assumes says what it leaves to the commands.
+	State   string   `json:"state,omitempty"`
+	Assumes []string `json:"assumes,omitempty"`
+	Steps   []Step   `json:"steps"`
 }
 
 // Step is one step of the runbook: what to know (Markdown), the commands
@@ -77,8 +87,20 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 			return nil, &OptionError{"OldGroups", g, fmt.Sprintf("node group %s is one the profile keeps (nodeGroups.%s): it is not emptied", g, g)}
 		}
 	}
+	if o.Live.Knows("nodegroups") {
+		for _, g := range o.OldGroups {
+			if _, ok := o.Live.NodeGroup(g); !ok {
+				return nil, &OptionError{"OldGroups", g, fmt.Sprintf("the capture in %s has no node group %s (it holds %s)", o.Live.Dir, g, strings.Join(slices.Sorted(maps.Keys(o.Live.NodeGroups)), ", "))}
+			}
+		}
+	}
 	n := e.Names
 	r := &Runbook{Env: e.Name, From: "cluster-autoscaler"}
+	if o.Live != nil {
+		r.State = o.Live.Dir
+	} else {
+		r.Assumes = []string{"the node groups' subnets, roles and sizes and the cluster's authentication mode are read by the commands when they run"}
+	}
 	add := func(title string, text, commands, check []string) {
 		r.Steps = append(r.Steps, Step{Title: title, Text: orEmpty(text), Commands: orEmpty(commands), Check: orEmpty(check)})
 	}
@@ -87,6 +109,13 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 
 	// The account and the cluster, as SUMMARY.md's steps prepare them;
 	// the tags get their commands here.
+	if o.Live.Knows("auth") && o.Live.AuthMode == "CONFIG_MAP" && e.Profile.Karpenter.NodeAccess == profile.AccessEntry {
+		add("Let the cluster read access entries", []string{
+			"The capture says the cluster is in CONFIG_MAP authentication mode, where EKS refuses the access entries the bundle creates for its node roles, and the IAM stack rolls back. " +
+				"Switch it first (aws-auth keeps working; the change cannot be undone), or set `karpenter.nodeAccess: \"awsAuth\"` in the profile.",
+		}, []string{aws("eks", "update-cluster-config", "--region", n.Region, "--name", n.Cluster, "--access-config", "authenticationMode=API_AND_CONFIG_MAP")},
+			[]string{aws("eks", "describe-cluster", "--region", n.Region, "--name", n.Cluster, "--query", "cluster.accessConfig.authenticationMode", "--output", "text") + "   # API_AND_CONFIG_MAP"})
+	}
 	for _, s := range generators.SetupSteps(e) {
 		if strings.HasPrefix(s, "Tag the node subnets") {
 			add("Tag the subnets and the security group Karpenter's nodes use", []string{
@@ -94,7 +123,7 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 					"Tag the cluster security group, which EKS makes and the nodes of a managed node group without a launch template of its own carry; " +
 					"a node group with a launch template of its own gives its nodes that template's security groups instead (" +
 					escape.Code(escape.ShellJoin("aws", "ec2", "describe-launch-template-versions", "--launch-template-id", "<id>", "--query", "LaunchTemplateVersions[0].LaunchTemplateData.SecurityGroupIds")) + "): tag those.",
-			}, tagCommands(e, o.OldGroups), []string{
+			}, tagCommands(e, o), []string{
 				aws("ec2", "describe-subnets", "--filters", "Name=tag:"+discoveryKey(e)+",Values="+discoveryValue(e), "--query", "Subnets[].SubnetId"),
 				aws("ec2", "describe-security-groups", "--filters", "Name=tag:"+discoveryKey(e)+",Values="+discoveryValue(e), "--query", "SecurityGroups[].GroupId"),
 			})
@@ -109,6 +138,17 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 			// leaves them at whatever size they had. Fix each at its size.
 			var cmds []string
 			for _, g := range slices.Sorted(maps.Keys(e.Profile.NodeGroups)) {
+				if o.Live.Knows("nodegroups") {
+					ng, ok := o.Live.NodeGroup(g)
+					if !ok {
+						cmds = append(cmds, "# node group "+g+" is not in the capture: create it as SUMMARY.md says")
+						continue
+					}
+					size := fmt.Sprintf("minSize=%d,maxSize=%d,desiredSize=%d", ng.Desired, ng.Desired, ng.Desired)
+					cmds = append(cmds, escape.ShellJoin("aws", "eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--scaling-config", size)+
+						fmt.Sprintf("   # the capture's size: %d (min %d, max %d)", ng.Desired, ng.Min, ng.Max))
+					continue
+				}
 				cmds = append(cmds, "size=$("+escape.ShellJoin("aws", "eks", "describe-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--query", "nodegroup.scalingConfig.desiredSize", "--output", "text")+") && "+
 					escape.ShellJoin("aws", "eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g)+` --scaling-config "minSize=$size,maxSize=$size,desiredSize=$size"`)
 			}
@@ -162,7 +202,7 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 			aws("eks", "delete-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g),
 		}, []string{aws("eks", "list-nodegroups", "--cluster-name", n.Cluster) + "   # " + g + " gone; the groups the profile keeps: " + kept(e)})
 	}
-	if n.NodeRoleExists {
+	if n.NodeRoleExists && losesAccess(e, o) {
 		keepNodeAccess(e, add)
 	}
 	add("Remove Cluster Autoscaler", []string{
@@ -212,17 +252,47 @@ func discovery(e *model.Env) (string, string) {
 	return "karpenter.sh/discovery", e.Names.Cluster
 }
 
+// losesAccess says whether deleting the old groups takes the adopted
+// node role's access with it: the capture knows the groups' roles (the
+// last group that uses the role is deleted, and no kept group uses it);
+// without a capture it may.
+func losesAccess(e *model.Env, o Options) bool {
+	if !o.Live.Knows("nodegroups") {
+		return true
+	}
+	arn := e.Names.NodeRoleARN
+	old := false
+	for name, g := range o.Live.NodeGroups {
+		if g.Role != arn {
+			continue
+		}
+		if !slices.Contains(o.OldGroups, name) {
+			return false // a group that stays keeps the role mapped
+		}
+		old = true
+	}
+	return old
+}
+
+// subnetID is what EC2 names a subnet; anything else in a capture is not
+// put in a command.
+var subnetID = regexp.MustCompile(`^subnet-[0-9a-f]{8,17}$`)
+
 // tagCommands tag the subnets of the node groups Karpenter replaces and
 // the cluster security group (the one EKS makes and every node of a
 // managed node group without a launch template of its own carries).
-func tagCommands(e *model.Env, oldGroups []string) []string {
+func tagCommands(e *model.Env, o Options) []string {
 	n := e.Names
 	tag := "Key=" + discoveryKey(e) + ",Value=" + discoveryValue(e)
 	var out []string
 	// The subnets the old node groups' nodes run in, as upstream's
 	// migration guide tags them: never every subnet of the cluster, whose
-	// public ones nodes do not belong in.
-	for _, g := range oldGroups {
+	// public ones nodes do not belong in. The capture names them.
+	for _, g := range o.OldGroups {
+		if ng, ok := o.Live.NodeGroup(g); ok && len(ng.Subnets) > 0 && !slices.ContainsFunc(ng.Subnets, func(s string) bool { return !subnetID.MatchString(s) }) {
+			out = append(out, escape.ShellJoin(append([]string{"aws", "ec2", "create-tags", "--tags", tag, "--resources"}, ng.Subnets...)...)+"   # the subnets of node group "+g+", from the capture")
+			continue
+		}
 		out = append(out, "aws ec2 create-tags --tags "+escape.ShellJoin(tag)+" --resources $("+
 			escape.ShellJoin("aws", "eks", "describe-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--query", "nodegroup.subnets", "--output", "text")+")   # the subnets of node group "+g)
 	}

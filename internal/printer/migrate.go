@@ -15,6 +15,12 @@ func Migrate(w io.Writer, r *migrate.Runbook) error {
 	var b strings.Builder
 	line := func(format string, args ...any) { b.WriteString(escape.Line(fmt.Sprintf(format, args...)) + "\n") }
 	line("Migrate %s from Cluster Autoscaler to Karpenter: %d steps, each checked before the next.", r.Env, len(r.Steps))
+	if r.State != "" {
+		line("Planned from the capture in %s.", r.State)
+	}
+	for _, a := range r.Assumes {
+		line("Planned without a capture (--state): %s.", a)
+	}
 	for i, s := range r.Steps {
 		line("")
 		line("%d. %s", i+1, s.Title)
@@ -37,6 +43,12 @@ func Migrate(w io.Writer, r *migrate.Runbook) error {
 func MigrateMarkdown(w io.Writer, r *migrate.Runbook) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Migrate %s from Cluster Autoscaler to Karpenter\n\n%d steps, each checked before the next.\n", escape.Markdown(r.Env), len(r.Steps))
+	if r.State != "" {
+		fmt.Fprintf(&b, "\nPlanned from the capture in %s.\n", escape.Code(r.State))
+	}
+	for _, a := range r.Assumes {
+		fmt.Fprintf(&b, "\nPlanned without a capture (`--state`): %s.\n", escape.Markdown(a))
+	}
 	for i, s := range r.Steps {
 		fmt.Fprintf(&b, "\n## %d. %s\n", i+1, escape.Markdown(s.Title))
 		for _, t := range s.Text {
