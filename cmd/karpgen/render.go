@@ -4,6 +4,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/karpgen/karpgen/internal/live"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/upgrade"
@@ -23,12 +24,17 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	out.add(fs, "folder of the rendered bundles, one folder per environment")
 	fs.BoolVar(&check, flagCheck, false, "render in memory, print a diff against --out and exit 1 when anything differs; write nothing")
 	fs.BoolVar(&deleteForeign, "delete-foreign", false, "delete files in out/<env>/ that karpgen did not write (by default they stop the render)")
+	var state stateFlag
+	state.add(fs)
 	fs.BoolVar(&showProgress, "progress", false, "show evaluated and rendered environments (done/total) on stderr even when it is not a terminal (by default only on a terminal, never in CI)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if err := out.separate("render", dir); err != nil {
 		return err
+	}
+	if state.dir != "" && fs.NArg() != 1 {
+		return usageErr("render: --state is one environment's capture: name exactly that environment")
 	}
 	m := new(progress.Meter)
 	p := newProgress(stderr, showProgress, start)
@@ -40,6 +46,13 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := printFindings(stderr, res.Findings); err != nil {
 		return err
+	}
+	if state.dir != "" && len(res.Envs) == 1 {
+		c, err := state.read("render", res.Envs[0])
+		if err != nil {
+			return err
+		}
+		res.Live = map[string]*live.Cluster{res.Envs[0].Name: c}
 	}
 	p.watch(m)
 	defer p.end()

@@ -18,6 +18,7 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/envcheck"
+	"github.com/karpgen/karpgen/internal/live"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/gcpolicy"
@@ -65,6 +66,9 @@ type Result struct {
 	All bool
 	// Meter, when set, counts the bundles the sink took.
 	Meter *progress.Meter
+	// Live are captures by environment (render --state): each bundle's
+	// SUMMARY.md previews what its deploy does to the captured stack.
+	Live map[string]*live.Cluster
 }
 
 // Check loads the profiles, resolves every environment asked for and
@@ -150,6 +154,9 @@ func (r *Result) Render(sink Sink) error {
 			if err != nil {
 				return err
 			}
+			if err := previewStack(b, e, r.Live[e.Name]); err != nil {
+				return err
+			}
 			if err := sink.Put(b); err != nil {
 				return err
 			}
@@ -165,6 +172,20 @@ func (r *Result) Render(sink Sink) error {
 		fleet = rd.FleetFiles(r.Envs)
 	}
 	return sink.Finish(fleet)
+}
+
+// previewStack adds to a bundle's SUMMARY.md what deploying its template
+// does to the stack a capture holds.
+func previewStack(b *generators.Bundle, e *model.Env, c *live.Cluster) error {
+	if c == nil {
+		return nil
+	}
+	changes, ok, err := c.Preview(e, b.Files[model.FileCloudFormation])
+	if err != nil || !ok {
+		return err
+	}
+	b.Files[model.FileSummary] = append(b.Files[model.FileSummary], generators.SummaryStack(e, c.Dir, c.Stacks[e.Names.Stack].Exists, changes)...)
+	return nil
 }
 
 // Collect is a sink that keeps the bundles in memory, by environment.
