@@ -17,6 +17,7 @@ func runPromote(args []string, stdout, stderr io.Writer) error {
 	var dir, from, to, format string
 	var classes []string
 	var ev evalFlags
+	var state stateFlag
 	fs := newFlags("promote", stdout, stderr)
 	fs.StringVar(&from, "from", "", "environment whose pinned AMI releases are tested (required)")
 	fs.StringVar(&to, "to", "", "environment to move them to (required)")
@@ -24,6 +25,7 @@ func runPromote(args []string, stdout, stderr io.Writer) error {
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")
+	state.add(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -52,6 +54,12 @@ func runPromote(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The capture is the cluster of the environment promoted to.
+	cluster, err := state.read("promote", res.Envs[envs[to]])
+	if err != nil {
+		return err
+	}
+	plan.Read(cluster)
 	switch format {
 	case "json":
 		return printer.JSON(stdout, plan)

@@ -23,6 +23,8 @@ func runRotate(args []string, stdout, stderr io.Writer) error {
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
 	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
+	var state stateFlag
+	state.add(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -67,6 +69,11 @@ func runRotate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	cluster, err := state.read("rotate", h)
+	if err != nil {
+		return err
+	}
+	plan.Read(cluster)
 	if format == "json" {
 		return printer.JSON(stdout, plan)
 	}

@@ -105,6 +105,9 @@ func commands(e *model.Env) []command {
 		command{"k8s-karpenter-deployment.json", fmt.Sprintf("kubectl get deployment karpenter --namespace %s -o json", q(n.Namespace))},
 		command{"k8s-ec2nodeclasses.json", "kubectl get ec2nodeclasses.karpenter.k8s.aws -o json"},
 		command{"k8s-nodepools.json", "kubectl get nodepools.karpenter.sh -o json"},
+		// Karpenter's nodes, by pool, class and image: promote and
+		// rotate say how many nodes a change replaces.
+		command{"k8s-nodeclaims.json", "kubectl get nodeclaims.karpenter.sh -o json"},
 		// Every PodDisruptionBudget: one that allows no disruption holds
 		// drains and Karpenter's disruption of the nodes its pods run on.
 		command{"k8s-pdbs.json", "kubectl get poddisruptionbudgets --all-namespaces -o json"},

@@ -97,6 +97,9 @@ func Live(e *model.Env, s *State) (*live.Cluster, error) {
 	if err := readNodeGroups(s, c); err != nil {
 		return nil, err
 	}
+	if err := readNodes(s, c); err != nil {
+		return nil, err
+	}
 	// Names held outside the stacks, which a resource the bundle creates
 	// cannot take.
 	taken := func(typ, name, file, who string) error {
@@ -237,6 +240,61 @@ func readNodeGroups(s *State, c *live.Cluster) error {
 		if !slices.Contains(c.Known, "nodegroups") {
 			c.Known = append(c.Known, "nodegroups")
 		}
+	}
+	return nil
+}
+
+// readNodes reads Karpenter's NodeClaims and the budgets that hold
+// drains.
+func readNodes(s *State, c *live.Cluster) error {
+	var claims struct {
+		Items []struct {
+			Metadata struct {
+				Name   string            `json:"name"`
+				Labels map[string]string `json:"labels"`
+			} `json:"metadata"`
+			Spec struct {
+				NodeClassRef struct {
+					Name string `json:"name"`
+				} `json:"nodeClassRef"`
+			} `json:"spec"`
+			Status struct {
+				ImageID string `json:"imageID"`
+			} `json:"status"`
+		} `json:"items"`
+	}
+	if ok, err := readKnown(s, "k8s-nodeclaims.json", &claims); err != nil {
+		return err
+	} else if ok {
+		c.Known = append(c.Known, "nodes")
+		for _, x := range claims.Items {
+			l := x.Metadata.Labels
+			c.Nodes = append(c.Nodes, live.Node{Name: x.Metadata.Name, Pool: l["karpenter.sh/nodepool"], Class: x.Spec.NodeClassRef.Name,
+				Image: x.Status.ImageID, InstanceType: l["node.kubernetes.io/instance-type"], Zone: l["topology.kubernetes.io/zone"]})
+		}
+	}
+	var pdbs struct {
+		Items []struct {
+			Metadata struct {
+				Name      string `json:"name"`
+				Namespace string `json:"namespace"`
+			} `json:"metadata"`
+			Status struct {
+				DisruptionsAllowed int `json:"disruptionsAllowed"`
+				ExpectedPods       int `json:"expectedPods"`
+			} `json:"status"`
+		} `json:"items"`
+	}
+	if ok, err := readKnown(s, "k8s-pdbs.json", &pdbs); err != nil {
+		return err
+	} else if ok {
+		c.Known = append(c.Known, "pdbs")
+		for _, p := range pdbs.Items {
+			if p.Status.DisruptionsAllowed == 0 && p.Status.ExpectedPods > 0 {
+				c.Holding = append(c.Holding, p.Metadata.Namespace+"/"+p.Metadata.Name)
+			}
+		}
+		slices.Sort(c.Holding)
 	}
 	return nil
 }

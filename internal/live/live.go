@@ -40,9 +40,20 @@ type Cluster struct {
 	// Taken are names held in the account outside any captured stack, by
 	// CloudFormation type and name, with who holds them.
 	Taken map[string]map[string]string
+	// Nodes are Karpenter's nodes, as their NodeClaims say.
+	Nodes []Node
+	// Holding are the PodDisruptionBudgets that allow no disruption now
+	// ("namespace/name"): a drain of their pods' nodes waits on them.
+	Holding []string
 	// Known lists what was read: "auth", "helm", "tracking",
-	// "application", "nodegroups".
+	// "application", "nodegroups", "nodes", "pdbs".
 	Known []string
+}
+
+// Node is one of Karpenter's nodes: its NodeClaim's pool, class, image,
+// type and zone.
+type Node struct {
+	Name, Pool, Class, Image, InstanceType, Zone string
 }
 
 // Stack is a CloudFormation stack as captured.
@@ -69,6 +80,27 @@ type NodeGroup struct {
 
 // Knows says whether the capture held a part ("auth", "helm", ...).
 func (c *Cluster) Knows(part string) bool { return c != nil && slices.Contains(c.Known, part) }
+
+// Count is how many of Karpenter's nodes the capture holds for which
+// keep says yes, and the distinct values of what of each.
+func (c *Cluster) Count(keep func(Node) bool, what func(Node) string) (int, []string) {
+	if c == nil {
+		return 0, nil
+	}
+	n := 0
+	var values []string
+	for _, x := range c.Nodes {
+		if !keep(x) {
+			continue
+		}
+		n++
+		if v := what(x); v != "" && !slices.Contains(values, v) {
+			values = append(values, v)
+		}
+	}
+	slices.Sort(values)
+	return n, values
+}
 
 // NodeGroup is a managed node group the capture holds.
 func (c *Cluster) NodeGroup(name string) (NodeGroup, bool) {

@@ -29,6 +29,15 @@ func Promote(w io.Writer, p *promote.Plan) error {
 	for _, s := range p.Skipped {
 		line("  node class %s stays: %s", s.Class, s.Reason)
 	}
+	if p.State != "" {
+		line("From the capture in %s:", p.State)
+	}
+	for _, l := range p.Live {
+		line("  %s", l)
+	}
+	for _, a := range p.Assumes {
+		line("Planned without a capture (--state): %s.", a)
+	}
 	if _, err := io.WriteString(w, b.String()); err != nil || p.Diff == nil {
 		return err
 	}
@@ -59,6 +68,15 @@ func PromoteMarkdown(w io.Writer, p *promote.Plan) error {
 		for _, s := range p.Skipped {
 			fmt.Fprintf(&b, "- Node class %s stays: %s.\n", escape.Code(s.Class), escape.Markdown(s.Reason))
 		}
+	}
+	if p.State != "" {
+		fmt.Fprintf(&b, "\nFrom the capture in %s:\n\n", escape.Code(p.State))
+		for _, l := range p.Live {
+			fmt.Fprintf(&b, "- %s.\n", escape.Markdown(l))
+		}
+	}
+	for _, a := range p.Assumes {
+		fmt.Fprintf(&b, "\nPlanned without a capture (`--state`): %s.\n", escape.Markdown(a))
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil || p.Diff == nil {
 		return err

@@ -37,6 +37,17 @@ func Rotate(w io.Writer, p *rotate.Plan) error {
 			line("%s", n)
 		}
 	}
+	if p.State != "" {
+		line("")
+		line("From the capture in %s:", p.State)
+		for _, l := range p.Live {
+			line("  %s", l)
+		}
+	}
+	for _, a := range p.Assumes {
+		line("")
+		line("Planned without a capture (--state): %s.", a)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

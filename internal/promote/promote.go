@@ -28,6 +28,12 @@ type Plan struct {
 	// Diff is what rendering To with the changes does to its bundle, as
 	// karpgen diff reports it; nil when nothing moves.
 	Diff *fleetdiff.Report `json:"diff"`
+	// State is the capture of To the plan read (Read); Live is what it
+	// says of the nodes the move replaces. Without one, Assumes says what
+	// the plan cannot count.
+	State   string   `json:"state,omitempty"`
+	Live    []string `json:"live,omitempty"`
+	Assumes []string `json:"assumes,omitempty"`
 }
 
 // Change sets one field of To's profile.

@@ -32,6 +32,12 @@ type Plan struct {
 	Steps  []Step            `json:"steps"`
 	// Notes say where the steps' end differs from the change as written.
 	Notes []string `json:"notes"`
+	// State is the capture the plan read (Read); Live is what it says of
+	// the nodes the drain replaces. Without one, Assumes says what the
+	// plan cannot count.
+	State   string   `json:"state,omitempty"`
+	Live    []string `json:"live,omitempty"`
+	Assumes []string `json:"assumes,omitempty"`
 }
 
 // Step is one change of the profile and what rendering it does.
