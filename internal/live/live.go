@@ -81,25 +81,33 @@ type NodeGroup struct {
 // Knows says whether the capture held a part ("auth", "helm", ...).
 func (c *Cluster) Knows(part string) bool { return c != nil && slices.Contains(c.Known, part) }
 
-// Count is how many of Karpenter's nodes the capture holds for which
-// keep says yes, and the distinct values of what of each.
-func (c *Cluster) Count(keep func(Node) bool, what func(Node) string) (int, []string) {
+// NodesOf are Karpenter's nodes of a pool and a node class ("" for
+// any).
+func (c *Cluster) NodesOf(pool, class string) []Node {
 	if c == nil {
-		return 0, nil
+		return nil
 	}
-	n := 0
-	var values []string
+	var out []Node
 	for _, x := range c.Nodes {
-		if !keep(x) {
-			continue
-		}
-		n++
-		if v := what(x); v != "" && !slices.Contains(values, v) {
-			values = append(values, v)
+		if (pool == "" || x.Pool == pool) && (class == "" || x.Class == class) {
+			out = append(out, x)
 		}
 	}
-	slices.Sort(values)
-	return n, values
+	return out
+}
+
+// Distinct are the values of a field of nodes, each once, sorted, empty
+// ones left out.
+func Distinct(nodes []Node, field string) []string {
+	var out []string
+	for _, x := range nodes {
+		v := map[string]string{"pool": x.Pool, "class": x.Class, "image": x.Image, "type": x.InstanceType, "zone": x.Zone}[field]
+		if v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // NodeGroup is a managed node group the capture holds.

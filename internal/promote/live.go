@@ -27,9 +27,8 @@ func (p *Plan) Read(c *live.Cluster) {
 		if !c.Knows("nodes") {
 			break
 		}
-		of := func(x live.Node) bool { return x.Class == ch.Class }
-		n, pools := c.Count(of, func(x live.Node) string { return x.Pool })
-		_, images := c.Count(of, func(x live.Node) string { return x.Image })
+		nodes := c.NodesOf("", ch.Class)
+		n, pools, images := len(nodes), live.Distinct(nodes, "pool"), live.Distinct(nodes, "image")
 		if n == 0 {
 			p.Live = append(p.Live, fmt.Sprintf("node class %s runs no node in the capture: the move replaces none", ch.Class))
 			continue

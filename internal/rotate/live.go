@@ -20,9 +20,8 @@ func (p *Plan) Read(c *live.Cluster) {
 	if !c.Knows("nodes") {
 		p.Live = append(p.Live, "the capture holds no NodeClaims: the nodes the drain replaces are not counted")
 	} else {
-		of := func(x live.Node) bool { return x.Pool == p.Pool }
-		n, types := c.Count(of, func(x live.Node) string { return x.InstanceType })
-		_, zones := c.Count(of, func(x live.Node) string { return x.Zone })
+		nodes := c.NodesOf(p.Pool, "")
+		n, types, zones := len(nodes), live.Distinct(nodes, "type"), live.Distinct(nodes, "zone")
 		if n == 0 {
 			p.Live = append(p.Live, "pool "+p.Pool+" runs no node in the capture: nothing is drained")
 		} else {
