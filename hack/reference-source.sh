@@ -17,6 +17,9 @@ tmp=$(mktemp)
 	for d in migration-*/; do
 		sed -n 's/^source: github.com\/aws\/karpenter-provider-aws tag \([^ ]*\) commit \([0-9a-f]*\)$/migration \1 commit \2/p' "$d/SOURCE.txt"
 	done
+	for d in gettingstarted-*/; do
+		sed -n 's/^source: github.com\/aws\/karpenter-provider-aws tag \([^ ]*\) commit \([0-9a-f]*\)$/gettingstarted \1 commit \2/p' "$d/SOURCE.txt"
+	done
 	echo "# sha256"
 	find . -type f ! -name SOURCE -printf '%P\n' | LC_ALL=C sort | xargs sha256sum
 } >"$tmp"

@@ -12,6 +12,13 @@
 #   crds/                pkg/apis/crds/
 #   chart/               charts/karpenter/
 # and from main: compatibility.yaml (hack/docs/compatibilitymatrix_gen/).
+# For every tag in GETTING_STARTED_TAGS (the 0.x releases before the
+# oldest in TAGS) it copies only the getting-started template, into
+# gettingstarted-<tag>/: the stacks clusters of those releases were made
+# with, which the CloudFormation preview is held to. At a 0.x patch tag
+# the release's own template is website/content/en/v0.MM/..., or docs/
+# where that folder is not there yet (preview/ is already the next
+# minor's).
 # From MIGRATION_TAG it copies the v1beta1 migration guide's controller
 # policy (MIGRATION_POLICY) and the chart into migration-<tag>/: the
 # policy the guide attaches beside the v1alpha5 one and the chart of the
@@ -46,6 +53,7 @@ set -euo pipefail
 TAGS="v0.37.8 v1.0.14 v1.1.10 v1.2.8 v1.3.8 v1.4.4 v1.5.8 v1.6.8 v1.7.6 v1.8.8 v1.9.3 v1.10.2 v1.11.3 v1.12.2 v1.13.1 v1.14.3 v1.15.2"
 CFN=website/content/en/preview/getting-started/getting-started-with-karpenter/cloudformation.yaml
 COMPAT=hack/docs/compatibilitymatrix_gen/compatibility.yaml
+GETTING_STARTED_TAGS="v0.31.4 v0.32.10 v0.33.12 v0.34.13 v0.35.12 v0.36.9"
 MIGRATION_TAG=v0.32.10
 MIGRATION_POLICY=website/content/en/v0.32/upgrading/v1beta1-controller-policy.json
 
@@ -140,6 +148,19 @@ for tag in $TAGS; do
 source: github.com/aws/karpenter-provider-aws tag $tag commit $commit
 cloudformation.yaml <- $CFN
 crds/ <- pkg/apis/crds/ ; chart/ <- charts/karpenter/
+TXT
+done
+for tag in $GETTING_STARTED_TAGS; do
+	commit=$(git rev-list -n 1 "$tag")
+	minor=$(cut -d. -f1,2 <<<"$tag")
+	path=website/content/en/$minor/getting-started/getting-started-with-karpenter/cloudformation.yaml
+	git cat-file -e "$commit:$path" 2>/dev/null || path=website/content/en/docs/getting-started/getting-started-with-karpenter/cloudformation.yaml
+	out="$tmp/gettingstarted-$tag"
+	mkdir -p "$out"
+	git show "$commit:$path" >"$out/cloudformation.yaml"
+	cat >"$out/SOURCE.txt" <<TXT
+source: github.com/aws/karpenter-provider-aws tag $tag commit $commit
+cloudformation.yaml <- $path
 TXT
 done
 commit=$(git rev-list -n 1 "$MIGRATION_TAG")
