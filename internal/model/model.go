@@ -52,6 +52,19 @@ type Guardrails struct {
 	Dir string
 }
 
+// At is the environment resolved again at another Karpenter version and
+// the Kubernetes version the cluster runs then, with everything Resolve
+// does not derive from the profile carried over (the guardrails), so that
+// every check of the target is the check vet makes.
+func (e *Env) At(version, kubernetes string) *Env {
+	cp := *e.Profile
+	cp.Karpenter.Version = version
+	cp.Cluster.KubernetesVersion = kubernetes
+	at := Resolve(&cp)
+	at.Guardrails = e.Guardrails
+	return at
+}
+
 // Resolve derives everything an environment's artifacts share.
 func Resolve(p *profile.Profile) *Env {
 	e := &Env{Name: p.Env, Profile: p, Names: namesOf(p), Placement: placementOf(p)}

@@ -309,12 +309,7 @@ func New(e *model.Env, o Options) (*Plan, error) {
 
 // at resolves the environment's profile at another Karpenter version
 // and the Kubernetes version the cluster runs then.
-func at(e *model.Env, v facts.Version, kube string) *model.Env {
-	cp := *e.Profile
-	cp.Karpenter.Version = v.String()
-	cp.Cluster.KubernetesVersion = kube
-	return model.Resolve(&cp)
-}
+func at(e *model.Env, v facts.Version, kube string) *model.Env { return e.At(v.String(), kube) }
 
 // startBlockers are the blockers of where the move starts: a target
 // older than the profile's version (writing the plan would take the
