@@ -4,15 +4,24 @@
 package simulate_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/simulate"
+	"github.com/karpgen/karpgen/simulate/internal/sched"
 )
 
 // bin holds karpgen and karpgen-simulate for the scenarios.
@@ -67,7 +76,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           filepath.Join("testdata", "script"),
 		UpdateScripts: os.Getenv("KARPGEN_UPDATE") == "1",
-		Cmds:          map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "mkfifo": mkfifo},
+		Cmds:          map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "mkfifo": mkfifo, "upstream": upstream},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", path)
 			env.Setenv("REPO", repo)
@@ -108,4 +117,58 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
 	}
+}
+
+var inProcess sync.Mutex
+
+// upstream holds simulate's answer to Karpenter's own provisioner run to
+// a settled state on the same request: `upstream ENV --workloads PATH...`
+// builds the request karpgen simulate would send (from profiles/ in the
+// script's folder), runs both, and fails naming each difference: nodes
+// by pool and type (types compared by price, see sched.Compare) and
+// Pending pods by workload. What both launch is logged. It leaves stdout
+// to the command before it.
+func upstream(ts *testscript.TestScript, neg bool, args []string) {
+	// The scripts run in parallel; a run in this process sets Karpenter's
+	// package-level well-known labels, as the helper does once.
+	inProcess.Lock()
+	defer inProcess.Unlock()
+	if neg || len(args) < 3 || args[1] != "--workloads" {
+		ts.Fatalf("usage: upstream ENV --workloads PATH...")
+	}
+	res, err := pipeline.Check(pipeline.Options{Dir: ts.MkAbs("profiles"), Envs: args[:1]})
+	if err != nil || len(res.Envs) != 1 {
+		ts.Fatalf("upstream: the profile: %v %v", err, res.Findings)
+	}
+	e := res.Envs[0]
+	bundle, err := generators.Render(e)
+	ts.Check(err)
+	var paths []string
+	for i := 2; i < len(args); i++ {
+		if args[i] != "--workloads" {
+			paths = append(paths, ts.MkAbs(args[i]))
+		}
+	}
+	ws, err := simulate.ReadWorkloads(context.Background(), paths)
+	ts.Check(err)
+	req, err := simulate.NewRequest(e, bundle.Files[model.FileNodePools], ws)
+	ts.Check(err)
+	mine, err := sched.Run(req)
+	ts.Check(err)
+	theirs, err := sched.RunUpstream(req)
+	ts.Check(err)
+	diffs, ties := sched.Compare(req, mine, theirs)
+	if len(diffs) > 0 {
+		ts.Fatalf("simulate and Karpenter's provisioner differ:\n%s", strings.Join(diffs, "\n"))
+	}
+	pools := map[string]int{}
+	for _, n := range theirs.Nodes {
+		pools[n.Pool]++
+	}
+	pending := 0
+	for _, n := range theirs.Pending {
+		pending += n
+	}
+	ts.Logf("agree with Karpenter's provisioner: %d node(s) %v, %d Pending, in %d round(s); %d node(s) of another type of the same price",
+		len(theirs.Nodes), pools, pending, theirs.Rounds, ties)
 }
