@@ -79,10 +79,19 @@ generate-check: module-zips
 # (test/argocd, a module of its own built from github.com/argoproj/argo-cd/v3
 # v3.6.1, which needs Go 1.27: the go command fetches that toolchain from
 # the module proxy), against the karpgen binary `make build` makes.
+# The plugin runs from the sidecar image: the binary is taken back out of
+# the OCI image hack/cmpimage builds (the release's, for this machine's
+# architecture), so the test runs what the image holds.
 ARGOCD_TOOLCHAIN := go1.27.3
+IMAGE_ARCH := $(shell $(GO) env GOARCH)
 argocd-e2e: build
-	@echo "== Argo CD end-to-end: karpgen's plugin in argocd-cmp-server and the repo-server"
-	cd test/argocd && GOTOOLCHAIN=$(ARGOCD_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 ./...
+	@echo "== Argo CD end-to-end: karpgen's plugin, from its image, in argocd-cmp-server and the repo-server"
+	rm -rf bin/karpgen-cmp
+	CGO_ENABLED=0 GOOS=linux GOARCH=$(IMAGE_ARCH) $(GO) build -trimpath -ldflags="-s -w -buildid=" -o bin/karpgen-linux ./cmd/karpgen
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || echo 0) $(GO) run ./hack/cmpimage build -o bin/karpgen-cmp -version v0.0.0-test \
+		-plugin deploy/argocd/plugin.yaml linux/$(IMAGE_ARCH)=bin/karpgen-linux
+	$(GO) run ./hack/cmpimage extract -platform linux/$(IMAGE_ARCH) -o bin/karpgen-from-image bin/karpgen-cmp
+	cd test/argocd && GOTOOLCHAIN=$(ARGOCD_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/bin/karpgen-from-image $(GO) test -count=1 ./...
 
 # karpgen simulate runs Karpenter's own scheduler (sigs.k8s.io/karpenter
 # v1.15, which needs Go 1.27 like the Argo CD test) in karpgen-simulate,

@@ -2,9 +2,10 @@
 # Check the release script end to end, as make test does: in a clone of
 # HEAD tagged v0.99.0 (its own tags removed), the script names a release;
 # with an untracked Go file, which go build would compile in, a snapshot
-# ("-dirty"); then it builds every platform's binaries and SBOMs, and
-# --verify checks SHA256SUMS, each archive and the version the host's
-# binary prints.
+# ("-dirty"); then it builds every platform's binaries and SBOMs and the
+# plugin image, and --verify checks SHA256SUMS, each archive, the version
+# the host's binary prints and the image's digest; a second build gives
+# the same image digest.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,6 +32,13 @@ expect "release v0.99.0" "the clean clone again"
 
 bash hack/release.sh >/dev/null
 bash hack/release.sh --verify dist/v0.99.0
+# The image is reproducible: a second release of the same commit gives
+# the same digest.
+first=$(cat dist/v0.99.0/IMAGE)
+bash hack/release.sh >/dev/null
+[ "$(cat dist/v0.99.0/IMAGE)" = "$first" ] ||
+	{ echo "release-check: two builds of the image, two digests: $first and $(cat dist/v0.99.0/IMAGE)" >&2; exit 1; }
+echo "release-check: image $first"
 # A changed archive is caught.
 printf 'x' >>dist/v0.99.0/karpgen_0.99.0_linux_arm64.sbom.json
 if bash hack/release.sh --verify dist/v0.99.0 >/dev/null 2>&1; then

@@ -2,9 +2,10 @@
 # Build a karpgen release into dist/<version>/: the binaries for linux and
 # darwin on amd64 and arm64 (each in a .tar.gz with LICENSE-free README),
 # an SBOM of each binary (CycloneDX JSON, from the modules Go recorded in
-# it), the linux binaries again under image/ for the Config Management
-# Plugin image (deploy/argocd/Dockerfile, on no base image), SHA256SUMS
-# over everything, and the name of that image, tagged with the version.
+# it), the Config Management Plugin image ghcr.io/karpgen/karpgen-cmp as
+# an OCI image layout (karpgen-cmp/, built by hack/cmpimage from the linux
+# binaries, on no base image, without a container daemon; IMAGE names it
+# by version and digest), and SHA256SUMS over everything.
 #
 #   make release              # the version is `git describe --tags` of HEAD
 #
@@ -18,8 +19,9 @@
 #   hack/release.sh --version      # print what a release would be: its
 #                                  # kind (release or snapshot) and version
 #   hack/release.sh --verify DIR   # check a release folder: SHA256SUMS,
-#                                  # every platform's files, and that the
-#                                  # host's binary says the folder's version
+#                                  # every platform's files, that the
+#                                  # host's binary says the folder's version,
+#                                  # and that the image is the one IMAGE names
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,6 +57,10 @@ verify() {
 			esac
 		fi
 	done
+	local digest
+	digest=$(go run ./hack/cmpimage inspect "$dir/karpgen-cmp" | sed -n 's/^  "digest": "\(sha256:[0-9a-f]*\)",$/\1/p')
+	[ "$(cat "$dir/IMAGE")" = "ghcr.io/karpgen/karpgen-cmp:$version@$digest" ] ||
+		{ echo "release: IMAGE says $(cat "$dir/IMAGE"), the layout's index is $digest" >&2; exit 1; }
 	echo "verified $dir"
 }
 
@@ -79,6 +85,9 @@ out="dist/$version"
 rm -rf "$out"
 mkdir -p "$out"
 epoch=$(git log -1 --format=%ct)
+tmpimg=$(mktemp -d)
+trap 'rm -rf "$tmpimg"' EXIT
+images=""
 sbom="$root/bin/cyclonedx-gomod"
 [ -x "$sbom" ] || (cd tools && go build -o "$sbom" github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod)
 
@@ -99,20 +108,20 @@ for platform in $platforms; do
 	(cd simulate && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch GOTOOLCHAIN=go1.27.3 go build -trimpath -buildvcs=true \
 		-ldflags="-s -w -buildid=" -o "$root/$dir/karpgen-simulate" ./cmd/karpgen-simulate)
 	"$sbom" bin -json -output "$out/$name.simulate.sbom.json" -version "$version" "$dir/karpgen-simulate"
-	# The plugin image (deploy/argocd/Dockerfile) copies the linux binaries.
+	# The plugin image holds the linux binaries.
 	if [ "$goos" = linux ]; then
-		mkdir -p "$out/image/linux/$goarch"
-		cp "$dir/karpgen" "$out/image/linux/$goarch/karpgen"
-		touch -d "@$epoch" "$out/image/linux/$goarch/karpgen"
+		mkdir -p "$tmpimg/$goarch"
+		cp "$dir/karpgen" "$tmpimg/$goarch/karpgen"
+		images="$images linux/$goarch=$tmpimg/$goarch/karpgen"
 	fi
 	cp README.md "$dir/"
 	touch -d "@$epoch" "$dir" "$dir"/*
 	tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" -C "$out" -czf "$out/$name.tar.gz" "$name"
 	rm -rf "$dir"
 done
-image="karpgen-cmp:$version"
-echo "$image" >"$out/IMAGE"
-(cd "$out" && sha256sum -- *.tar.gz *.sbom.json image/linux/*/karpgen IMAGE >SHA256SUMS)
+# shellcheck disable=SC2086 # one word per platform
+SOURCE_DATE_EPOCH=$epoch go run ./hack/cmpimage build -o "$out/karpgen-cmp" -version "$version" -plugin deploy/argocd/plugin.yaml $images >"$out/IMAGE"
+(cd "$out" && find karpgen-cmp -type f | LC_ALL=C sort | xargs sha256sum -- *.tar.gz *.sbom.json IMAGE >SHA256SUMS)
 echo "$kind $version in $out:"
 ls -1 "$out"
-echo "build the plugin image with: docker buildx build -f deploy/argocd/Dockerfile --platform linux/amd64,linux/arm64 --build-arg VERSION=$version -t <registry>/$image ."
+echo "the plugin image: $(cat "$out/IMAGE") (push the layout with: crane push $out/karpgen-cmp ghcr.io/karpgen/karpgen-cmp:$version)"
