@@ -55,7 +55,7 @@ func main() {
 
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: cmpimage build|extract|inspect ...")
+		return errors.New("usage: cmpimage build|extract|inspect ARGS")
 	}
 	switch args[0] {
 	case "build":
@@ -67,7 +67,7 @@ func run(args []string, stdout io.Writer) error {
 			return err
 		}
 		if *out == "" || *version == "" || fs.NArg() == 0 {
-			return errors.New("usage: cmpimage build -o DIR -version V [-plugin FILE] OS/ARCH=BINARY...")
+			return errors.New("usage: cmpimage build -o DIR -version V [-plugin FILE] OS/ARCH=BINARY [OS/ARCH=BINARY]")
 		}
 		epoch, err := sourceDateEpoch()
 		if err != nil {

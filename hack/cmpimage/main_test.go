@@ -123,7 +123,7 @@ func TestImageIsReproducibleAndAsTheDockerfileSays(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !regexp.MustCompile(`image: ` + regexp.QuoteMeta(Repository) + `:v\d+\.\d+\.\d+`).Match(data) || regexp.MustCompile(`image: \S+:latest\b`).Match(data) {
+		if !regexp.MustCompile(`image: `+regexp.QuoteMeta(Repository)+`:v\d+\.\d+\.\d+`).Match(data) || regexp.MustCompile(`image: \S+:latest\b`).Match(data) {
 			t.Errorf("%s does not name %s:vX.Y.Z", f, Repository)
 		}
 	}
