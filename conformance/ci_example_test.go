@@ -2,7 +2,9 @@ package conformance
 
 import (
 	"io"
+	"maps"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -88,5 +90,55 @@ func TestDiffExampleLints(t *testing.T) {
 	}
 	if writers != 1 {
 		t.Errorf("%d jobs have permissions of their own, want the comment job alone", writers)
+	}
+}
+
+// TestReleaseWorkflowLints: the release workflow passes actionlint, runs
+// on version tags alone, grants nothing at the top and to its one job
+// only what publishing needs (contents, packages, id-token and
+// attestations: write), pins every action by a full commit SHA, and
+// publishes only what hack/release.sh --verify checked.
+func TestReleaseWorkflowLints(t *testing.T) {
+	wf := lintWorkflow(t, "../.github/workflows/release.yml")
+	for _, ev := range wf.On {
+		if ev.EventName() != "push" {
+			t.Errorf("the release runs on %s; only a pushed tag publishes", ev.EventName())
+		}
+	}
+	if wf.Permissions == nil || len(wf.Permissions.Scopes) != 0 || wf.Permissions.All != nil {
+		t.Errorf("the workflow must grant nothing at the top (permissions: {})")
+	}
+	pinned := regexp.MustCompile(`^[a-z0-9-]+/[a-z0-9-]+@[0-9a-f]{40}$`)
+	for id, job := range wf.Jobs {
+		got := map[string]string{}
+		if job.Permissions != nil {
+			for k, v := range job.Permissions.Scopes {
+				got[k] = v.Value.Value
+			}
+		}
+		want := map[string]string{"contents": "write", "packages": "write", "id-token": "write", "attestations": "write"}
+		if !maps.Equal(got, want) {
+			t.Errorf("job %s has permissions %v, want %v", id, got, want)
+		}
+		verified := false
+		for _, step := range job.Steps {
+			switch e := step.Exec.(type) {
+			case *actionlint.ExecAction:
+				if !pinned.MatchString(e.Uses.Value) {
+					t.Errorf("job %s: %s is not pinned by a commit SHA", id, e.Uses.Value)
+				}
+			case *actionlint.ExecRun:
+				run := e.Run.Value
+				if strings.Contains(run, "--verify") {
+					verified = true
+				}
+				if (strings.Contains(run, "gh release create") || strings.Contains(run, "cmpimage push")) && !verified {
+					t.Errorf("job %s publishes before hack/release.sh --verify", id)
+				}
+			}
+		}
+		if !verified {
+			t.Errorf("job %s never runs hack/release.sh --verify", id)
+		}
 	}
 }

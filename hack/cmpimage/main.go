@@ -10,6 +10,7 @@
 //	    linux/amd64=dist/.../karpgen linux/arm64=dist/.../karpgen
 //	go run ./hack/cmpimage extract -platform linux/amd64 -o FILE DIR   # the binary back out
 //	go run ./hack/cmpimage inspect DIR                                 # digest and config, as JSON
+//	REGISTRY_USER=u REGISTRY_PASSWORD=p go run ./hack/cmpimage push DIR REF   # the layout to a registry
 package main
 
 import (
@@ -27,10 +28,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/go-containerregistry/pkg/authn"
+	"github.com/google/go-containerregistry/pkg/name"
 	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/empty"
 	"github.com/google/go-containerregistry/pkg/v1/layout"
 	"github.com/google/go-containerregistry/pkg/v1/mutate"
+	"github.com/google/go-containerregistry/pkg/v1/remote"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 	"github.com/google/go-containerregistry/pkg/v1/types"
 )
@@ -55,7 +59,7 @@ func main() {
 
 func run(args []string, stdout io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: cmpimage build|extract|inspect ARGS")
+		return errors.New("usage: cmpimage build|extract|inspect|push ARGS")
 	}
 	switch args[0] {
 	case "build":
@@ -126,6 +130,31 @@ func run(args []string, stdout io.Writer) error {
 			return fmt.Errorf("the %s image holds no %s", *platform, BinaryPath)
 		}
 		return os.WriteFile(*out, bin, 0o755)
+	case "push":
+		if len(args) != 3 {
+			return errors.New("usage: cmpimage push DIR REGISTRY/REPOSITORY:TAG")
+		}
+		idx, err := layout.ImageIndexFromPath(args[1])
+		if err != nil {
+			return err
+		}
+		ref, err := name.NewTag(args[2], name.StrictValidation)
+		if err != nil {
+			return err
+		}
+		user, password := os.Getenv("REGISTRY_USER"), os.Getenv("REGISTRY_PASSWORD")
+		if user == "" || password == "" {
+			return errors.New("REGISTRY_USER and REGISTRY_PASSWORD name who pushes")
+		}
+		if err := remote.WriteIndex(ref, idx, remote.WithAuth(&authn.Basic{Username: user, Password: password})); err != nil {
+			return err
+		}
+		d, err := idx.Digest()
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s@%s\n", ref, d)
+		return err
 	case "inspect":
 		if len(args) != 2 {
 			return errors.New("usage: cmpimage inspect DIR")
@@ -158,7 +187,7 @@ func run(args []string, stdout io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	return fmt.Errorf("unknown command %q: build, extract or inspect", args[0])
+	return fmt.Errorf("unknown command %q: build, extract, inspect or push", args[0])
 }
 
 // sourceDateEpoch is the image's one time: SOURCE_DATE_EPOCH, as the
