@@ -3,13 +3,14 @@ package main
 import (
 	"bytes"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // runIn runs karpgen in dir as the command line would, and returns what
@@ -45,49 +46,11 @@ func copyTree(t *testing.T, src, dst string) {
 	}
 }
 
-// files reads every file below dir, by path relative to it.
-func files(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	out := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		out[filepath.ToSlash(rel)], err = os.ReadFile(path)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// matchTree holds every file below got to the golden tree want, whole
-// files, and no file to be missing or extra; KARPGEN_UPDATE=1 rewrites
-// want from got.
+// matchTree holds every file below got to the golden tree want
+// (oracle.GoldenTree).
 func matchTree(t *testing.T, got, want string) {
 	t.Helper()
-	if os.Getenv("KARPGEN_UPDATE") == "1" {
-		if err := os.RemoveAll(want); err != nil {
-			t.Fatal(err)
-		}
-		copyTree(t, got, want)
-		return
-	}
-	g, w := files(t, got), files(t, want)
-	for _, name := range slices.Sorted(maps.Keys(g)) {
-		if _, ok := w[name]; !ok {
-			t.Errorf("%s: written, and not in %s", name, want)
-		} else if !bytes.Equal(g[name], w[name]) {
-			t.Errorf("%s differs from %s (KARPGEN_UPDATE=1 rewrites it):\n%s", name, filepath.Join(want, name), g[name])
-		}
-	}
-	for name := range w {
-		if _, ok := g[name]; !ok {
-			t.Errorf("%s: in %s, and not written", name, want)
-		}
-	}
+	oracle.GoldenTree(t, got, want)
 }
 
 // TestDesignExampleBundle: DESIGN.md's example profile, exactly as

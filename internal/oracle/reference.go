@@ -21,6 +21,7 @@ type TB interface {
 	Helper()
 	Fatal(args ...any)
 	Fatalf(format string, args ...any)
+	Errorf(format string, args ...any)
 	Skipf(format string, args ...any)
 	Name() string
 	TempDir() string

@@ -1,7 +1,6 @@
 package upgrade_test
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -70,23 +69,7 @@ func TestGoldenPlans(t *testing.T) {
 				t.Fatal(err)
 			}
 			for ext, got := range map[string][]byte{"txt": p.Text(), "json": js} {
-				golden := filepath.Join("testdata", "plans", pair[0]+"-"+pair[1]+"."+ext)
-				if os.Getenv("KARPGEN_UPDATE") == "1" {
-					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(golden, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if string(got) != string(want) {
-					t.Errorf("%s differs from the plan (KARPGEN_UPDATE=1 rewrites it):\n%s", golden, got)
-				}
+				oracle.Golden(t, filepath.Join("testdata", "plans", pair[0]+"-"+pair[1]+"."+ext), got)
 			}
 		})
 	}
