@@ -91,9 +91,6 @@ var valueFlags = map[string]func() []string{
 	"--from":     releases,
 }
 
-// envCommands take environment names.
-var envCommands = []string{"render", "vet", "build", "upgrade", "doctor"}
-
 func complete(args []string) []string {
 	if len(args) == 0 {
 		args = []string{""}
@@ -136,7 +133,7 @@ func complete(args []string) []string {
 		return prefixed(slices.Sorted(maps.Keys(completionScripts)), cur)
 	case cmd == "import":
 		return []string{filesComplete}
-	case slices.Contains(envCommands, cmd):
+	case commandNamed(cmd).takesEnvs():
 		return prefixed(environments(args), cur)
 	}
 	return nil

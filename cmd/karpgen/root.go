@@ -56,31 +56,6 @@ func usage() string {
 	return b.String()
 }
 
-type command struct {
-	name string
-	run  func(args []string, stdout, stderr io.Writer) error
-}
-
-func commands() []command {
-	return []command{
-		{"render", runRender},
-		{"vet", runVet},
-		{"build", runBuild},
-		{"init", runInit},
-		{"import", runImport},
-		{"diff", runDiff},
-		{"upgrade", runUpgrade},
-		{"promote", runPromote},
-		{"rotate", runRotate},
-		{"migrate", runMigrate},
-		{"simulate", runSimulate},
-		{"doctor", runDoctor},
-		{"version", runVersion},
-		{"completion", runCompletion},
-		{"__complete", runComplete},
-	}
-}
-
 // run is the whole CLI: it parses args, runs one command and returns the
 // exit code. It keeps no state between calls.
 func run(args []string, stdout, stderr io.Writer) int {

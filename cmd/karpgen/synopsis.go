@@ -72,7 +72,7 @@ func helpFlags(c command) []helpFlag {
 
 // synopsisOf is one command's synopsis line.
 func synopsisOf(c command) string {
-	line := strings.TrimSuffix(helpText[c.name].usage, " [flags]")
+	line := strings.TrimSuffix(c.usage, " [flags]")
 	for _, f := range helpFlags(c) {
 		switch {
 		case strings.Contains(line, "--"+f.name+" "), strings.Contains(line, "--"+f.name+"]"):

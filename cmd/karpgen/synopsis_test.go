@@ -63,3 +63,26 @@ func TestSynopsisFollowsHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestOneRecordPerCommand: each command's --help, its line of the
+// README's synopsis and whether completion offers environment names all
+// come from its one record: the help starts with the record's usage,
+// about and example, and the synopsis has its usage. (completion.txtar
+// holds which commands complete environments to the records.)
+func TestOneRecordPerCommand(t *testing.T) {
+	syn := synopsis()
+	for _, c := range commands() {
+		if strings.HasPrefix(c.name, "__") {
+			continue
+		}
+		var out, errOut bytes.Buffer
+		run([]string{c.name, "--help"}, &out, &errOut)
+		help := out.String() + errOut.String()
+		if want := "Usage:\n  " + c.usage + "\n\n" + c.about + "\n\nExample:\n  " + c.example + "\n"; !strings.HasPrefix(help, want) {
+			t.Errorf("%s --help:\n%s\nwant it to start:\n%s", c.name, help, want)
+		}
+		if !strings.Contains(syn, strings.TrimSuffix(c.usage, " [flags]")) {
+			t.Errorf("the synopsis has no line for %s's usage %q", c.name, c.usage)
+		}
+	}
+}
