@@ -40,15 +40,12 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	fs.StringArrayVar(&workloads, "workloads", nil, "also place the workloads of `PATH` (a manifest or a folder; repeat it) on both sides with Karpenter's scheduler, and name those whose pods land elsewhere or stay Pending after the change")
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
-	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")
+	addFormatFlag(fs, &format, "output format: text, markdown or json", "text", "markdown", "json")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if n := base.count(); n != 1 {
 		return usageErr("diff: name the base once, with --base, --base-rev or --base-dir")
-	}
-	if format != "text" && format != "markdown" && format != "json" {
-		return usageErr("diff: -o must be text, markdown or json, not %q", format)
 	}
 	baseFolder, baseName, closeBase, err := base.open(dir)
 	if err != nil {

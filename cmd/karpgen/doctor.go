@@ -24,7 +24,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&state, "state", "", "check the captured folder")
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
-	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
+	addFormatFlag(fs, &format, "output format: text or json", "text", "json")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -33,8 +33,6 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 		return usageErr("doctor: name exactly one environment")
 	case script == (state != ""):
 		return usageErr("doctor: give --capture-script or --state DIR")
-	case format != "text" && format != "json":
-		return usageErr("doctor: -o must be text or json, not %q", format)
 	}
 	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, GC: gcpolicy.Fleet})
 	if err != nil {

@@ -43,15 +43,16 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	option(&opts.NodeGroup, "NodeGroup", "node-group", "system", "EKS managed node group the controller runs on")
 	fs.StringVar(&valuesFile, "values", "", "Helm values of the karpenter release")
 	fs.StringVar(&out, "output-file", "", "file to write the profile to (default: standard output); never overwritten")
-	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json (what the import changed or dropped, on standard error)")
+	addFormatFlag(fs, &format, "output format: text or json (what the import changed or dropped, on standard error)", "text", "json")
 	fs.BoolVar(&draft, "draft", false, "write the profile even when vet refuses it, with vet's findings as comments at its end, and exit 1")
 	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if format != "text" && format != "json" {
 		// -o was import's output file before it meant the format, as in
 		// every other command.
-		return usageErr("import: -o is the output format, text or json, not %q; write the profile to a file with --output-file %s", format, format)
+		var fe *formatError
+		if errors.As(err, &fe) {
+			return usageErr("import: -o is the output format, text or json, not %q; write the profile to a file with --output-file %s", fe.got, fe.got)
+		}
+		return err
 	}
 	if fs.NArg() == 0 {
 		return usageErr("import: name the manifest files to import (- reads standard input)")

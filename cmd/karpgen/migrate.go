@@ -32,7 +32,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.Deployment, "autoscaler-deployment", "cluster-autoscaler", "name of Cluster Autoscaler's Deployment")
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
-	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")
+	addFormatFlag(fs, &format, "output format: text, markdown or json", "text", "markdown", "json")
 	state.add(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -42,9 +42,6 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 	}
 	if from != "cluster-autoscaler" {
 		return usageErr("migrate: --from must be cluster-autoscaler (from Karpenter, plan the move with karpgen upgrade)")
-	}
-	if format != "text" && format != "markdown" && format != "json" {
-		return usageErr("migrate: -o must be text, markdown or json, not %q", format)
 	}
 	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: fs.Args(), Timeout: ev.timeout, Limits: &ev.limits, GC: gcpolicy.Fleet})
 	if err != nil {

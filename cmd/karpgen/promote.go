@@ -24,7 +24,7 @@ func runPromote(args []string, stdout, stderr io.Writer) error {
 	fs.StringArrayVar(&classes, "class", nil, "node classes to promote, by `NAME` (default: every class the two share)")
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
-	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")
+	addFormatFlag(fs, &format, "output format: text, markdown or json", "text", "markdown", "json")
 	state.add(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -34,9 +34,6 @@ func runPromote(args []string, stdout, stderr io.Writer) error {
 	}
 	if from == "" || to == "" || from == to {
 		return usageErr("promote: --from and --to name two environments")
-	}
-	if format != "text" && format != "markdown" && format != "json" {
-		return usageErr("promote: -o must be text, markdown or json, not %q", format)
 	}
 	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: []string{from, to}, Timeout: ev.timeout, Limits: &ev.limits, GC: gcpolicy.Fleet})
 	if err != nil {

@@ -36,6 +36,7 @@ type exitError struct {
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
 
 func usageErr(format string, args ...any) error {
 	return &exitError{exitUsage, fmt.Errorf(format, args...)}
@@ -139,6 +140,10 @@ func parse(fs *pflag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err
+		}
+		var fe *formatError
+		if errors.As(err, &fe) {
+			return usageErr("%s: %w", fs.Name(), fe)
 		}
 		return usageErr("%s: %v%s", fs.Name(), err, flagHint(fs, err))
 	}

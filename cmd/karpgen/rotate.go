@@ -22,7 +22,7 @@ func runRotate(args []string, stdout, stderr io.Writer) error {
 	base.add(fs)
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
-	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
+	addFormatFlag(fs, &format, "output format: text or json", "text", "json")
 	var state stateFlag
 	state.add(fs)
 	if err := parse(fs, args); err != nil {
@@ -36,9 +36,6 @@ func runRotate(args []string, stdout, stderr io.Writer) error {
 	}
 	if base.count() != 1 {
 		return usageErr("rotate: name the base once, with --base, --base-rev or --base-dir")
-	}
-	if format != "text" && format != "json" {
-		return usageErr("rotate: -o must be text or json, not %q", format)
 	}
 	env := fs.Arg(0)
 	baseFolder, baseName, closeBase, err := base.open(dir)

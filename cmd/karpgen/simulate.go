@@ -28,7 +28,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	fs.DurationVar(&timeout, "sim-timeout", 2*time.Minute, "how long the simulation may run")
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
-	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown (a pull-request comment) or json")
+	addFormatFlag(fs, &format, "output format: text, markdown (a pull-request comment) or json", "text", "markdown", "json")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -37,9 +37,6 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(workloads) == 0 {
 		return usageErr("simulate: name the workloads with --workloads PATH")
-	}
-	if format != "text" && format != "markdown" && format != "json" {
-		return usageErr("simulate: -o must be text, markdown or json, not %q", format)
 	}
 	if timeout <= 0 {
 		return usageErr("simulate: --sim-timeout must be a duration above zero, such as 2m, not %s", timeout)

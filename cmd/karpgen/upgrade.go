@@ -28,7 +28,7 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
 	out.add(fs, "folder of the rendered bundles; --write puts the plan in <out>/<env>/upgrade/<to>/")
-	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text, markdown or json")
+	addFormatFlag(fs, &format, "output format: text, markdown or json", "text", "markdown", "json")
 	fs.BoolVar(&write, "write", false, "write the plan, the transition policies and the target's Helm values and IAM")
 	state.add(fs)
 	if err := parse(fs, args); err != nil {
@@ -39,9 +39,6 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	}
 	if to == "" {
 		return usageErr("upgrade: --to VERSION is required")
-	}
-	if format != "text" && format != "markdown" && format != "json" {
-		return usageErr("upgrade: -o must be text, markdown or json, not %q", format)
 	}
 	if write {
 		if err := out.separate("upgrade", dir); err != nil {

@@ -73,17 +73,13 @@ func buildVersion() versionInfo {
 func runVersion(args []string, stdout, stderr io.Writer) error {
 	var format string
 	fs := newFlags("version", stdout, stderr)
-	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
+	addFormatFlag(fs, &format, "output format: text or json", "text", "json")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	v := buildVersion()
-	switch format {
-	case "json":
+	if format == "json" {
 		return printer.JSON(stdout, v)
-	case "text":
-	default:
-		return usageErr("version: -o must be text or json, not %q", format)
 	}
 	fmt.Fprintf(stdout, "karpgen %s (Karpenter %s to %s)\n", v.Version, facts.Oldest().Minor, facts.Newest().Minor)
 	if v.Revision != "" {

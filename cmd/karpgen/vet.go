@@ -30,7 +30,7 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("vet", stdout, stderr)
 	addProfilesFlag(fs, &dir)
 	addEvalFlags(fs, &ev)
-	fs.StringVarP(&format, flagOutput, "o", "text", "output format: text or json")
+	addFormatFlag(fs, &format, "output format: text or json", "text", "json")
 	fs.StringVar(&valuesFile, "values", "", "check a Helm values file in use against the chart of --version instead of the profiles")
 	fs.StringVar(&version, "version", "", "the Karpenter version whose chart --values is for")
 	fs.BoolVar(&explainIAM, "explain-iam", false, "list every request the controller makes with its decision under the guardrails, and the deciding statements")
@@ -42,9 +42,6 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	today, err := dayOf(on)
 	if err != nil {
 		return usageErr("vet: --on: %v", err)
-	}
-	if format != "text" && format != "json" {
-		return usageErr("vet: -o must be text or json, not %q", format)
 	}
 	var findings []diag.Finding
 	var checked string
