@@ -6,21 +6,17 @@ package sched
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
-	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
-	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/yaml"
 
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
-	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider/fake"
 	"sigs.k8s.io/karpenter/pkg/controllers/state"
 	"sigs.k8s.io/karpenter/pkg/operator/options"
@@ -37,32 +33,9 @@ var awsResources = []corev1.ResourceName{"vpc.amazonaws.com/pod-eni", "aws.amazo
 
 // Run places the request's workloads.
 func Run(req *simulate.Request) (*simulate.Response, error) {
-	ctrllog.SetLogger(logr.Discard())
-	karpv1.WellKnownLabels = karpv1.WellKnownLabels.Insert(req.WellKnownLabels...)
-	karpv1.WellKnownResources.Insert(awsResources...)
-
-	pools, err := nodePools(req.NodePools)
+	pools, its, all, err := start(req)
 	if err != nil {
 		return nil, err
-	}
-	// A node class's instance types are one list, whichever pools use
-	// it, as the provider caches them per node class.
-	byClass := map[string][]*cloudprovider.InstanceType{}
-	its := map[string][]*cloudprovider.InstanceType{}
-	var all []*cloudprovider.InstanceType
-	for _, np := range pools {
-		class := np.Spec.Template.Spec.NodeClassRef.Name
-		if _, done := byClass[class]; !done {
-			for _, w := range req.InstanceTypes[class] {
-				it, err := instanceType(w, req.WellKnownLabels)
-				if err != nil {
-					return nil, err
-				}
-				byClass[class] = append(byClass[class], it)
-			}
-			all = append(all, byClass[class]...)
-		}
-		its[np.Name] = byClass[class]
 	}
 
 	resp := &simulate.Response{Workloads: make([]simulate.Placement, len(req.Workloads))}
@@ -114,17 +87,11 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 		return nil, err
 	}
 
-	// Karpenter's defaults: its flags unset (karpgen runs this binary
-	// with an empty environment, so no variable of the caller's changes
-	// the scheduling).
-	ctx := context.Background()
-	opts := &options.Options{}
-	fs := &options.FlagSet{FlagSet: flag.NewFlagSet("karpenter", flag.ContinueOnError)}
-	opts.AddFlags(fs)
-	if err := opts.Parse(fs); err != nil {
+	opts, err := karpenterOptions()
+	if err != nil {
 		return nil, err
 	}
-	ctx = options.ToContext(ctx, opts)
+	ctx := options.ToContext(context.Background(), opts)
 	kube := (&apiServer{}).client()
 	provider := fake.NewCloudProvider()
 	provider.InstanceTypes = all

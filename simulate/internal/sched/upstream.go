@@ -3,22 +3,18 @@ package sched
 import (
 	"cmp"
 	"context"
-	"flag"
 	"fmt"
 	"maps"
 	"slices"
 
-	"github.com/go-logr/logr"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/utils/clock"
-	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
-	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider/fake"
 	"sigs.k8s.io/karpenter/pkg/controllers/provisioning"
 	"sigs.k8s.io/karpenter/pkg/controllers/state"
@@ -58,39 +54,17 @@ type UpstreamNode struct {
 
 // RunUpstream runs Karpenter's provisioner on the request.
 func RunUpstream(req *simulate.Request) (*Upstream, error) {
-	ctrllog.SetLogger(logr.Discard())
-	karpv1.WellKnownLabels = karpv1.WellKnownLabels.Insert(req.WellKnownLabels...)
-	karpv1.WellKnownResources.Insert(awsResources...)
-	pools, err := nodePools(req.NodePools)
+	pools, its, _, err := start(req)
 	if err != nil {
 		return nil, err
 	}
-	its := map[string][]*cloudprovider.InstanceType{}
-	byClass := map[string][]*cloudprovider.InstanceType{}
-	for _, np := range pools {
-		class := np.Spec.Template.Spec.NodeClassRef.Name
-		if _, done := byClass[class]; !done {
-			for _, w := range req.InstanceTypes[class] {
-				it, err := instanceType(w, req.WellKnownLabels)
-				if err != nil {
-					return nil, err
-				}
-				byClass[class] = append(byClass[class], it)
-			}
-		}
-		its[np.Name] = byClass[class]
-	}
-
-	ctx := context.Background()
-	opts := &options.Options{}
-	fs := &options.FlagSet{FlagSet: flag.NewFlagSet("karpenter", flag.ContinueOnError)}
-	opts.AddFlags(fs)
-	if err := opts.Parse(fs); err != nil {
+	opts, err := karpenterOptions()
+	if err != nil {
 		return nil, err
 	}
 	// No ResourceSlice is in a simulated cluster.
 	opts.IgnoreDRARequests = true
-	ctx = options.ToContext(ctx, opts)
+	ctx := options.ToContext(context.Background(), opts)
 	api := &apiServer{}
 	kube := api.client()
 	provider := fake.NewCloudProvider()
