@@ -185,8 +185,8 @@ func (c *checkRun) rulesTargetingQueue() []string {
 		RuleNames []string `json:"RuleNames"`
 	}
 	var out []string
-	if found, failed, err := c.s.read("events-rules-by-target.json", &targeting); found && failed == nil && err == nil {
-		if found, failed, err := c.s.read("events-rules.json", &rules); found && failed == nil && err == nil {
+	if ok, _ := readKnown(c.s, "events-rules-by-target.json", &targeting); ok {
+		if ok, _ := readKnown(c.s, "events-rules.json", &rules); ok {
 			for _, r := range rules.Rules {
 				if slices.Contains(targeting.RuleNames, r.Name) {
 					out = append(out, cmp.Or(r.Arn, n.ARN("events", n.Region, n.Account, "rule/"+r.Name)))

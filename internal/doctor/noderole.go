@@ -177,7 +177,7 @@ func nodeResource(n model.Names, res string) string {
 // as no.
 func (c *checkRun) cniHasOwnRole() bool {
 	var as eksPodIdentityAssociations
-	if found, failed, err := c.s.read("eks-pod-identity-associations.json", &as); found && failed == nil && err == nil {
+	if ok, _ := readKnown(c.s, "eks-pod-identity-associations.json", &as); ok {
 		for _, a := range as.Associations {
 			if a.Namespace == "kube-system" && a.ServiceAccount == "aws-node" {
 				return true
@@ -189,6 +189,6 @@ func (c *checkRun) cniHasOwnRole() bool {
 			Annotations map[string]string `json:"annotations"`
 		} `json:"metadata"`
 	}
-	found, failed, err := c.s.read("k8s-aws-node-serviceaccount.json", &sa)
-	return found && failed == nil && err == nil && sa.Metadata.Annotations["eks.amazonaws.com/role-arn"] != ""
+	ok, _ := readKnown(c.s, "k8s-aws-node-serviceaccount.json", &sa)
+	return ok && sa.Metadata.Annotations["eks.amazonaws.com/role-arn"] != ""
 }
