@@ -111,6 +111,7 @@ func (r *Renderer) Render(e *model.Env) (*Bundle, error) {
 	if note := TemplateNote(m); note != "" {
 		b.Files[model.FileCloudFormation] = noted(b.Files[model.FileCloudFormation], note)
 	}
+	jsonFile(model.FileTerraform, terraform(e, policies))
 	if e.Application != nil && !e.Application.InSet {
 		if project := AppProject(e); project != nil {
 			yamlFile(model.FileApplication, project, Application(e.Application))

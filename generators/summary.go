@@ -3,6 +3,7 @@ package generators
 import (
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -220,7 +221,8 @@ func SetupSteps(e *model.Env) []string {
 			"): the controller role's trust policy names it, so it exists before the template is deployed.")
 	}
 	deploy := "Deploy `out/" + e.Name + "/iam/cloudformation.yaml` (" + escape.Code(escape.ShellJoin("aws", "cloudformation", "deploy", "--template-file", "out/"+e.Name+"/iam/cloudformation.yaml",
-		"--stack-name", n.Stack, "--capabilities", "CAPABILITY_NAMED_IAM")) + "), or create the same roles, policies, queue and rules otherwise."
+		"--stack-name", n.Stack, "--capabilities", "CAPABILITY_NAMED_IAM")) + "), or, where IAM is Terraform's, apply the module " +
+		escape.Code("out/"+e.Name+"/"+path.Dir(model.FileTerraform)+"/") + ": the same resources under the same names. Use one of the two, never both: they would create each name twice."
 	if n.OwnStack {
 		deploy += " The stack is the bundle's own, " + escape.Code(n.Stack) + ", never " + escape.Code(model.GettingStartedStack(n.Cluster)) +
 			": that is the getting-started guide's stack, which holds what the profile adopts, and CloudFormation deletes whatever an update of a stack no longer names. " +

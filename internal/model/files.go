@@ -19,6 +19,7 @@ const (
 
 	DirIAM                = "iam/"
 	FileCloudFormation    = DirIAM + "cloudformation.yaml"
+	FileTerraform         = DirIAM + "terraform/main.tf.json"
 	FileControllerTrust   = DirIAM + "controller-trust-policy.json"
 	FileNodeTrust         = DirIAM + "node-trust-policy.json"
 	FileNodePolicies      = DirIAM + "node-managed-policies.json"
