@@ -5,7 +5,7 @@ BIN      := bin/karpgen
 # The IAM policy simulator; its packages are installed from its lockfile.
 SIMDIR   := test/iamsim
 
-.PHONY: release release-check all build render test fmt-check vet staticcheck unit iamsim module-zips out-check generate-check generate argocd-e2e simulator simulate-e2e install clean bench tools
+.PHONY: release release-check all build render test fmt-check vet staticcheck unit iamsim module-zips out-check generate-check generate argocd-e2e terraform-validate simulator simulate-e2e install clean bench tools
 
 all: build
 
@@ -18,7 +18,7 @@ install:
 render: build
 	$(BIN) render
 
-test: fmt-check vet staticcheck unit out-check generate-check argocd-e2e simulate-e2e release-check
+test: fmt-check vet staticcheck unit out-check generate-check argocd-e2e terraform-validate simulate-e2e release-check
 	@sh hack/test-summary.sh $(SKIPS)
 
 # Tests that skip for want of an outside checker list themselves here.
@@ -92,6 +92,18 @@ argocd-e2e: build
 		-plugin deploy/argocd/plugin.yaml linux/$(IMAGE_ARCH)=bin/karpgen-linux
 	$(GO) run ./hack/cmpimage extract -platform linux/$(IMAGE_ARCH) -o bin/karpgen-from-image bin/karpgen-cmp
 	cd test/argocd && GOTOOLCHAIN=$(ARGOCD_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/bin/karpgen-from-image $(GO) test -count=1 ./...
+
+# The bundle's Terraform module against OpenTofu and the AWS provider's
+# schema (test/terraform, a module of its own that builds OpenTofu v1.12.6
+# and a provider serving reference/terraform's schema): tofu validate of
+# out/ and of profiles that adopt, and tofu console's documents against
+# the CloudFormation template's.
+TF_BIN := $(CURDIR)/bin/terraform
+terraform-validate: build
+	@echo "== Terraform: the IAM module validated by OpenTofu against the AWS provider's schema"
+	cd test/terraform && $(GO) vet ./... && $(GO) build -o $(TF_BIN)/tofu github.com/opentofu/opentofu/cmd/tofu && \
+		$(GO) build -o $(TF_BIN)/plugins/terraform-provider-aws ./schemaprovider && \
+		TOFU_BIN=$(TF_BIN)/tofu TF_PROVIDER_DIR=$(TF_BIN)/plugins KARPGEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 ./...
 
 # karpgen simulate runs Karpenter's own scheduler (sigs.k8s.io/karpenter
 # v1.15, which needs Go 1.27 like the Argo CD test) in karpgen-simulate,

@@ -18,6 +18,9 @@ else
 fi
 argocd=$(sed -n 's|^[[:space:]]*github.com/argoproj/argo-cd/v3 \(v[0-9.]*\)$|\1|p' test/argocd/go.mod)
 echo "   ran:     Argo CD $argocd argocd-cmp-server and repo-server (test/argocd)"
+tofu=$(sed -n 's|^[[:space:]]*github.com/opentofu/opentofu \(v[0-9.]*\)$|\1|p' test/terraform/go.mod)
+provider=$(sed -n 's|^provider registry.terraform.io/hashicorp/aws ||p' reference/terraform/SOURCE)
+echo "   ran:     OpenTofu $tofu validate and console, hashicorp/aws $provider schema (test/terraform)"
 karpenter=$(sed -n 's|^[[:space:]]*sigs.k8s.io/karpenter \(v[0-9.]*\)$|\1|p' simulate/go.mod)
 echo "   ran:     Karpenter $karpenter scheduler (simulate)"
 if [ -s "$skips" ]; then
