@@ -124,7 +124,7 @@ generate: module-zips
 # writing; then karpgen side by side with helm template and cue export,
 # a fleet of 1,000 environments and karpgen build (docs/performance.md).
 bench: build tools
-	$(GO) test -run XXX -bench . -benchtime 20x ./generators/ ./internal/pipeline/
+	$(GO) test -run XXX -bench . -benchtime 20x ./generators/ ./internal/action/
 	$(GO) run ./internal/bench/sidebyside -bin bin -reference $(REFERENCE) -json docs/bench.json
 	KARPGEN_UPDATE=1 $(GO) test -count=1 ./internal/bench/benchdoc
 	cd simulate && GOTOOLCHAIN=$(SIM_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/$(BIN) $(GO) test -run XXX -bench . -benchtime 5x .

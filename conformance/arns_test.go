@@ -9,12 +9,12 @@ import (
 	"testing/fstest"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/doctor"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/model"
-	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/templates"
 	"github.com/karpgen/karpgen/internal/upgrade"
@@ -83,7 +83,7 @@ func templateEnvs(t *testing.T, name, region string) []*model.Env {
 	for f, data := range files {
 		fsys[f] = &fstest.MapFile{Data: data}
 	}
-	res, err := pipeline.Check(pipeline.Options{Folder: &load.Folder{FS: fsys, Path: name}})
+	res, err := action.Check(action.Options{Folder: &load.Folder{FS: fsys, Path: name}})
 	if err != nil {
 		t.Fatal(err)
 	}

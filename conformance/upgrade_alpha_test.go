@@ -10,9 +10,9 @@ import (
 	"helm.sh/helm/v3/pkg/strvals"
 	"sigs.k8s.io/yaml"
 
+	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/oracle"
-	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/upgrade"
 )
 
@@ -29,7 +29,7 @@ var setFlag = regexp.MustCompile(`--set (?:'([^']*)'|(\S+))`)
 // conversion needs.
 func TestAlphaUpgradeHelmSteps(t *testing.T) {
 	dir := oracle.Dir(t)
-	res, err := pipeline.Check(pipeline.Options{Dir: filepath.Join("..", "internal", "upgrade", "testdata", "profiles")})
+	res, err := action.Check(action.Options{Dir: filepath.Join("..", "internal", "upgrade", "testdata", "profiles")})
 	if err != nil || len(res.Envs) != 1 {
 		t.Fatalf("loading the profile: %v %v", err, res.Findings)
 	}

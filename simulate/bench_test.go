@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/model"
-	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/simulate"
 	"github.com/karpgen/karpgen/simulate/internal/sched"
 )
@@ -53,7 +53,7 @@ func benchSettle(b *testing.B, workloads string) {
 	}
 	env.WriteString("}\n")
 	must(b, os.WriteFile(filepath.Join(profiles, "env.cue"), []byte(env.String()), 0o644))
-	res, err := pipeline.Check(pipeline.Options{Dir: profiles})
+	res, err := action.Check(action.Options{Dir: profiles})
 	if err != nil || len(res.Envs) != 1 {
 		b.Fatalf("the benchmark's profile: %v %v", err, res.Findings)
 	}

@@ -18,8 +18,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/model"
-	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/simulate"
 	"github.com/karpgen/karpgen/simulate/internal/sched"
 )
@@ -136,7 +136,7 @@ func upstream(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 3 || args[1] != "--workloads" {
 		ts.Fatalf("usage: upstream ENV --workloads PATH...")
 	}
-	res, err := pipeline.Check(pipeline.Options{Dir: ts.MkAbs("profiles"), Envs: args[:1]})
+	res, err := action.Check(action.Options{Dir: ts.MkAbs("profiles"), Envs: args[:1]})
 	if err != nil || len(res.Envs) != 1 {
 		ts.Fatalf("upstream: the profile: %v %v", err, res.Findings)
 	}

@@ -10,11 +10,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/output"
-	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/util/escape"
-	"github.com/karpgen/karpgen/internal/util/gcpolicy"
 )
 
 // runBuild prints the Kubernetes objects of one environment as a single
@@ -25,17 +22,15 @@ import (
 // again (lint.CheckBuilt) before anything is printed. Warnings are not
 // printed; any error and an empty result fail with nothing on stdout.
 func runBuild(args []string, stdout, stderr io.Writer) error {
-	var dir string
-	var allow []string
+	b := action.Build{Stdout: stdout}
 	var fromArgoCD, discover bool
 	// Argo CD applies what build prints: even its help goes to stderr.
 	fs := newFlags("build", stderr, stderr)
-	addProfilesFlag(fs, &dir)
-	fs.StringSliceVar(&allow, "allow-kinds", nil, "kinds (Kind or group/Kind) an overlay may add, remove or rename objects of; by default it may only patch, label and annotate karpgen's objects")
+	addProfilesFlag(fs, &b.Dir)
+	fs.StringSliceVar(&b.AllowKinds, "allow-kinds", nil, "kinds (Kind or group/Kind) an overlay may add, remove or rename objects of; by default it may only patch, label and annotate karpgen's objects")
 	fs.BoolVar(&fromArgoCD, "from-argocd", false, "the environment is the Application's plugin env KARPGEN_ENV, else its env parameter, else its name (the plugin's generate command)")
 	fs.BoolVar(&discover, "discover", false, "print the first profile of the profiles folder, or nothing, and build nothing (the plugin's discover command)")
-	var ev evalFlags
-	addEvalFlags(fs, &ev)
+	addEvalFlags(fs, &b.Eval)
 	if err := parse(fs, args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			// Argo CD applies what build prints: help is never a success.
@@ -47,7 +42,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		if fs.NArg() != 0 || fromArgoCD {
 			return usageErr("build: --discover takes no environment")
 		}
-		return discoverProfiles(dir, stdout)
+		return discoverProfiles(b.Dir, stdout)
 	}
 	envs := fs.Args()
 	if fromArgoCD {
@@ -63,19 +58,8 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if len(envs) != 1 {
 		return usageErr("build: name exactly one environment")
 	}
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: envs, Timeout: ev.timeout, Limits: &ev.limits, GC: gcpolicy.Fleet})
-	if err != nil {
-		return err
-	}
-	if diag.HasErrors(res.Findings) {
-		return printFindings(stderr, res.Findings)
-	}
-	return res.Render(&output.Build{
-		Overlays:   filepath.Join(dir, "overlays"),
-		AllowKinds: allow,
-		Stdout:     stdout,
-		Env:        res.Envs[0],
-	})
+	b.Env = envs[0]
+	return invalidSide(stderr, b.Run())
 }
 
 // The variables Argo CD's cmp-server gives the plugin's commands: the

@@ -7,10 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/load"
-	"github.com/karpgen/karpgen/internal/templates"
-	"github.com/karpgen/karpgen/internal/upgrade"
+	"github.com/karpgen/karpgen/internal/action"
 )
 
 // Shell completion: `karpgen completion bash|zsh|fish` prints a script
@@ -86,9 +83,9 @@ func runComplete(args []string, stdout, _ io.Writer) error {
 // valueFlags are the flags whose value is completed from karpgen's own
 // tables; file and folder flags and output formats come from the help.
 var valueFlags = map[string]func() []string{
-	"--template": templates.Names,
-	"--to":       func() []string { return append(releases(), upgrade.ToLTS) },
-	"--from":     releases,
+	"--template": action.TemplateNames,
+	"--to":       func() []string { return append(action.Releases(), action.ToLTS) },
+	"--from":     action.Releases,
 }
 
 func complete(args []string) []string {
@@ -160,25 +157,7 @@ func environments(args []string) []string {
 			dir = v
 		}
 	}
-	folder, closeFn, err := load.Open(dir)
-	if err != nil {
-		return nil
-	}
-	defer closeFn()
-	res, err := load.Load(folder, nil, nil)
-	if err != nil {
-		return nil
-	}
-	return res.Names
-}
-
-// releases are the Karpenter versions karpgen knows, newest first.
-func releases() []string {
-	var out []string
-	for i := len(facts.Minors) - 1; i >= 0; i-- {
-		out = append(out, strings.TrimPrefix(facts.Minors[i].Reference, "v"))
-	}
-	return out
+	return action.Environments(dir)
 }
 
 func prefixed(candidates []string, prefix string) []string {

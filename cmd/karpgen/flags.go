@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/karpgen/karpgen/internal/load"
+	"github.com/karpgen/karpgen/internal/action"
 )
 
 // Flag names shared by the commands.
@@ -29,15 +29,12 @@ const defaultEvalTimeout = time.Minute
 
 // evalFlags bound the evaluation of the profiles: its time, and what
 // the profiles may expand to.
-type evalFlags struct {
-	timeout time.Duration
-	limits  load.Limits
-}
+type evalFlags = action.Eval
 
 func addEvalFlags(fs *pflag.FlagSet, ev *evalFlags) {
-	fs.DurationVar(&ev.timeout, "eval-timeout", defaultEvalTimeout, "give up evaluating the profiles after this long")
-	fs.IntVar(&ev.limits.Environments, load.FlagMaxEnvironments, load.DefaultMaxEnvironments, "refuse profiles that define more environments than this")
-	fs.IntVar(&ev.limits.Objects, load.FlagMaxObjects, load.DefaultMaxObjects, "refuse an environment with more node groups, classes, pools, overlays and buffers than this")
+	fs.DurationVar(&ev.Timeout, "eval-timeout", defaultEvalTimeout, "give up evaluating the profiles after this long")
+	fs.IntVar(&ev.Limits.Environments, action.FlagMaxEnvironments, action.DefaultMaxEnvironments, "refuse profiles that define more environments than this")
+	fs.IntVar(&ev.Limits.Objects, action.FlagMaxObjects, action.DefaultMaxObjects, "refuse an environment with more node groups, classes, pools, overlays and buffers than this")
 }
 
 // formatValue is -o: the output formats a command prints. Another is

@@ -11,9 +11,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/load"
-	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/printer"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
@@ -115,12 +114,12 @@ func exitCode(err error, stderr io.Writer) int {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
-	var unknown *load.UnknownEnvError
-	if errors.As(err, &unknown) {
+	var usage *action.UsageError
+	if errors.As(err, &usage) {
 		return exitUsage
 	}
-	var differs *output.DiffersError
-	if errors.As(err, &differs) {
+	var found *action.FoundError
+	if errors.As(err, &found) {
 		return exitFound
 	}
 	return exitFailure

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/karpgen/karpgen/internal/action"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,7 @@ func TestVersionNamesTheRevision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v versionInfo
+	var v action.VersionInfo
 	if err := json.Unmarshal(out, &v); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

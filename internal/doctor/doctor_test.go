@@ -15,20 +15,20 @@ import (
 	"testing"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/doctor"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/oracle"
-	"github.com/karpgen/karpgen/internal/pipeline"
 	"github.com/karpgen/karpgen/internal/printer"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
 func prodEnv(t testing.TB) *model.Env {
 	t.Helper()
-	res, err := pipeline.Check(pipeline.Options{Dir: filepath.Join("testdata", "profiles")})
+	res, err := action.Check(action.Options{Dir: filepath.Join("testdata", "profiles")})
 	if err != nil || len(res.Envs) != 1 {
 		t.Fatalf("loading the test profile: %v %v", err, res.Findings)
 	}

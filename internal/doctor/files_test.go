@@ -1,11 +1,12 @@
-package doctor
+package doctor_test
 
 import (
 	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/action"
+	"github.com/karpgen/karpgen/internal/doctor"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
@@ -16,16 +17,13 @@ import (
 func TestCaptureHoldsWhatChecksRead(t *testing.T) {
 	n := 0
 	for _, dir := range []string{filepath.Join("testdata", "profiles"), filepath.Join("..", "..", "profiles")} {
-		res, err := pipeline.Check(pipeline.Options{Dir: dir})
+		res, err := action.Check(action.Options{Dir: dir})
 		if err != nil || len(res.Envs) == 0 {
 			t.Fatalf("%s: %v %v", dir, err, res.Findings)
 		}
 		for _, e := range res.Envs {
-			var captured []string
-			for _, c := range commands(e) {
-				captured = append(captured, c.file)
-			}
-			for _, ch := range Catalog() {
+			captured := doctor.CapturedFiles(e)
+			for _, ch := range doctor.Catalog() {
 				files := ch.Files(e)
 				for _, f := range files {
 					if !slices.Contains(captured, escape.Shell(f)) {

@@ -17,10 +17,13 @@
 //  5. checking one environment (envcheck: its model, guardrails and
 //     rule catalog), importing, writing out/, comparing two renders
 //     (fleetdiff), the doctor's checks;
-//  6. the pipeline that runs them over a fleet: check, render, compare;
-//  7. printing (text, markdown and JSON of every finding and report);
-//  8. the upgrade planner, which writes documents with the printer;
-//  9. commands and tools.
+//  6. printing (text, markdown and JSON of every finding and report);
+//  7. the upgrade planner, which writes documents with the printer;
+//  8. the actions: what each command does (the pipeline that runs the
+//     rooms below over a fleet, the diff's base, workloads, import's
+//     loop, the capture the plans read);
+//  9. commands and tools; the command line imports only the actions,
+//     the printers, the findings and its own helpers.
 //
 // Imports going down is not all a reader needs: a function value or an
 // interface can still carry a call back up. A second test builds the

@@ -23,9 +23,9 @@ var rooms = [][]string{
 	{"internal/load", "internal/load/internal/...", "generators", "internal/guardrails", "internal/cfnpreview"},
 	{"internal/lint"},
 	{"internal/envcheck", "internal/importer", "internal/output", "internal/fleetdiff", "internal/doctor", "internal/live", "internal/promote", "internal/rotate", "internal/migrate", "internal/simulate"},
-	{"internal/pipeline"},
 	{"internal/printer"},
 	{"internal/upgrade"},
+	{"internal/action"},
 	{"cmd/...", "conformance", "hack/...", "internal/bench/...", "internal/layers"},
 }
 
@@ -156,6 +156,25 @@ func TestOracleIsForTests(t *testing.T) {
 			if imp.Path.Value == `"testing"` {
 				t.Errorf("%s imports testing", f)
 			}
+		}
+	}
+}
+
+// commandLineImports are what the command line may import: the action
+// layer, the printers, the findings they share, and helpers of its own
+// (escaping for the terminal, the collector's policy, the progress meter).
+var commandLineImports = []string{"internal/action", "internal/printer", "internal/diag", "internal/util/escape", "internal/util/gcpolicy", "internal/util/progress"}
+
+// TestCommandLineIsThin: cmd/karpgen binds flags onto actions and prints
+// what they return; every command's work is in internal/action.
+func TestCommandLineIsThin(t *testing.T) {
+	deps := imports(t)["cmd/karpgen"]
+	if len(deps) == 0 {
+		t.Fatal("cmd/karpgen imports nothing of the module")
+	}
+	for _, dep := range deps {
+		if !slices.Contains(commandLineImports, dep) {
+			t.Errorf("cmd/karpgen imports %s: put what it does in internal/action, what it prints in internal/printer", dep)
 		}
 	}
 }

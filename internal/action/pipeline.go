@@ -1,13 +1,15 @@
-// Package pipeline runs karpgen's main job in memory: load the profiles,
+package action
+
+// The pipeline is karpgen's main job in memory: load the profiles,
 // resolve each environment once, apply the lint rules, and render a bundle
 // per environment into a sink, or compare two sides of the profiles
 // (karpgen diff). It writes nothing itself; the sink decides what a
 // bundle becomes (files on disk, a diff, a kustomize build, a fleet
 // comparison).
-package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -21,6 +23,8 @@ import (
 	"github.com/karpgen/karpgen/internal/live"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/output"
+	"github.com/karpgen/karpgen/internal/upgrade"
 	"github.com/karpgen/karpgen/internal/util/gcpolicy"
 	"github.com/karpgen/karpgen/internal/util/progress"
 )
@@ -74,6 +78,15 @@ type Result struct {
 // Check loads the profiles, resolves every environment asked for and
 // applies the lint rules to it.
 func Check(opts Options) (*Result, error) {
+	res, err := check(opts)
+	var unknown *load.UnknownEnvError
+	if errors.As(err, &unknown) {
+		return nil, &UsageError{Msg: err.Error()}
+	}
+	return res, err
+}
+
+func check(opts Options) (*Result, error) {
 	folder := opts.Folder
 	if folder == nil {
 		f, closeFn, err := load.Open(opts.Dir)
@@ -209,3 +222,8 @@ func (c *Collect) Finish(fleet map[string][]byte) error {
 	c.Fleet = fleet
 	return nil
 }
+
+// Replanner makes the upgrade plans written under out/<env>/upgrade/
+// again from the result's environments, for a sink that checks or keeps
+// them.
+func (r *Result) Replanner() output.Replanner { return upgrade.Replanner(r.Envs) }

@@ -1,4 +1,4 @@
-package pipeline_test
+package action_test
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/karpgen/karpgen/internal/pipeline"
+	"github.com/karpgen/karpgen/internal/action"
 )
 
 // TestEveryFindingHasAHint: vet over the profiles of every scenario (each
@@ -55,7 +55,7 @@ func TestEveryFindingHasAHint(t *testing.T) {
 			for name, data := range files {
 				os.WriteFile(filepath.Join(dir, name), data, 0o644)
 			}
-			res, err := pipeline.Check(pipeline.Options{Dir: dir})
+			res, err := action.Check(action.Options{Dir: dir})
 			if err != nil {
 				continue
 			}

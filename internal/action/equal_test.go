@@ -1,4 +1,4 @@
-package pipeline_test
+package action_test
 
 import (
 	"bytes"
@@ -11,19 +11,19 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/bench/fleet"
-	"github.com/karpgen/karpgen/internal/pipeline"
 )
 
 // collect renders the environments asked for (all when none) and returns
 // their bundles, or nil when the profiles are refused.
-func collect(t *testing.T, dir string, envs ...string) *pipeline.Collect {
+func collect(t *testing.T, dir string, envs ...string) *action.Collect {
 	t.Helper()
-	res, err := pipeline.Check(pipeline.Options{Dir: dir, Envs: envs})
+	res, err := action.Check(action.Options{Dir: dir, Envs: envs})
 	if err != nil || len(res.Envs) == 0 {
 		return nil
 	}
-	var c pipeline.Collect
+	var c action.Collect
 	if err := res.Render(&c); err != nil {
 		t.Fatalf("%s: render %v: %v", dir, envs, err)
 	}

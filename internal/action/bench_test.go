@@ -1,4 +1,4 @@
-package pipeline_test
+package action_test
 
 import (
 	"io"
@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/bench/fleet"
 	"github.com/karpgen/karpgen/internal/output"
-	"github.com/karpgen/karpgen/internal/pipeline"
 )
 
 func fleetDir(b *testing.B, n int) string {
@@ -20,8 +20,8 @@ func fleetDir(b *testing.B, n int) string {
 	return dir
 }
 
-func check(b *testing.B, dir string, n int) *pipeline.Result {
-	res, err := pipeline.Check(pipeline.Options{Dir: dir})
+func check(b *testing.B, dir string, n int) *action.Result {
+	res, err := action.Check(action.Options{Dir: dir})
 	if err != nil || len(res.Envs) != n {
 		b.Fatalf("check: %v, %d environments", err, len(res.Envs))
 	}
@@ -63,7 +63,7 @@ func BenchmarkRender1000(b *testing.B) { benchRender(b, 1000) }
 
 // BenchmarkWrite1 writes one bundle into a fresh out/.
 func BenchmarkWrite1(b *testing.B) {
-	var bundles pipeline.Collect
+	var bundles action.Collect
 	if err := check(b, fleetDir(b, 1), 1).Render(&bundles); err != nil {
 		b.Fatal(err)
 	}

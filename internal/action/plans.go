@@ -1,0 +1,200 @@
+package action
+
+import (
+	"errors"
+	"time"
+
+	"github.com/karpgen/karpgen/internal/load"
+	"github.com/karpgen/karpgen/internal/migrate"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/promote"
+	"github.com/karpgen/karpgen/internal/rotate"
+	"github.com/karpgen/karpgen/internal/upgrade"
+	"github.com/karpgen/karpgen/internal/util/gcpolicy"
+)
+
+// The flags that bound what profiles may expand to, and their defaults.
+const (
+	FlagMaxEnvironments    = load.FlagMaxEnvironments
+	DefaultMaxEnvironments = load.DefaultMaxEnvironments
+	FlagMaxObjects         = load.FlagMaxObjects
+	DefaultMaxObjects      = load.DefaultMaxObjects
+)
+
+// Eval bounds the evaluation of the profiles: how long it may take and
+// how much they may expand to.
+type Eval struct {
+	Timeout time.Duration
+	Limits  load.Limits
+}
+
+func (ev Eval) options(dir string, envs []string) Options {
+	return Options{Dir: dir, Envs: envs, Timeout: ev.Timeout, Limits: &ev.Limits, GC: gcpolicy.Fleet}
+}
+
+// named checks the profiles of dir and returns the environments named,
+// in the order named, or an *InvalidError with the findings when one of
+// them does not vet. keepInvalid returns an environment the rules refuse
+// (upgrade reports that as blockers of the target).
+func named(dir string, names []string, ev Eval, keepInvalid bool) ([]*model.Env, error) {
+	opts := ev.options(dir, names)
+	opts.KeepInvalid = keepInvalid
+	res, err := Check(opts)
+	if err != nil {
+		return nil, err
+	}
+	by := envsByName(res.Envs)
+	out := make([]*model.Env, len(names))
+	for i, n := range names {
+		if out[i] = by[n]; out[i] == nil {
+			return nil, &InvalidError{Findings: res.Findings}
+		}
+	}
+	return out, nil
+}
+
+// Upgrade plans the move of one environment to another Karpenter
+// version (karpgen upgrade).
+type Upgrade struct {
+	Eval
+	Dir, Env string
+	Options  upgrade.Options
+	// State is the capture the plan reads, "" for none.
+	State string
+}
+
+// Run makes the plan. An option the plan refuses is an *OptionError.
+func (u *Upgrade) Run() (*upgrade.Plan, error) {
+	envs, err := named(u.Dir, []string{u.Env}, u.Eval, true)
+	if err != nil {
+		return nil, err
+	}
+	o := u.Options
+	if o.Live, err = ReadState("upgrade", u.State, envs[0]); err != nil {
+		return nil, err
+	}
+	plan, err := upgrade.New(envs[0], o)
+	var refused *upgrade.OptionError
+	if errors.As(err, &refused) {
+		return nil, &OptionError{refused.Option, refused.Value, refused.Reason}
+	}
+	return plan, err
+}
+
+// Migrate makes the runbook from Cluster Autoscaler (karpgen migrate).
+type Migrate struct {
+	Eval
+	Dir, Env string
+	Options  migrate.Options
+	State    string
+}
+
+// Run makes the runbook. An option it refuses is an *OptionError.
+func (m *Migrate) Run() (*migrate.Runbook, error) {
+	envs, err := named(m.Dir, []string{m.Env}, m.Eval, false)
+	if err != nil {
+		return nil, err
+	}
+	o := m.Options
+	if o.Live, err = ReadState("migrate", m.State, envs[0]); err != nil {
+		return nil, err
+	}
+	r, err := migrate.FromClusterAutoscaler(envs[0], o)
+	var refused *migrate.OptionError
+	if errors.As(err, &refused) {
+		return nil, &OptionError{refused.Option, refused.Value, refused.Reason}
+	}
+	return r, err
+}
+
+// Promote plans moving the AMI releases of From to To (karpgen
+// promote).
+type Promote struct {
+	Eval
+	Dir, From, To string
+	Classes       []string
+	// State is the capture of To's cluster.
+	State string
+}
+
+// Run makes the plan.
+func (p *Promote) Run() (*promote.Plan, error) {
+	if p.From == "" || p.To == "" || p.From == p.To {
+		return nil, usage("promote: --from and --to name two environments")
+	}
+	envs, err := named(p.Dir, []string{p.From, p.To}, p.Eval, false)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := promote.New(envs[0], envs[1], p.Classes)
+	var refused *promote.Error
+	if errors.As(err, &refused) {
+		return nil, usage("promote: %s", refused.Msg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	cluster, err := ReadState("promote", p.State, envs[1])
+	if err != nil {
+		return nil, err
+	}
+	plan.Read(cluster)
+	return plan, nil
+}
+
+// Rotate plans a change of a pool that would replace all its nodes at
+// once as three changes of the profile (karpgen rotate). The base is read
+// as diff reads it.
+type Rotate struct {
+	Eval
+	Dir, Env, Pool, Next string
+	Base                 Base
+	State                string
+}
+
+// Run makes the plan.
+func (r *Rotate) Run() (*rotate.Plan, error) {
+	if r.Pool == "" {
+		return nil, usage("rotate: --pool is required")
+	}
+	if r.Base.Named() != 1 {
+		return nil, usage("rotate: name the base once, with --base, --base-rev or --base-dir")
+	}
+	folder, label, closeBase, err := r.Base.Open(r.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer closeBase()
+	if folder.FS == nil {
+		return nil, usage("rotate: the base (%s) has no profiles", label)
+	}
+	side := func(name string, folder *load.Folder, dir string) (*Result, error) {
+		return CheckSide("rotate", name, Options{Dir: dir, Folder: folder, Timeout: r.Timeout, Limits: &r.Limits, GC: gcpolicy.Diff})
+	}
+	base, err := side("base profiles ("+label+")", &folder, "")
+	if err != nil {
+		return nil, err
+	}
+	head, err := side("profiles ("+r.Dir+")", nil, r.Dir)
+	if err != nil {
+		return nil, err
+	}
+	b, h := envsByName(base.Envs)[r.Env], envsByName(head.Envs)[r.Env]
+	if b == nil || h == nil {
+		return nil, usage("rotate: environment %q is not on both sides", r.Env)
+	}
+	plan, err := rotate.New(b, h, r.Pool, r.Next)
+	var refused *rotate.Error
+	if errors.As(err, &refused) {
+		return nil, usage("rotate: %s", refused.Msg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	cluster, err := ReadState("rotate", r.State, h)
+	if err != nil {
+		return nil, err
+	}
+	plan.Read(cluster)
+	return plan, nil
+}

@@ -1,0 +1,132 @@
+package action
+
+import (
+	"context"
+	"time"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/fleetdiff"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/simulate"
+)
+
+// WorkloadsTimeout is what vet --workloads and diff --workloads give the
+// reading of the workloads and all their simulations.
+const WorkloadsTimeout = 2 * time.Minute
+
+// Place renders the environment and places the workloads on it with
+// Karpenter's scheduler (helper is karpgen-simulate) within ctx's
+// deadline.
+func Place(ctx context.Context, e *model.Env, helper string, ws []simulate.Workload) (*simulate.Report, error) {
+	b, err := generators.Render(e)
+	if err != nil {
+		return nil, err
+	}
+	req, err := simulate.NewRequest(e, b.Files[model.FileNodePools], ws)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := simulate.Run(ctx, helper, req)
+	if err != nil {
+		return nil, err
+	}
+	return simulate.NewReport(e.Name, e.Profile.Cluster.Region, req, resp), nil
+}
+
+// Simulate places workloads on one environment with Karpenter's own
+// scheduler, run by karpgen-simulate (karpgen simulate).
+type Simulate struct {
+	Eval
+	Dir, Env string
+	// Workloads are manifests or folders of them.
+	Workloads []string
+	// SimTimeout covers the reading of the workloads and the simulation.
+	SimTimeout time.Duration
+}
+
+// Run simulates.
+func (s *Simulate) Run() (*simulate.Report, error) {
+	helper, err := simulate.FindHelper()
+	if err != nil {
+		return nil, &FailureError{Err: err}
+	}
+	envs, err := named(s.Dir, []string{s.Env}, s.Eval, false)
+	if err != nil {
+		return nil, err
+	}
+	e, paths := envs[0], s.Workloads
+	ctx, cancel := context.WithTimeout(context.Background(), s.SimTimeout)
+	defer cancel()
+	ws, err := simulate.ReadWorkloads(ctx, paths)
+	if err != nil {
+		return nil, failure("simulate: %w", err)
+	}
+	report, err := Place(ctx, e, helper, ws)
+	if err != nil {
+		return nil, failure("simulate: %w", err)
+	}
+	return report, nil
+}
+
+// VetWorkloads places the workloads on every environment and returns a
+// finding for each that would never schedule.
+func VetWorkloads(envs []*model.Env, paths []string) ([]diag.Finding, error) {
+	helper, err := simulate.FindHelper()
+	if err != nil {
+		return nil, failure("vet: --workloads: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), WorkloadsTimeout)
+	defer cancel()
+	ws, err := simulate.ReadWorkloads(ctx, paths)
+	if err != nil {
+		return nil, failure("vet: --workloads: %w", err)
+	}
+	var out []diag.Finding
+	for _, e := range envs {
+		report, err := Place(ctx, e, helper, ws)
+		if err != nil {
+			return nil, failure("vet: --workloads: %s: %w", e.Name, err)
+		}
+		out = append(out, report.Findings()...)
+	}
+	return out, nil
+}
+
+// DiffWorkloads places the workloads on both sides of every environment
+// the report finds changed, and adds to its change the workloads that
+// land elsewhere and the capacity that changes.
+func DiffWorkloads(report *fleetdiff.Report, base, head *Result, paths []string) error {
+	helper, err := simulate.FindHelper()
+	if err != nil {
+		return failure("diff: --workloads: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), WorkloadsTimeout)
+	defer cancel()
+	ws, err := simulate.ReadWorkloads(ctx, paths)
+	if err != nil {
+		return failure("diff: --workloads: %w", err)
+	}
+	baseEnvs, headEnvs := envsByName(base.Envs), envsByName(head.Envs)
+	for i := range report.Changes {
+		c := &report.Changes[i]
+		before, after := baseEnvs[c.Name], headEnvs[c.Name]
+		if c.Status != "changed" || before == nil || after == nil {
+			continue
+		}
+		var sides [2]*simulate.Report
+		for j, e := range []*model.Env{before, after} {
+			if sides[j], err = Place(ctx, e, helper, ws); err != nil {
+				return failure("diff: --workloads: %s: %w", c.Name, err)
+			}
+		}
+		for _, m := range simulate.Moves(sides[0], sides[1]) {
+			c.Workloads = append(c.Workloads, fleetdiff.WorkloadMove{File: m.File, Line: m.Line, Workload: m.Workload, Before: m.Before, After: m.After})
+		}
+		capBefore, capAfter := sides[0].Summary(), sides[1].Summary()
+		if capBefore != capAfter {
+			c.Capacity = &fleetdiff.CapacityChange{Before: capBefore, After: capAfter, Prices: sides[1].Capacity.Prices, Priced: sides[1].Capacity.Priced}
+		}
+	}
+	return nil
+}
