@@ -49,7 +49,7 @@ $(SIMDIR)/node_modules/.package-lock.json: $(SIMDIR)/package-lock.json
 	cd $(SIMDIR) && npm ci --no-audit --no-fund
 
 # Fetch the module zips the derived tables are made from (the operations
-# files of reference/karpenter, internal/*/data/SOURCE) and Argo CD's (its
+# files of reference/karpenter, internal/*/data/SOURCE, internal/facts/*/data/SOURCE) and Argo CD's (its
 # ApplicationSet CRD, reference/argocd/SOURCE) from the Go module proxy,
 # for go generate and the tests that hold each table to its source.
 # A release that asks for a newer Go than this one still downloads: go
@@ -57,8 +57,8 @@ $(SIMDIR)/node_modules/.package-lock.json: $(SIMDIR)/package-lock.json
 # stops the build.
 module-zips:
 	@echo "== module zips the derived tables come from"
-	@for mv in $$( { sed -n 's/.*from module \([^ @]*@v[0-9.]*\) zip .*/\1/p' reference/karpenter/v*/operations.txt internal/*/data/SOURCE; \
-			awk -F '\t' '!/^#/ && $$5 != "-" {print $$3 "@" $$4}' internal/drift/data/SOURCE; \
+	@for mv in $$( { sed -n 's/.*from module \([^ @]*@v[0-9.]*\) zip .*/\1/p' reference/karpenter/v*/operations.txt internal/*/data/SOURCE internal/*/*/data/SOURCE; \
+			awk -F '\t' '!/^#/ && $$5 != "-" {print $$3 "@" $$4}' internal/facts/drift/data/SOURCE; \
 			awk '$$1 == "module" {print $$2}' reference/argocd/SOURCE; } | sort -u); do \
 		zip=$$(GOTOOLCHAIN=local GOFLAGS=-mod=mod $(GO) mod download -json $$mv 2>/dev/null | sed -n 's/^[[:space:]]*"Zip": "\(.*\)",$$/\1/p'); \
 		if [ -z "$$zip" ] || [ ! -f "$$zip" ]; then echo "module proxy: no zip of $$mv"; exit 1; fi; \

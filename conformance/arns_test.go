@@ -12,12 +12,12 @@ import (
 	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/doctor"
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/iampolicy"
+	"github.com/karpgen/karpgen/internal/iam/iampolicy"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/plan/upgrade"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/templates"
-	"github.com/karpgen/karpgen/internal/upgrade"
 )
 
 // arnRE finds an ARN in any text: JSON, YAML, markdown or a shell script.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/guardrails"
+	"github.com/karpgen/karpgen/internal/iam/guardrails"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )

@@ -13,7 +13,7 @@ import (
 	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/oracle"
-	"github.com/karpgen/karpgen/internal/upgrade"
+	"github.com/karpgen/karpgen/internal/plan/upgrade"
 )
 
 // setFlag is a --set of a planned helm command, quoted or not.
@@ -29,7 +29,7 @@ var setFlag = regexp.MustCompile(`--set (?:'([^']*)'|(\S+))`)
 // conversion needs.
 func TestAlphaUpgradeHelmSteps(t *testing.T) {
 	dir := oracle.Dir(t)
-	res, err := action.Check(action.Options{Dir: filepath.Join("..", "internal", "upgrade", "testdata", "profiles")})
+	res, err := action.Check(action.Options{Dir: filepath.Join("..", "internal", "plan", "upgrade", "testdata", "profiles")})
 	if err != nil || len(res.Envs) != 1 {
 		t.Fatalf("loading the profile: %v %v", err, res.Findings)
 	}

@@ -3,7 +3,7 @@ package generators
 import (
 	"testing"
 
-	"github.com/karpgen/karpgen/internal/iampolicy"
+	"github.com/karpgen/karpgen/internal/iam/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 
 	"github.com/karpgen/karpgen/internal/facts"

@@ -15,7 +15,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/iampolicy"
+	"github.com/karpgen/karpgen/internal/iam/iampolicy"
 	"github.com/karpgen/karpgen/internal/oracle"
 	"github.com/karpgen/karpgen/internal/profile"
 )

@@ -2,7 +2,7 @@ package generators
 
 import (
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/iampolicy"
+	"github.com/karpgen/karpgen/internal/iam/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/instancetypes"
+	"github.com/karpgen/karpgen/internal/facts/instancetypes"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/escape"
 

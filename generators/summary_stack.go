@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/cfnpreview"
+	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )

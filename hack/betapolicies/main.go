@@ -1,4 +1,4 @@
-// Command betapolicies writes internal/iampolicy/data/v1beta1-<release>.json:
+// Command betapolicies writes internal/iam/iampolicy/data/v1beta1-<release>.json:
 // the v1beta1 controller policies a move from the v1alpha5 APIs attaches
 // on its way to v1, with karpgen's placeholders for the names.
 //
@@ -11,7 +11,7 @@
 //     last v1beta1 minor (reference/karpenter/v0.37.8/cloudformation.yaml),
 //     whose placeholders are CloudFormation's.
 //
-//     go generate ./internal/iampolicy
+//     go generate ./internal/iam/iampolicy
 //
 // TestBetaPoliciesAreUpstreams holds the rendered policies to the
 // reference files.
@@ -33,7 +33,7 @@ import (
 
 func main() {
 	files, err := generate()
-	gosrc.WriteAll("betapolicies", "internal/iampolicy/data", files, err)
+	gosrc.WriteAll("betapolicies", "internal/iam/iampolicy/data", files, err)
 }
 
 func generate() (map[string][]byte, error) {

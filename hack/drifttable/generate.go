@@ -16,7 +16,7 @@ import (
 )
 
 // dataDir is where the table and its record live, in the repository.
-const dataDir = "internal/drift/data"
+const dataDir = "internal/facts/drift/data"
 
 // record is one release of data/SOURCE: its core and provider trees.
 type record struct {

@@ -72,7 +72,7 @@ func TestTableMatchesItsSources(t *testing.T) {
 		t.Errorf("%d kept and %d read of %d releases", len(kept), read, len(records))
 	}
 	if !bytes.Equal(got, committed) {
-		t.Errorf("internal/drift/data/table.tsv is not what its sources give: run go generate ./internal/drift")
+		t.Errorf("internal/facts/drift/data/table.tsv is not what its sources give: run go generate ./internal/facts/drift")
 	}
 }
 

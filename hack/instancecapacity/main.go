@@ -1,5 +1,5 @@
-// Command instancecapacity writes internal/instancetypes/data/capacity.tsv
-// and internal/instancetypes/testdata/allocatable.tsv from the instance
+// Command instancecapacity writes internal/facts/instancetypes/data/capacity.tsv
+// and internal/facts/instancetypes/testdata/allocatable.tsv from the instance
 // types reference of the AWS provider's documentation
 // (website/content/en/<minor>/reference/instance-types.md), which the
 // provider's own code generates (hack/docs/instancetypes_gen) from EC2's
@@ -94,8 +94,8 @@ func main() {
 		}
 		allocatable.WriteString(t.name + "\t" + strings.Join(res, ",") + "\n")
 	}
-	write("internal/instancetypes/data/capacity.tsv", capacity.Bytes())
-	write("internal/instancetypes/testdata/allocatable.tsv", allocatable.Bytes())
+	write("internal/facts/instancetypes/data/capacity.tsv", capacity.Bytes())
+	write("internal/facts/instancetypes/testdata/allocatable.tsv", allocatable.Bytes())
 }
 
 type instanceType struct {

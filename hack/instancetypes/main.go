@@ -1,11 +1,11 @@
-// Command instancetypes writes internal/instancetypes/data from a
+// Command instancetypes writes internal/facts/instancetypes/data from a
 // Karpenter release's generated tables: the instance types with their
 // network interfaces (pkg/providers/instancetype/zz_generated.vpclimits.go)
 // and the on-demand prices of one region per partition
 // (pkg/providers/pricing/zz_generated.pricing_*.go). It reads the Go
 // source as data (the composite literals), never builds it.
 //
-//	go generate ./internal/instancetypes
+//	go generate ./internal/facts/instancetypes
 //
 // It reads the module zip data/SOURCE records (the newest release's; to
 // move to another, write its module, version and zip hash there) and
@@ -16,10 +16,10 @@ package main
 import "github.com/karpgen/karpgen/hack/internal/gosrc"
 
 func main() {
-	src, label, ok := gosrc.FromRecord("instancetypes", "internal/instancetypes/data", []string{"pkg/providers/instancetype/", "pkg/providers/pricing/"})
+	src, label, ok := gosrc.FromRecord("instancetypes", "internal/facts/instancetypes/data", []string{"pkg/providers/instancetype/", "pkg/providers/pricing/"})
 	if !ok {
 		return
 	}
 	files, err := Tables(src, label)
-	gosrc.WriteAll("instancetypes", "internal/instancetypes/data", files, err)
+	gosrc.WriteAll("instancetypes", "internal/facts/instancetypes/data", files, err)
 }

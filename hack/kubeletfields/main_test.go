@@ -11,12 +11,12 @@ import (
 	"github.com/karpgen/karpgen/internal/oracle"
 )
 
-// TestFieldsMatchSource: internal/kubelet/data is what this command makes
+// TestFieldsMatchSource: internal/facts/kubelet/data is what this command makes
 // of the k8s.io/kubelet zip its SOURCE names, byte for byte, and that is
 // the version Karpenter's newest reference release builds against.
 // `make test` fetches the zip from the module proxy.
 func TestFieldsMatchSource(t *testing.T) {
-	_, version := gosrctest.HoldToZip(t, "internal/kubelet/data", "kubeletfields", Fields)
+	_, version := gosrctest.HoldToZip(t, "internal/facts/kubelet/data", "kubeletfields", Fields)
 	newest := facts.Newest()
 	gomod, err := os.ReadFile(filepath.Join(oracle.Dir(t), newest.Reference, "go.mod"))
 	if err != nil {

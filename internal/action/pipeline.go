@@ -19,12 +19,12 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/envcheck"
-	"github.com/karpgen/karpgen/internal/live"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/output"
-	"github.com/karpgen/karpgen/internal/upgrade"
+	"github.com/karpgen/karpgen/internal/plan/upgrade"
 	"github.com/karpgen/karpgen/internal/util/gcpolicy"
 	"github.com/karpgen/karpgen/internal/util/progress"
 )

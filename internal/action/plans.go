@@ -5,11 +5,11 @@ import (
 	"time"
 
 	"github.com/karpgen/karpgen/internal/load"
-	"github.com/karpgen/karpgen/internal/migrate"
 	"github.com/karpgen/karpgen/internal/model"
-	"github.com/karpgen/karpgen/internal/promote"
-	"github.com/karpgen/karpgen/internal/rotate"
-	"github.com/karpgen/karpgen/internal/upgrade"
+	"github.com/karpgen/karpgen/internal/plan/migrate"
+	"github.com/karpgen/karpgen/internal/plan/promote"
+	"github.com/karpgen/karpgen/internal/plan/rotate"
+	"github.com/karpgen/karpgen/internal/plan/upgrade"
 	"github.com/karpgen/karpgen/internal/util/gcpolicy"
 )
 

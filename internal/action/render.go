@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/karpgen/karpgen/internal/output"
-	"github.com/karpgen/karpgen/internal/upgrade"
+	"github.com/karpgen/karpgen/internal/plan/upgrade"
 	"github.com/karpgen/karpgen/internal/util/progress"
 )
 

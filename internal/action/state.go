@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/karpgen/karpgen/internal/doctor"
-	"github.com/karpgen/karpgen/internal/live"
+	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/model"
 )
 

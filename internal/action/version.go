@@ -6,7 +6,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/load"
-	"github.com/karpgen/karpgen/internal/upgrade"
+	"github.com/karpgen/karpgen/internal/plan/upgrade"
 )
 
 // VersionInfo is what karpgen version reports: the module version and

@@ -4,7 +4,7 @@ import (
 	"os"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/guardrails"
+	"github.com/karpgen/karpgen/internal/iam/guardrails"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
 )

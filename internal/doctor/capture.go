@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/iampolicy"
+	"github.com/karpgen/karpgen/internal/iam/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/cfnpreview"
-	"github.com/karpgen/karpgen/internal/live"
+	"github.com/karpgen/karpgen/internal/doctor/live"
+	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
 	"github.com/karpgen/karpgen/internal/model"
 )
 

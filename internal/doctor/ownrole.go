@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/guardrails"
-	"github.com/karpgen/karpgen/internal/iameval"
-	"github.com/karpgen/karpgen/internal/iampolicy"
+	"github.com/karpgen/karpgen/internal/iam/guardrails"
+	"github.com/karpgen/karpgen/internal/iam/iameval"
+	"github.com/karpgen/karpgen/internal/iam/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/karpgen/karpgen/generators"
-	"github.com/karpgen/karpgen/internal/cfnpreview"
 	"github.com/karpgen/karpgen/internal/doctor"
+	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
 	"github.com/karpgen/karpgen/internal/model"
 )
 

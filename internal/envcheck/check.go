@@ -11,7 +11,7 @@ import (
 	"sync"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/guardrails"
+	"github.com/karpgen/karpgen/internal/iam/guardrails"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/model"

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/karpgen/karpgen/internal/budget"
-	"github.com/karpgen/karpgen/internal/drift"
+	"github.com/karpgen/karpgen/internal/facts/drift"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )

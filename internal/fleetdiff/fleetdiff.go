@@ -15,7 +15,7 @@ import (
 	"sync"
 
 	"github.com/karpgen/karpgen/generators"
-	"github.com/karpgen/karpgen/internal/drift"
+	"github.com/karpgen/karpgen/internal/facts/drift"
 	"github.com/karpgen/karpgen/internal/model"
 )
 

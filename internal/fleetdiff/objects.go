@@ -5,7 +5,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/karpgen/karpgen/internal/drift"
+	"github.com/karpgen/karpgen/internal/facts/drift"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/manifest"
 )

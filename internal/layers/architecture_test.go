@@ -53,3 +53,22 @@ func TestArchitectureNamesEveryPackage(t *testing.T) {
 		}
 	}
 }
+
+// TestInternalFoldersAreFew: internal/ stays a map a newcomer reads at a
+// glance; a new package joins the family of its kind (facts, iam, plan,
+// doctor, util) before it takes a folder of its own.
+func TestInternalFoldersAreFew(t *testing.T) {
+	entries, err := os.ReadDir(filepath.Join("..", "..", "internal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	if len(dirs) > 26 {
+		t.Errorf("internal/ holds %d folders, more than 26: %v", len(dirs), dirs)
+	}
+}

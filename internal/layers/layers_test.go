@@ -17,14 +17,14 @@ const module = "github.com/karpgen/karpgen/"
 // rooms are the packages by room, from the bottom (see the package
 // doc); a name ending in "/..." stands for the packages below it.
 var rooms = [][]string{
-	{"schema", "internal/profile/...", "internal/facts", "internal/diag", "internal/util/...", "internal/iameval", "internal/drift",
-		"internal/gitrev", "internal/templates", "internal/kubelet", "internal/fieldpos", "internal/bench/fleet", "internal/simulate/wire"},
-	{"internal/model", "internal/instancetypes", "internal/iampolicy", "internal/oracle", "internal/budget"},
-	{"internal/load", "internal/load/internal/...", "generators", "internal/guardrails", "internal/cfnpreview"},
+	{"schema", "internal/profile/...", "internal/facts", "internal/diag", "internal/util/...", "internal/iam/iameval", "internal/facts/drift",
+		"internal/gitrev", "internal/templates", "internal/facts/kubelet", "internal/fieldpos", "internal/bench/fleet", "internal/simulate/wire"},
+	{"internal/model", "internal/facts/instancetypes", "internal/iam/iampolicy", "internal/oracle", "internal/budget"},
+	{"internal/load", "internal/load/internal/...", "generators", "internal/iam/guardrails", "internal/iam/cfnpreview"},
 	{"internal/lint"},
-	{"internal/envcheck", "internal/importer", "internal/output", "internal/fleetdiff", "internal/doctor", "internal/live", "internal/promote", "internal/rotate", "internal/migrate", "internal/simulate"},
+	{"internal/envcheck", "internal/importer", "internal/output", "internal/fleetdiff", "internal/doctor", "internal/doctor/live", "internal/plan/promote", "internal/plan/rotate", "internal/plan/migrate", "internal/simulate"},
 	{"internal/printer"},
-	{"internal/upgrade"},
+	{"internal/plan/upgrade"},
 	{"internal/action"},
 	{"cmd/...", "conformance", "hack/...", "internal/bench/...", "internal/layers"},
 }

@@ -6,8 +6,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/karpgen/karpgen/internal/instancetypes"
-	"github.com/karpgen/karpgen/internal/kubelet"
+	"github.com/karpgen/karpgen/internal/facts/instancetypes"
+	"github.com/karpgen/karpgen/internal/facts/kubelet"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/guardrails"
+	"github.com/karpgen/karpgen/internal/iam/guardrails"
 )
 
 var guardrailRules = []*Rule{

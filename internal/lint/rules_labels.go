@@ -7,7 +7,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/instancetypes"
+	"github.com/karpgen/karpgen/internal/facts/instancetypes"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/instancetypes"
+	"github.com/karpgen/karpgen/internal/facts/instancetypes"
 )
 
 var placeRules = []*Rule{

@@ -7,8 +7,8 @@ import (
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/instancetypes"
-	"github.com/karpgen/karpgen/internal/kubelet"
+	"github.com/karpgen/karpgen/internal/facts/instancetypes"
+	"github.com/karpgen/karpgen/internal/facts/kubelet"
 )
 
 var podRules = []*Rule{

@@ -11,7 +11,7 @@ import (
 	"github.com/karpgen/karpgen/internal/budget"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/kubelet"
+	"github.com/karpgen/karpgen/internal/facts/kubelet"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 

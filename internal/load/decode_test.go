@@ -26,7 +26,7 @@ import (
 var decodePackages = sync.OnceValue(func() map[string]map[string][]byte {
 	root := filepath.Join("..", "..")
 	pkgs := map[string]map[string][]byte{}
-	for _, dir := range []string{"profiles", "internal/doctor/testdata/profiles", "internal/upgrade/testdata/profiles"} {
+	for _, dir := range []string{"profiles", "internal/doctor/testdata/profiles", "internal/plan/upgrade/testdata/profiles"} {
 		files, _ := filepath.Glob(filepath.Join(root, dir, "*.cue"))
 		pkgs[dir] = map[string][]byte{}
 		for _, f := range files {

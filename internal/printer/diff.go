@@ -8,9 +8,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/karpgen/karpgen/internal/drift"
+	"github.com/karpgen/karpgen/internal/facts/drift"
+	"github.com/karpgen/karpgen/internal/facts/instancetypes"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
-	"github.com/karpgen/karpgen/internal/instancetypes"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 

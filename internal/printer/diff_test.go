@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/karpgen/karpgen/internal/drift"
+	"github.com/karpgen/karpgen/internal/facts/drift"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/karpgen/karpgen/internal/guardrails"
+	"github.com/karpgen/karpgen/internal/iam/guardrails"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/migrate"
+	"github.com/karpgen/karpgen/internal/plan/migrate"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 

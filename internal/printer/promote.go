@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/promote"
+	"github.com/karpgen/karpgen/internal/plan/promote"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 

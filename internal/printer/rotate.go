@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/fleetdiff"
-	"github.com/karpgen/karpgen/internal/rotate"
+	"github.com/karpgen/karpgen/internal/plan/rotate"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/instancetypes"
+	"github.com/karpgen/karpgen/internal/facts/instancetypes"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 

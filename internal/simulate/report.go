@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/karpgen/karpgen/internal/facts/instancetypes"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
-	"github.com/karpgen/karpgen/internal/instancetypes"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 

@@ -9,10 +9,10 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/karpgen/karpgen/internal/drift"
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/instancetypes"
-	"github.com/karpgen/karpgen/internal/kubelet"
+	"github.com/karpgen/karpgen/internal/facts/drift"
+	"github.com/karpgen/karpgen/internal/facts/instancetypes"
+	"github.com/karpgen/karpgen/internal/facts/kubelet"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/simulate/wire"

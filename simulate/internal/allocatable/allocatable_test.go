@@ -10,7 +10,7 @@ import (
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/karpgen/karpgen/internal/instancetypes"
+	"github.com/karpgen/karpgen/internal/facts/instancetypes"
 )
 
 // setting is a way a team configures nodes, as the provider reads it and

@@ -1,0 +1,328 @@
+// Package migrate plans karpgen migrate: bringing a cluster that scales
+// with Cluster Autoscaler and managed node groups over to the Karpenter
+// its profile describes, as an ordered runbook: prepare the account and
+// the cluster (what SUMMARY.md's steps hold, with the commands to tag
+// subnets and the right security group), let Karpenter provision beside
+// Cluster Autoscaler, stop Cluster Autoscaler, move the workloads off the
+// old node groups one node at a time as their PodDisruptionBudgets allow,
+// then shrink and remove those groups. Every step says what to check
+// before the next.
+package migrate
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/doctor/live"
+	"github.com/karpgen/karpgen/internal/lint"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/util/escape"
+)
+
+// Options name what the profile does not know of the running cluster.
+type Options struct {
+	// OldGroups are the managed node groups Cluster Autoscaler scales,
+	// which Karpenter replaces, in the order to empty them.
+	OldGroups []string
+	// Namespace and Deployment are Cluster Autoscaler's.
+	Namespace, Deployment string
+	// Live is what a capture says the cluster holds: the node groups'
+	// subnets, roles and sizes, the authentication mode. Without one
+	// the commands read them when run, and the runbook says so.
+	Live *live.Cluster
+}
+
+// Runbook is the migration of one environment.
+type Runbook struct {
+	Env  string `json:"env"`
+	From string `json:"from"`
+	// State is the capture the runbook was made from; without one,
+	// Assumes says what it leaves to the commands.
+	State   string   `json:"state,omitempty"`
+	Assumes []string `json:"assumes,omitempty"`
+	Steps   []Step   `json:"steps"`
+}
+
+// Step is one step of the runbook: what to know (Markdown), the commands
+// to run, and the commands that check it before the next step.
+type Step struct {
+	Title    string   `json:"title"`
+	Text     []string `json:"text"`
+	Commands []string `json:"commands"`
+	Check    []string `json:"check"`
+}
+
+// OptionError is an option the runbook cannot take.
+type OptionError struct{ Option, Value, Reason string }
+
+func (e *OptionError) Error() string { return e.Reason }
+
+// FromClusterAutoscaler is the runbook from Cluster Autoscaler.
+func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
+	if len(o.OldGroups) == 0 {
+		return nil, &OptionError{"OldGroups", "", "name the node groups Cluster Autoscaler scales, which Karpenter replaces"}
+	}
+	if msg := lint.CheckNamespace(o.Namespace); msg != "" {
+		return nil, &OptionError{"Namespace", o.Namespace, msg}
+	}
+	if msg := lint.CheckResourceName("deployment", o.Deployment); msg != "" {
+		return nil, &OptionError{"Deployment", o.Deployment, msg}
+	}
+	for i, g := range o.OldGroups {
+		// The names are printed in commands, comments and Markdown:
+		// held to EKS's rule first, so that none holds a line break or
+		// a shell word of its own.
+		if msg := lint.CheckNodeGroupName(g); msg != "" {
+			return nil, &OptionError{"OldGroups", g, msg}
+		}
+		if slices.Contains(o.OldGroups[:i], g) {
+			return nil, &OptionError{"OldGroups", g, fmt.Sprintf("node group %s is named twice", g)}
+		}
+		if _, kept := e.Profile.NodeGroups[g]; kept {
+			return nil, &OptionError{"OldGroups", g, fmt.Sprintf("node group %s is one the profile keeps (nodeGroups.%s): it is not emptied", g, g)}
+		}
+	}
+	if o.Live.Knows("nodegroups") {
+		for _, g := range o.OldGroups {
+			if _, ok := o.Live.NodeGroup(g); !ok {
+				return nil, &OptionError{"OldGroups", g, fmt.Sprintf("the capture in %s has no node group %s (it holds %s)", o.Live.Dir, g, strings.Join(slices.Sorted(maps.Keys(o.Live.NodeGroups)), ", "))}
+			}
+		}
+	}
+	n := e.Names
+	r := &Runbook{Env: e.Name, From: "cluster-autoscaler"}
+	if o.Live != nil {
+		r.State = o.Live.Dir
+	} else {
+		r.Assumes = []string{"the node groups' subnets, roles and sizes and the cluster's authentication mode are read by the commands when they run"}
+	}
+	add := func(title string, text, commands, check []string) {
+		r.Steps = append(r.Steps, Step{Title: title, Text: orEmpty(text), Commands: orEmpty(commands), Check: orEmpty(check)})
+	}
+	kube := func(args ...string) string { return escape.ShellJoin(append([]string{"kubectl"}, args...)...) }
+	aws := func(args ...string) string { return escape.ShellJoin(append([]string{"aws"}, args...)...) }
+
+	// The account and the cluster, as SUMMARY.md's steps prepare them;
+	// the tags get their commands here.
+	if o.Live.Knows("auth") && o.Live.AuthMode == "CONFIG_MAP" && e.Profile.Karpenter.NodeAccess == profile.AccessEntry {
+		add("Let the cluster read access entries", []string{
+			"The capture says the cluster is in CONFIG_MAP authentication mode, where EKS refuses the access entries the bundle creates for its node roles, and the IAM stack rolls back. " +
+				"Switch it first (aws-auth keeps working; the change cannot be undone), or set `karpenter.nodeAccess: \"awsAuth\"` in the profile.",
+		}, []string{aws("eks", "update-cluster-config", "--region", n.Region, "--name", n.Cluster, "--access-config", "authenticationMode=API_AND_CONFIG_MAP")},
+			[]string{aws("eks", "describe-cluster", "--region", n.Region, "--name", n.Cluster, "--query", "cluster.accessConfig.authenticationMode", "--output", "text") + "   # API_AND_CONFIG_MAP"})
+	}
+	for _, s := range generators.SetupSteps(e) {
+		if strings.HasPrefix(s, "Tag the node subnets") {
+			add("Tag the subnets and the security group Karpenter's nodes use", []string{
+				"The node classes select subnets and security groups by the tag " + escape.Code(discoveryKey(e)+": "+discoveryValue(e)) + ". " +
+					"Tag the cluster security group, which EKS makes and the nodes of a managed node group without a launch template of its own carry; " +
+					"a node group with a launch template of its own gives its nodes that template's security groups instead (" +
+					escape.Code(escape.ShellJoin("aws", "ec2", "describe-launch-template-versions", "--launch-template-id", "<id>", "--query", "LaunchTemplateVersions[0].LaunchTemplateData.SecurityGroupIds")) + "): tag those.",
+			}, tagCommands(e, o), []string{
+				aws("ec2", "describe-subnets", "--filters", "Name=tag:"+discoveryKey(e)+",Values="+discoveryValue(e), "--query", "Subnets[].SubnetId"),
+				aws("ec2", "describe-security-groups", "--filters", "Name=tag:"+discoveryKey(e)+",Values="+discoveryValue(e), "--query", "SecurityGroups[].GroupId"),
+			})
+			continue
+		}
+		if strings.HasPrefix(s, "Check the account and the cluster") {
+			continue // the check of the step before the workloads move
+		}
+		if strings.HasPrefix(s, "Create the EKS managed node groups") {
+			// In a cluster that runs, the groups the profile keeps exist
+			// already: Cluster Autoscaler sized them, and its removal
+			// leaves them at whatever size they had. Fix each at its size.
+			var cmds []string
+			for _, g := range slices.Sorted(maps.Keys(e.Profile.NodeGroups)) {
+				if o.Live.Knows("nodegroups") {
+					ng, ok := o.Live.NodeGroup(g)
+					if !ok {
+						cmds = append(cmds, "# node group "+g+" is not in the capture: create it as SUMMARY.md says")
+						continue
+					}
+					size := fmt.Sprintf("minSize=%d,maxSize=%d,desiredSize=%d", ng.Desired, ng.Desired, ng.Desired)
+					cmds = append(cmds, escape.ShellJoin("aws", "eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--scaling-config", size)+
+						fmt.Sprintf("   # the capture's size: %d (min %d, max %d)", ng.Desired, ng.Min, ng.Max))
+					continue
+				}
+				cmds = append(cmds, "size=$("+escape.ShellJoin("aws", "eks", "describe-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--query", "nodegroup.scalingConfig.desiredSize", "--output", "text")+") && "+
+					escape.ShellJoin("aws", "eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g)+` --scaling-config "minSize=$size,maxSize=$size,desiredSize=$size"`)
+			}
+			add("Fix the sizes of the node groups the profile keeps", []string{s,
+				"Where a group exists already, fix it at its size: minimum, maximum and desired alike, so that nothing but you changes it once Cluster Autoscaler is gone (the commands below); create the ones that do not exist.",
+			}, cmds, []string{aws("eks", "list-nodegroups", "--cluster-name", n.Cluster) + "   # the groups the profile keeps: " + kept(e)})
+			continue
+		}
+		add(firstSentence(s), []string{s}, nil, nil)
+	}
+	doctor := fmt.Sprintf("karpgen doctor %s --capture-script > capture.sh && sh capture.sh state && karpgen doctor %s --state state", e.Name, e.Name)
+	add("Let Karpenter provision beside Cluster Autoscaler", []string{
+		"Leave Cluster Autoscaler running: a pod Pending now may land on either; Karpenter's pools launch only for pods they fit.",
+	}, nil, []string{doctor, kube("get", "nodepools,ec2nodeclasses"), kube("get", "nodeclaims", "-o", "wide")})
+
+	add("Stop Cluster Autoscaler", []string{
+		"If Argo CD (or another GitOps controller) deploys Cluster Autoscaler, set its replicas to 0 in that source, or turn off its Application's self-heal first: a self-heal scales the Deployment back up within minutes. The first command prints the Application that tracks it (empty when none does; with label tracking, look at its `app.kubernetes.io/instance` label).",
+	}, []string{
+		kube("-n", o.Namespace, "get", "deployment/"+o.Deployment, "-o", `jsonpath={.metadata.annotations.argocd\.argoproj\.io/tracking-id}`),
+		kube("-n", o.Namespace, "scale", "deployment/"+o.Deployment, "--replicas=0"),
+	}, []string{kube("-n", o.Namespace, "get", "deployment/"+o.Deployment, "-o", "jsonpath={.status.replicas}") + "   # empty or 0, and still so a few minutes later",
+		doctor + "   # doctor/cluster-autoscaler ok: no Cluster Autoscaler runs in any namespace"})
+
+	// What the drains will ask of the pools, before the first: an EBS
+	// volume stays in its zone, so a StatefulSet whose volume sits where
+	// no pool reaches stays Pending once its node is drained.
+	add("Place the cluster's workloads on the pools before draining", []string{
+		"The simulation places the cluster's Deployments, StatefulSets and DaemonSets with Karpenter's own scheduler on what remains once the old groups are gone (the pools and the groups the profile keeps), their volumes and StorageClasses included. " +
+			"A pod it leaves Pending stays Pending after its drain: a StatefulSet whose volume sits in a zone no pool reaches (incompatible volume requirements) needs that zone in a pool, or its volume moved, first; a pod that selects an old group by its labels needs its selector changed.",
+	}, []string{
+		fmt.Sprintf("karpgen doctor %s --capture-script > capture.sh && sh capture.sh state", e.Name),
+		fmt.Sprintf("karpgen simulate %s --workloads state/k8s-workloads.json --workloads state/k8s-volumes.json", e.Name),
+	}, []string{fmt.Sprintf("karpgen vet %s --workloads state/k8s-workloads.json --workloads state/k8s-volumes.json", e.Name) + "   # exit 0: no workload would stay Pending"})
+
+	for _, g := range o.OldGroups {
+		sel := "eks.amazonaws.com/nodegroup=" + g
+		add("Move the workloads off node group "+g, []string{
+			"Drain evicts through the Eviction API, one node at a time, so every PodDisruptionBudget holds; Karpenter launches nodes for what is evicted. " +
+				"A budget that allows no disruption (ALLOWED DISRUPTIONS 0) makes the drain wait: scale its workload up first.",
+		}, []string{
+			kube("get", "pdb", "-A"),
+			kube("cordon", "-l", sel),
+			"for node in $(" + kube("get", "nodes", "-l", sel, "-o", "name") + "); do " +
+				strings.Replace(kube("drain", "NODE", "--ignore-daemonsets", "--delete-emptydir-data", "--timeout=15m"), "NODE", "\"$node\"", 1) + "; done",
+		}, []string{
+			kube("get", "pods", "-A", "--field-selector=status.phase=Pending") + "   # no pod Pending for long",
+			kube("get", "nodes", "-l", sel) + "   # every node SchedulingDisabled, running DaemonSets only",
+		})
+		add("Shrink, then remove node group "+g, nil, []string{
+			aws("eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--scaling-config", "minSize=0,maxSize=1,desiredSize=0"),
+			aws("eks", "delete-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g),
+		}, []string{aws("eks", "list-nodegroups", "--cluster-name", n.Cluster) + "   # " + g + " gone; the groups the profile keeps: " + kept(e)})
+	}
+	if n.NodeRoleExists && losesAccess(e, o) {
+		keepNodeAccess(e, add)
+	}
+	add("Remove Cluster Autoscaler", []string{
+		"Remove it as it was installed (this, or helm uninstall), then its IAM role or policy and the `k8s.io/cluster-autoscaler/*` tags of the groups that remain.",
+	}, []string{
+		kube("-n", o.Namespace, "delete", "deployment/"+o.Deployment),
+	}, []string{doctor})
+	return r, nil
+}
+
+// keepNodeAccess is the step after the old groups are gone when
+// Karpenter's nodes use a role the profile adopts (often the managed node
+// groups' own): deleting the last managed node group that uses a role
+// removes the role from aws-auth, and EKS's access entry for it goes
+// with the group, so Karpenter's new nodes would no longer join. The
+// step puts the role's access back and checks it.
+func keepNodeAccess(e *model.Env, add func(title string, text, commands, check []string)) {
+	n := e.Names
+	if e.Profile.Karpenter.NodeAccess == profile.AWSAuth {
+		add("Keep node role "+n.NodeRole+" in aws-auth", []string{
+			"Deleting the last managed node group that uses a node role removes the role from the aws-auth ConfigMap, and Karpenter's nodes use that role: map it again at once (the mapping of `iam/aws-auth-maproles.yaml`).",
+		}, []string{escape.ShellJoin("eksctl", "create", "iamidentitymapping", "--cluster", n.Cluster, "--region", n.Region, "--arn", n.NodeRoleARN,
+			"--group", "system:bootstrappers", "--group", "system:nodes", "--username", "system:node:{{EC2PrivateDNSName}}")},
+			[]string{escape.ShellJoin("kubectl", "-n", "kube-system", "get", "configmap", "aws-auth", "-o", "jsonpath={.data.mapRoles}") + "   # holds " + n.NodeRoleARN})
+		return
+	}
+	add("Keep node role "+n.NodeRole+"'s access entry", []string{
+		"The access entry EKS made for the managed node groups' role goes with the last group that uses it, and Karpenter's nodes use that role: create it again at once (an error that it exists means it stayed).",
+	}, []string{escape.ShellJoin("aws", "eks", "create-access-entry", "--region", n.Region, "--cluster-name", n.Cluster, "--principal-arn", n.NodeRoleARN, "--type", generators.AccessEntryType(e.Windows))},
+		[]string{escape.ShellJoin("aws", "eks", "describe-access-entry", "--region", n.Region, "--cluster-name", n.Cluster, "--principal-arn", n.NodeRoleARN, "--query", "accessEntry.type") + "   # " + generators.AccessEntryType(e.Windows)})
+}
+
+// discoveryKey and discoveryValue are the tag the node classes select
+// subnets by: karpenter.sh/discovery: <cluster> unless the profile says
+// otherwise.
+func discoveryKey(e *model.Env) string   { k, _ := discovery(e); return k }
+func discoveryValue(e *model.Env) string { _, v := discovery(e); return v }
+
+func discovery(e *model.Env) (string, string) {
+	for _, name := range slices.Sorted(maps.Keys(e.Profile.NodeClasses)) {
+		for _, t := range e.Profile.NodeClasses[name].SubnetSelectorTerms {
+			for _, k := range slices.Sorted(maps.Keys(t.Tags)) {
+				return k, t.Tags[k]
+			}
+		}
+	}
+	return "karpenter.sh/discovery", e.Names.Cluster
+}
+
+// losesAccess says whether deleting the old groups takes the adopted
+// node role's access with it: the capture knows the groups' roles (the
+// last group that uses the role is deleted, and no kept group uses it);
+// without a capture it may.
+func losesAccess(e *model.Env, o Options) bool {
+	if !o.Live.Knows("nodegroups") {
+		return true
+	}
+	arn := e.Names.NodeRoleARN
+	old := false
+	for name, g := range o.Live.NodeGroups {
+		if g.Role != arn {
+			continue
+		}
+		if !slices.Contains(o.OldGroups, name) {
+			return false // a group that stays keeps the role mapped
+		}
+		old = true
+	}
+	return old
+}
+
+// subnetID is what EC2 names a subnet; anything else in a capture is not
+// put in a command.
+var subnetID = regexp.MustCompile(`^subnet-[0-9a-f]{8,17}$`)
+
+// tagCommands tag the subnets of the node groups Karpenter replaces and
+// the cluster security group (the one EKS makes and every node of a
+// managed node group without a launch template of its own carries).
+func tagCommands(e *model.Env, o Options) []string {
+	n := e.Names
+	tag := "Key=" + discoveryKey(e) + ",Value=" + discoveryValue(e)
+	var out []string
+	// The subnets the old node groups' nodes run in, as upstream's
+	// migration guide tags them: never every subnet of the cluster, whose
+	// public ones nodes do not belong in. The capture names them.
+	for _, g := range o.OldGroups {
+		if ng, ok := o.Live.NodeGroup(g); ok && len(ng.Subnets) > 0 && !slices.ContainsFunc(ng.Subnets, func(s string) bool { return !subnetID.MatchString(s) }) {
+			out = append(out, escape.ShellJoin(append([]string{"aws", "ec2", "create-tags", "--tags", tag, "--resources"}, ng.Subnets...)...)+"   # the subnets of node group "+g+", from the capture")
+			continue
+		}
+		out = append(out, "aws ec2 create-tags --tags "+escape.ShellJoin(tag)+" --resources $("+
+			escape.ShellJoin("aws", "eks", "describe-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--query", "nodegroup.subnets", "--output", "text")+")   # the subnets of node group "+g)
+	}
+	return append(out,
+		"aws ec2 create-tags --tags "+escape.ShellJoin(tag)+" --resources $("+
+			escape.ShellJoin("aws", "eks", "describe-cluster", "--name", n.Cluster, "--query", "cluster.resourcesVpcConfig.clusterSecurityGroupId", "--output", "text")+")   # the cluster security group")
+}
+
+func kept(e *model.Env) string {
+	if len(e.Profile.NodeGroups) == 0 {
+		return "none"
+	}
+	return strings.Join(slices.Sorted(maps.Keys(e.Profile.NodeGroups)), ", ")
+}
+
+// firstSentence is a step's title: its text up to the first ": " or ".",
+// without Markdown code spans' backquotes.
+func firstSentence(s string) string {
+	cut := len(s)
+	for _, sep := range []string{": ", " (", ". "} {
+		if i := strings.Index(s, sep); i >= 0 && i < cut {
+			cut = i
+		}
+	}
+	return strings.ReplaceAll(strings.TrimSuffix(s[:cut], "."), "`", "")
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,113 @@
+package upgrade
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/util/escape"
+)
+
+// readLive plans from the capture: what deploying the target's IAM does
+// to its stack, each change that harms what runs a blocker. Without a
+// capture, the plan says once what it assumes instead.
+func (p *Plan) readLive() error {
+	target := p.envs[len(p.envs)-1]
+	n := target.Names
+	if p.live == nil {
+		p.Assumes = p.assumptions(target)
+		return nil
+	}
+	p.State = p.live.Dir
+	if p.live.Knows("auth") && p.live.AuthMode == "CONFIG_MAP" && needsAccessEntries(target) {
+		p.Blockers = append(p.Blockers, block("upgrade/auth-mode", "the capture says cluster "+n.Cluster+" is in CONFIG_MAP authentication mode, where EKS refuses the access entries the target's template creates for its node roles and the IAM stack rolls back: "+
+			escape.ShellJoin("aws", "eks", "update-cluster-config", "--region", n.Region, "--name", n.Cluster, "--access-config", "authenticationMode=API_AND_CONFIG_MAP")+
+			" (aws-auth keeps working; the change cannot be undone), or set karpenter.nodeAccess: \"awsAuth\" in the profile"))
+	}
+	changes, ok, err := p.live.Preview(target, p.bundles[len(p.bundles)-1].Files[model.FileCloudFormation])
+	if err != nil {
+		return err
+	}
+	if !ok {
+		p.Assumes = append(p.Assumes, "the capture holds no stack "+n.Stack+": the deploy is not previewed")
+		return nil
+	}
+	st := p.live.Stacks[n.Stack]
+	p.Stack = &StackPreview{Name: n.Stack, Exists: st.Exists, Changes: changes}
+	for _, c := range cfnpreview.Harmful(changes) {
+		msg := "deploying the target's IAM to stack " + n.Stack + " would " + verb(c.Action) + " " + c.Logical
+		if c.Name != "" {
+			msg += " (" + c.Name + ")"
+		}
+		msg += ": " + c.Why
+		if c.Harm != "" && c.Action != cfnpreview.Fails {
+			msg += "; " + c.Harm
+		}
+		msg += ". " + adoptHint(c)
+		p.Blockers = append(p.Blockers, block("upgrade/stack-harm", msg))
+	}
+	return nil
+}
+
+func verb(a cfnpreview.Action) string {
+	if a == cfnpreview.Fails {
+		return "fail on"
+	}
+	return string(a)
+}
+
+// adoptHint is how a profile keeps a resource out of the bundle's
+// stack: adopting it by name, so that the bundle deploys to a stack of
+// its own.
+func adoptHint(c cfnpreview.Change) string {
+	name := strconv.Quote(c.Name)
+	switch {
+	case c.Type == "AWS::SQS::Queue":
+		return "Adopt it (karpenter.existingInterruptionQueue: " + name + ") and the bundle deploys to a stack of its own"
+	case c.Type == "AWS::IAM::Role" && c.Logical == "KarpenterControllerRole":
+		return "Adopt it (karpenter.existingControllerRole: " + name + ") and the bundle deploys to a stack of its own"
+	case c.Type == "AWS::IAM::Role" && c.Logical == "KarpenterNodeRole":
+		return "Adopt it (karpenter.existingNodeRole: " + name + ") and the bundle deploys to a stack of its own"
+	case c.Type == "AWS::SQS::QueuePolicy" || c.Type == "AWS::Events::Rule":
+		return "Adopt the queue (karpenter.existingInterruptionQueue) and the bundle deploys to a stack of its own"
+	}
+	return "Change the profile so that its template keeps it, or adopt what the stack holds so that the bundle deploys to a stack of its own"
+}
+
+// assumptions are what a plan without a capture takes the cluster to
+// hold, said once.
+func (p *Plan) assumptions(target *model.Env) []string {
+	n := target.Names
+	out := []string{"stack " + n.Stack + " holds only what the target's template names, or does not exist yet (give --state to preview the deploy)"}
+	if needsAccessEntries(target) {
+		out = append(out, "the cluster's authentication mode reads access entries (API_AND_CONFIG_MAP or API)")
+	}
+	switch app := target.Application; {
+	case app != nil && p.versions[0].Major == 0:
+		out = append(out, "the controller is a Helm release today, which Argo CD's Application "+app.Namespace+"/"+app.Name+" takes over")
+	case app != nil:
+		out = append(out, "Argo CD's Application "+app.Namespace+"/"+app.Name+" deploys the controller now, and no Helm release is left")
+	default:
+		out = append(out, "the controller is the Helm release karpenter in namespace "+n.Namespace)
+	}
+	return out
+}
+
+// needsAccessEntries says the target's template creates access entries:
+// for the node roles it creates, when nodes join by access entry.
+func needsAccessEntries(e *model.Env) bool {
+	return e.Profile.Karpenter.NodeAccess == profile.AccessEntry && slices.ContainsFunc(e.Names.NodeRoles(), func(r model.NodeRole) bool { return !r.Exists })
+}
+
+// fromHelm says whether the controller is a Helm release now: the
+// capture's release list, else whether it runs a 0.x release (Argo CD
+// takes over at 1.0).
+func (p *Plan) fromHelm(ns string) bool {
+	if p.live.Knows("helm") {
+		_, ok := p.live.Release("karpenter", ns)
+		return ok
+	}
+	return p.versions[0].Major == 0
+}

@@ -1,0 +1,156 @@
+package upgrade_test
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/karpgen/karpgen/internal/action"
+	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/iam/iampolicy"
+	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/oracle"
+	"github.com/karpgen/karpgen/internal/plan/upgrade"
+)
+
+func prodEnv(t *testing.T) *model.Env {
+	t.Helper()
+	res, err := action.Check(action.Options{Dir: filepath.Join("testdata", "profiles")})
+	if err != nil || len(res.Envs) != 1 {
+		t.Fatalf("loading the test profile: %v %v", err, res.Findings)
+	}
+	return res.Envs[0]
+}
+
+// pairs are the moves with golden plans: every adjacent pair of minors
+// (each at its latest patch), the move to v1 from 0.37, 1.0 to the newest
+// in one plan, and the move to v1 from the v1alpha5 APIs.
+func pairs() [][2]string {
+	out := [][2]string{{strings.TrimPrefix(facts.Beta.Reference, "v"), strings.TrimPrefix(facts.Minors[0].Reference, "v")}}
+	for i := 1; i < len(facts.Minors); i++ {
+		out = append(out, [2]string{strings.TrimPrefix(facts.Minors[i-1].Reference, "v"), strings.TrimPrefix(facts.Minors[i].Reference, "v")})
+	}
+	out = append(out, [2]string{strings.TrimPrefix(facts.Oldest().Reference, "v"), strings.TrimPrefix(facts.Newest().Reference, "v")})
+	// The move from the v1alpha5 APIs, on a Kubernetes 0.31 runs on.
+	return append(out, [2]string{"0.31.4", strings.TrimPrefix(facts.Minors[0].Reference, "v")})
+}
+
+// envFor is the test environment a pair is planned for: on the newest
+// Kubernetes its first release runs on, where the profile's is newer.
+func envFor(t *testing.T, e *model.Env, from string) *model.Env {
+	v, err := facts.ParseVersion(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !facts.Alpha.Holds(v) {
+		return e
+	}
+	cp := *e.Profile
+	cp.Cluster.KubernetesVersion = facts.Alpha.Kubernetes[1]
+	return model.Resolve(&cp)
+}
+
+// TestGoldenPlans: the text and JSON plan of every pair is the one in
+// testdata/plans (KARPGEN_UPDATE=1 rewrites them; review the change).
+func TestGoldenPlans(t *testing.T) {
+	e := prodEnv(t)
+	for _, pair := range pairs() {
+		t.Run(pair[0]+"-"+pair[1], func(t *testing.T) {
+			p, err := upgrade.New(envFor(t, e, pair[0]), upgrade.Options{From: pair[0], To: pair[1]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Blocked() {
+				t.Errorf("blocked: %+v", p.Blockers)
+			}
+			js, err := p.JSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ext, got := range map[string][]byte{"txt": p.Text(), "json": js} {
+				oracle.Golden(t, filepath.Join("testdata", "plans", pair[0]+"-"+pair[1]+"."+ext), got)
+			}
+		})
+	}
+	// A golden plan of a pair no longer planned (a reference release
+	// moved to a newer patch) is stale.
+	files, _ := filepath.Glob(filepath.Join("testdata", "plans", "*"))
+	for _, f := range files {
+		name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(f), ".json"), ".txt")
+		if !slices.ContainsFunc(pairs(), func(p [2]string) bool { return p[0]+"-"+p[1] == name }) {
+			t.Errorf("%s plans no pair the test plans: remove it", f)
+		}
+	}
+}
+
+// TestTransitionPolicies: for every adjacent pair, the target's policies
+// with the transition policies allow every call of both controllers and
+// refuse every misuse (the IAM simulator's scenarios of both minors), and
+// each transition document fits IAM's limit for a 100-character cluster.
+func TestTransitionPolicies(t *testing.T) {
+	e := prodEnv(t)
+	long := *e.Profile
+	long.Cluster.Name = strings.Repeat("k", 100)
+	longEnv := model.Resolve(&long)
+	for i := 1; i < len(facts.Minors); i++ {
+		from, to := strings.TrimPrefix(facts.Minors[i-1].Reference, "v"), strings.TrimPrefix(facts.Minors[i].Reference, "v")
+		p, err := upgrade.New(longEnv, upgrade.Options{From: from, To: to})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cp := range p.TransitionPolicies() {
+			if size := iampolicy.CompactSize(cp.Document); size > iampolicy.MaxPolicySize {
+				t.Errorf("%s -> %s: %s is %d characters", from, to, cp.File, size)
+			}
+			if len(cp.Name) > 128 {
+				t.Errorf("%s -> %s: policy name %q is longer than 128", from, to, cp.Name)
+			}
+		}
+	}
+	oracle.Simulator(t)
+	for i := 1; i < len(facts.Minors); i++ {
+		if testing.Short() && i != len(facts.Minors)-1 {
+			continue // -short: the newest pair
+		}
+		from, to := &facts.Minors[i-1], &facts.Minors[i]
+		t.Run(from.Minor+"-"+to.Minor, func(t *testing.T) {
+			t.Parallel()
+			p, err := upgrade.New(e, upgrade.Options{From: strings.TrimPrefix(from.Reference, "v"), To: strings.TrimPrefix(to.Reference, "v")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := p.Bundle()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range []*facts.Minor{from, to} {
+				if out, ok := oracle.Simulate(t, b.Files, e.Names, m.Minor); !ok {
+					t.Errorf("scenarios of %s:\n%s", m.Minor, out)
+				}
+			}
+		})
+	}
+}
+
+// TestPlanRefusesBadRequests: what cannot be planned is a clear error.
+func TestPlanRefusesBadRequests(t *testing.T) {
+	e := prodEnv(t)
+	for _, c := range []struct{ from, to, want string }{
+		{"", "1.0.1", "To 1.0.1: not newer than 1.0.14"},
+		{"", "2.0.0", "To 2.0.0: karpgen knows Karpenter 1.0 to " + facts.Newest().Minor},
+		{"", "1.14.9", "To 1.14.9: karpgen knows 1.14 releases up to 1.14.3 (a newer patch has no chart to pull yet)"},
+		{"0.30.9", "1.0.14", "From 0.30.9: upgrades start from a v1 minor, from 0.33 to 0.37 (the v1beta1 APIs), or from 0.31 or 0.32 (the v1alpha5 APIs)"},
+		{"1.2", "1.3.0", `From: "1.2" is not a Karpenter release version (MAJOR.MINOR.PATCH, e.g. "1.2.3")`},
+	} {
+		_, err := upgrade.New(e, upgrade.Options{From: c.from, To: c.to})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s -> %s: %v, want %s", c.from, c.to, err, c.want)
+		}
+	}
+	p, err := upgrade.New(e, upgrade.Options{From: "", To: "1.1.10"})
+	if err != nil || p.From != "1.0.14" {
+		t.Fatalf("from the profile's version: %v %v", p, err)
+	}
+
+}
