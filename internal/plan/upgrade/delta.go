@@ -2,10 +2,6 @@ package upgrade
 
 import (
 	"fmt"
-	"maps"
-	"reflect"
-	"slices"
-	"strings"
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
@@ -14,36 +10,12 @@ import (
 	"github.com/karpgen/karpgen/internal/model"
 )
 
-// controllerPolicies begins the path of every controller policy in a
-// bundle.
-var controllerPolicies = model.IAMFile(model.ControllerPolicyPrefix)
-
-// actions lists the actions of statements.
-func actions(sts map[string]map[string]any) []string {
-	var out []string
-	for _, s := range sts {
-		for _, a := range iampolicy.Strings(s["Action"]) {
-			if !slices.Contains(out, a) {
-				out = append(out, a)
-			}
-		}
-	}
-	return out
-}
-
 // iamDelta compares the controller's policies of the bundles rendered at
-// two releases, read as one policy whatever the files it is split in:
-// actions allowed now and not before (and the reverse), statements whose
-// content changes, and managed policies that appear or go.
+// two releases (fleetdiff.Controller), and the managed policies that
+// appear or go.
 func iamDelta(a, b *model.Env, before, after *generators.Bundle) IAMDelta {
-	was, is := fleetdiff.Statements(before.Files, controllerPolicies), fleetdiff.Statements(after.Files, controllerPolicies)
-	var d IAMDelta
-	d.Added, d.Removed = iampolicy.Diff(actions(was), actions(is))
-	for _, sid := range slices.Sorted(maps.Keys(is)) {
-		if old, ok := was[sid]; ok && !reflect.DeepEqual(iampolicy.Normalize(old), iampolicy.Normalize(is[sid])) {
-			d.Rescoped = append(d.Rescoped, sid)
-		}
-	}
+	c := fleetdiff.Controller(before.Files, after.Files)
+	d := IAMDelta{Added: c.Added, Removed: c.Removed, Rescoped: c.Rescoped}
 	d.PoliciesAdded, d.PoliciesRemoved = iampolicy.Diff(policyNames(a), policyNames(b))
 	return d
 }
@@ -55,39 +27,6 @@ func policyNames(e *model.Env) []string {
 		out = append(out, cp.Name)
 	}
 	return out
-}
-
-// valuesDelta compares two charts' values: keys added and removed, keys
-// that moved (the same last name under another parent), and defaults
-// that changed.
-func valuesDelta(before, after map[string]string) Values {
-	var v Values
-	added, removed := iampolicy.Diff(slices.Collect(maps.Keys(before)), slices.Collect(maps.Keys(after)))
-	for _, r := range removed {
-		last := r[strings.LastIndex(r, ".")+1:]
-		moved := ""
-		for _, a := range added {
-			if a[strings.LastIndex(a, ".")+1:] == last && before[r] == after[a] {
-				moved = a
-			}
-		}
-		if moved == "" {
-			v.Removed = append(v.Removed, r)
-			continue
-		}
-		v.Renamed = append(v.Renamed, Rename{From: r, To: moved})
-		added = slices.DeleteFunc(added, func(x string) bool { return x == moved })
-	}
-	v.Added = added
-	for _, k := range slices.Sorted(maps.Keys(after)) {
-		if slices.Contains(facts.StampedValues, k) {
-			continue
-		}
-		if old, ok := before[k]; ok && old != after[k] {
-			v.DefaultsChanged = append(v.DefaultsChanged, DefaultChange{Key: k, From: old, To: after[k]})
-		}
-	}
-	return v
 }
 
 // crdChanges names what the CRDs accept now that they did not: the enums

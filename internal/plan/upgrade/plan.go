@@ -118,26 +118,8 @@ type NodeDelta struct {
 	ManagedPoliciesRemoved []string `json:"managedPoliciesRemoved"`
 }
 
-// Values is what changes in the chart's values.
-type Values struct {
-	Added           []string        `json:"added"`
-	Removed         []string        `json:"removed"`
-	Renamed         []Rename        `json:"renamed"`
-	DefaultsChanged []DefaultChange `json:"defaultsChanged"`
-}
-
-// Rename is a values key that moved.
-type Rename struct {
-	From string `json:"from"`
-	To   string `json:"to"`
-}
-
-// DefaultChange is a values key whose default changed (as JSON).
-type DefaultChange struct {
-	Key  string `json:"key"`
-	From string `json:"from"`
-	To   string `json:"to"`
-}
+// Values is what changes in the chart's values (fleetdiff.Chart).
+type Values = fleetdiff.ChartDelta
 
 // CRDDelta is what changes in the CRDs.
 type CRDDelta struct {
@@ -464,7 +446,7 @@ func (p *Plan) hop(i int) (Hop, error) {
 	}
 	// Charts karpgen has no values of (before 0.37) give no delta.
 	if fromChart, toChart := facts.ChartValues(from.MinorString()), facts.ChartValues(to.MinorString()); fromChart != nil && toChart != nil {
-		h.Values = valuesDelta(fromChart, toChart)
+		h.Values = fleetdiff.Chart(fromChart, toChart)
 	}
 	if b == nil {
 		p.zeroHop(&h, from, to)
@@ -547,10 +529,10 @@ func normalize(h *Hop) {
 		}
 	}
 	if h.Values.Renamed == nil {
-		h.Values.Renamed = []Rename{}
+		h.Values.Renamed = []fleetdiff.Rename{}
 	}
 	if h.Values.DefaultsChanged == nil {
-		h.Values.DefaultsChanged = []DefaultChange{}
+		h.Values.DefaultsChanged = []fleetdiff.DefaultChange{}
 	}
 	if h.Objects == nil {
 		h.Objects = []fleetdiff.Object{}

@@ -221,14 +221,14 @@ func (p *Plan) argoCommit(app *model.Application, set, what string) string {
 // controller of the move work while the next one starts.
 func (p *Plan) TransitionPolicies() []iampolicy.ControllerPolicy {
 	last := len(p.envs) - 1
-	have := fleetdiff.Statements(p.bundles[last].Files, controllerPolicies)
+	have := fleetdiff.ControllerStatements(p.bundles[last].Files)
 	var extra []any
 	seen := map[string]bool{}
 	for i, b := range p.bundles[:last] {
 		if b == nil {
 			continue
 		}
-		sts := fleetdiff.Statements(b.Files, controllerPolicies)
+		sts := fleetdiff.ControllerStatements(b.Files)
 		for _, sid := range slices.Sorted(maps.Keys(sts)) {
 			st := sts[sid]
 			if t, ok := have[sid]; ok && equalJSON(t, st) {
