@@ -134,7 +134,7 @@ func richProfile(v variant) *profile.Profile {
 
 func ptr[T any](v T) *T { return &v }
 
-func render(t *testing.T, v variant) *generators.Bundle {
+func render(t *testing.T, v variant) *model.Bundle {
 	t.Helper()
 	b, err := generators.Render(model.Resolve(richProfile(v)))
 	if err != nil {

@@ -46,7 +46,7 @@ func TestBundleConsistency(t *testing.T) {
 	}
 }
 
-func checkBundle(t *testing.T, b *generators.Bundle, p *profile.Profile) {
+func checkBundle(t *testing.T, b *model.Bundle, p *profile.Profile) {
 	t.Helper()
 	var values struct {
 		Settings struct {

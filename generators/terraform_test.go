@@ -122,7 +122,7 @@ func normal(t *testing.T, v any) any {
 	return out
 }
 
-func checkTerraform(t *testing.T, b *generators.Bundle, n model.Names) {
+func checkTerraform(t *testing.T, b *model.Bundle, n model.Names) {
 	t.Helper()
 	var cfn struct {
 		Resources map[string]struct {

@@ -6,9 +6,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/bench/fleet"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/output"
 )
 
@@ -43,7 +43,7 @@ func benchRender(b *testing.B, n int) {
 // countFiles is a sink that only counts.
 type countFiles struct{ files atomic.Int64 }
 
-func (c *countFiles) Put(b *generators.Bundle) error { c.files.Add(int64(len(b.Files))); return nil }
+func (c *countFiles) Put(b *model.Bundle) error      { c.files.Add(int64(len(b.Files))); return nil }
 func (c *countFiles) Finish(map[string][]byte) error { return nil }
 
 // BenchmarkLoadAndVet1 loads, validates and lints one environment.

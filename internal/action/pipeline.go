@@ -146,7 +146,7 @@ func check(opts Options) (*Result, error) {
 // once per environment; Finish once at the end, with the files of out/
 // itself (nil unless every environment was rendered).
 type Sink interface {
-	Put(b *generators.Bundle) error
+	Put(b *model.Bundle) error
 	Finish(fleet map[string][]byte) error
 }
 
@@ -189,7 +189,7 @@ func (r *Result) Render(sink Sink) error {
 
 // previewStack adds to a bundle's SUMMARY.md what deploying its template
 // does to the stack a capture holds.
-func previewStack(b *generators.Bundle, e *model.Env, c *live.Cluster) error {
+func previewStack(b *model.Bundle, e *model.Env, c *live.Cluster) error {
 	if c == nil {
 		return nil
 	}
@@ -204,15 +204,15 @@ func previewStack(b *generators.Bundle, e *model.Env, c *live.Cluster) error {
 // Collect is a sink that keeps the bundles in memory, by environment.
 type Collect struct {
 	mu      sync.Mutex
-	Bundles map[string]*generators.Bundle
+	Bundles map[string]*model.Bundle
 	Fleet   map[string][]byte
 }
 
-func (c *Collect) Put(b *generators.Bundle) error {
+func (c *Collect) Put(b *model.Bundle) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.Bundles == nil {
-		c.Bundles = map[string]*generators.Bundle{}
+		c.Bundles = map[string]*model.Bundle{}
 	}
 	c.Bundles[b.Env] = b
 	return nil

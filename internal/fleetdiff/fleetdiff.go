@@ -23,13 +23,13 @@ import (
 // bundles rendered of it (those of the environments that may differ).
 type Side struct {
 	Envs    map[string]*model.Env
-	Bundles map[string]*generators.Bundle
+	Bundles map[string]*model.Bundle
 }
 
 // NewSide indexes resolved environments and their bundles by name.
-func NewSide(envs []*model.Env, bundles map[string]*generators.Bundle) *Side {
+func NewSide(envs []*model.Env, bundles map[string]*model.Bundle) *Side {
 	if bundles == nil {
-		bundles = map[string]*generators.Bundle{}
+		bundles = map[string]*model.Bundle{}
 	}
 	s := &Side{Envs: map[string]*model.Env{}, Bundles: bundles}
 	for _, e := range envs {
@@ -242,7 +242,7 @@ func NewDiffer(baseName string, base *Side, head map[string]*model.Env, names []
 }
 
 // Put compares one head bundle.
-func (d *Differ) Put(b *generators.Bundle) error {
+func (d *Differ) Put(b *model.Bundle) error {
 	if !d.wanted[b.Env] {
 		return nil
 	}
@@ -350,7 +350,7 @@ func (s *Summary) add(e *Env) {
 
 // compareEnv is the diff of one environment, given the head's bundle
 // (nil when the head has no such environment); nil when nothing changes.
-func compareEnv(name string, base *Side, head map[string]*model.Env, hb *generators.Bundle) (*Env, error) {
+func compareEnv(name string, base *Side, head map[string]*model.Env, hb *model.Bundle) (*Env, error) {
 	be, hasBase := base.Envs[name]
 	he, hasHead := head[name]
 	if !hasBase && !hasHead {
@@ -365,7 +365,7 @@ func compareEnv(name string, base *Side, head map[string]*model.Env, hb *generat
 // when the bundles are the same. karpgen diff compares two revisions of
 // the profiles with it; karpgen upgrade compares the environment at two
 // Karpenter releases with it, so both tell the same change the same way.
-func Compare(name string, was, env *model.Env, base, head *generators.Bundle) (*Env, error) {
+func Compare(name string, was, env *model.Env, base, head *model.Bundle) (*Env, error) {
 	newEnv := func(status string, e *model.Env) *Env {
 		return &Env{Name: name, Status: status, Account: e.Profile.Cluster.AccountID, Version: e.Profile.Karpenter.Version,
 			Objects: []Object{}, IAM: []Policy{}, Helm: []Value{}, Files: []File{}}
@@ -390,7 +390,7 @@ func Compare(name string, was, env *model.Env, base, head *generators.Bundle) (*
 	return e, fillEnv(e, was, env, base, head)
 }
 
-func sameFiles(a, b *generators.Bundle) bool {
+func sameFiles(a, b *model.Bundle) bool {
 	if len(a.Files) != len(b.Files) {
 		return false
 	}
@@ -407,7 +407,7 @@ func sameFiles(a, b *generators.Bundle) bool {
 // applied (and of the release it ran before, was's, when both sides have
 // the environment). An environment added or removed is told in brief: its
 // objects, policies and files by name, not its every value.
-func fillEnv(e *Env, was, env *model.Env, base, head *generators.Bundle) error {
+func fillEnv(e *Env, was, env *model.Env, base, head *model.Bundle) error {
 	rules, err := drift.For(env.Facts.Reference)
 	if err != nil {
 		return err
@@ -446,7 +446,7 @@ func fillEnv(e *Env, was, env *model.Env, base, head *generators.Bundle) error {
 	return nil
 }
 
-func filesOf(b *generators.Bundle) map[string][]byte {
+func filesOf(b *model.Bundle) map[string][]byte {
 	if b == nil {
 		return map[string][]byte{}
 	}
@@ -499,7 +499,7 @@ func CompareChange(base string, before, after *model.Env) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := NewDiffer(base, NewSide([]*model.Env{before}, map[string]*generators.Bundle{before.Name: b}),
+	d := NewDiffer(base, NewSide([]*model.Env{before}, map[string]*model.Bundle{before.Name: b}),
 		map[string]*model.Env{after.Name: after}, []string{after.Name})
 	if err := d.Put(a); err != nil {
 		return nil, err

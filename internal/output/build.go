@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
-	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/boundyaml"
 	"github.com/karpgen/karpgen/internal/util/safefs"
 )
@@ -37,7 +37,7 @@ const (
 // An overlay may only patch, label and annotate the bundle's objects: an
 // object it adds, removes or renames is refused unless its kind is in
 // allowKinds ("Kind" or "group/Kind").
-func BuildBundle(b *generators.Bundle, overlayDir string, allowKinds ...string) ([]byte, error) {
+func BuildBundle(b *model.Bundle, overlayDir string, allowKinds ...string) ([]byte, error) {
 	mem := filesys.MakeFsInMemory()
 	for p, data := range b.Files {
 		if err := mem.WriteFile(path.Join(memBundle, p), data); err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/output"
 )
 
@@ -19,7 +20,7 @@ func TestCheckSeesEveryByte(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	b := bundle("dev", map[string]string{"a.yaml": "a\n", "iam/b.json": "{}\n"})
 	plan := bundle("dev/upgrade/1.9.2", map[string]string{"plan.json": "{\"to\": \"1.9.2\"}\n", "iam/t.json": "{\"Action\": [\"ec2:RunInstances\"]}\n"})
-	replan := func(env string, files map[string][]byte) (*generators.Bundle, error) {
+	replan := func(env string, files map[string][]byte) (*model.Bundle, error) {
 		if env != "dev" || files["plan.json"] == nil {
 			return nil, errors.New("no plan")
 		}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/textdiff"
 )
 
@@ -17,7 +17,7 @@ import (
 // differs. outDir is printed as given.
 // The upgrade plans in the folder are made again by replan and compared
 // too; a plan that cannot be made again is an error.
-func DiffBundle(w io.Writer, outDir string, b *generators.Bundle, replan Replanner) (bool, error) {
+func DiffBundle(w io.Writer, outDir string, b *model.Bundle, replan Replanner) (bool, error) {
 	dir := path.Join(outDir, b.Env)
 	have, err := ReadDir(dir)
 	if err != nil {

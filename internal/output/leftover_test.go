@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
 )
 
 // TestLeftoverIsAnError: when what a render replaced cannot be removed,
@@ -23,7 +23,7 @@ func TestLeftoverIsAnError(t *testing.T) {
 			return err
 		}
 		defer d.Close()
-		if err := d.Put(&generators.Bundle{Env: "dev", Files: map[string][]byte{"a.yaml": []byte(content)}}); err != nil {
+		if err := d.Put(&model.Bundle{Env: "dev", Files: map[string][]byte{"a.yaml": []byte(content)}}); err != nil {
 			return err
 		}
 		return d.Finish(nil)

@@ -11,11 +11,12 @@ import (
 	"time"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/output"
 )
 
-func bundle(env string, files map[string]string) *generators.Bundle {
-	b := &generators.Bundle{Env: env, Files: map[string][]byte{}}
+func bundle(env string, files map[string]string) *model.Bundle {
+	b := &model.Bundle{Env: env, Files: map[string][]byte{}}
 	for p, s := range files {
 		b.Files[p] = []byte(s)
 	}

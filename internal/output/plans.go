@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
 )
 
 // Plans is the folder of an environment's folder where `karpgen upgrade
@@ -22,7 +22,7 @@ const Plans = "upgrade"
 // Replanner makes the plan recorded in a plan folder again, from the
 // environment's current profile, given the files the folder holds now
 // (by slash path inside it): the bundle of out/<env>/upgrade/<to>/.
-type Replanner func(env string, files map[string][]byte) (*generators.Bundle, error)
+type Replanner func(env string, files map[string][]byte) (*model.Bundle, error)
 
 // PlanError names a plan folder that cannot be made again.
 type PlanError struct {

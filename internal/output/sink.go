@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/safefs"
@@ -91,7 +90,7 @@ func NewDisk(dir string, opts DiskOptions) (*Disk, error) {
 	return &Disk{dir: dir, opts: opts, lock: l, staged: map[string]string{}, counts: map[string]int{}}, nil
 }
 
-func (d *Disk) Put(b *generators.Bundle) error {
+func (d *Disk) Put(b *model.Bundle) error {
 	tmp, err := stage(d.dir, b, d.opts.DeleteForeign, d.opts.Replan)
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -300,7 +299,7 @@ type Check struct {
 	diffs map[string]*bytes.Buffer
 }
 
-func (c *Check) Put(b *generators.Bundle) error {
+func (c *Check) Put(b *model.Bundle) error {
 	var buf bytes.Buffer
 	if _, err := DiffBundle(&buf, c.Dir, b, c.Replan); err != nil {
 		return err
@@ -372,7 +371,7 @@ type Build struct {
 	env    string
 }
 
-func (s *Build) Put(b *generators.Bundle) error {
+func (s *Build) Put(b *model.Bundle) error {
 	if s.env != "" {
 		return fmt.Errorf("build takes one environment, got %s and %s", s.env, b.Env)
 	}

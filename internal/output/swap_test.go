@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
 )
 
 // tree is every entry under dir: folders by name, files by name and
@@ -50,7 +51,7 @@ func renderOnce(t *testing.T, out string, envs map[string]string, fleet string, 
 		t.Fatal(err)
 	}
 	for _, env := range slices.Sorted(maps.Keys(envs)) {
-		if err := d.Put(&generators.Bundle{Env: env, Files: map[string][]byte{"x.yaml": []byte(envs[env])}}); err != nil {
+		if err := d.Put(&model.Bundle{Env: env, Files: map[string][]byte{"x.yaml": []byte(envs[env])}}); err != nil {
 			t.Fatal(err)
 		}
 	}

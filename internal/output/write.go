@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/safefs"
 )
 
@@ -43,7 +44,7 @@ var FleetFiles = []string{generators.ApplicationSetFile}
 
 // WithManifest returns the files of a bundle as karpgen writes them: the
 // bundle's files and its manifest.
-func WithManifest(b *generators.Bundle) map[string][]byte {
+func WithManifest(b *model.Bundle) map[string][]byte {
 	files := make(map[string][]byte, len(b.Files)+1)
 	var m strings.Builder
 	m.WriteString(manifestHead)
@@ -99,7 +100,7 @@ func (e *ForeignError) Error() string {
 // folder that karpgen did not write are refused unless deleteForeign.
 // The upgrade plans in the folder are made again by replan and staged
 // with the bundle.
-func stage(outDir string, b *generators.Bundle, deleteForeign bool, replan Replanner) (string, error) {
+func stage(outDir string, b *model.Bundle, deleteForeign bool, replan Replanner) (string, error) {
 	target := filepath.Join(outDir, b.Env)
 	have, err := ReadDir(target)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 // profile's version moves from one to the other.
 func TestUpgradeAndDiffTellTheSameChange(t *testing.T) {
 	e := prodEnv(t)
-	at := func(version string) (*model.Env, *generators.Bundle) {
+	at := func(version string) (*model.Env, *model.Bundle) {
 		cp := *e.Profile
 		cp.Karpenter.Version = version
 		env := model.Resolve(&cp)
@@ -41,7 +41,7 @@ func TestUpgradeAndDiffTellTheSameChange(t *testing.T) {
 			hop := p.Hops[0]
 			was, base := at(pair[0])
 			env, head := at(pair[1])
-			d := fleetdiff.NewDiffer("base", fleetdiff.NewSide([]*model.Env{was}, map[string]*generators.Bundle{e.Name: base}),
+			d := fleetdiff.NewDiffer("base", fleetdiff.NewSide([]*model.Env{was}, map[string]*model.Bundle{e.Name: base}),
 				map[string]*model.Env{e.Name: env}, []string{e.Name})
 			if err := d.Put(head); err != nil {
 				t.Fatal(err)

@@ -3,7 +3,6 @@ package upgrade
 import (
 	"fmt"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/iam/iampolicy"
@@ -13,7 +12,7 @@ import (
 // iamDelta compares the controller's policies of the bundles rendered at
 // two releases (fleetdiff.Controller), and the managed policies that
 // appear or go.
-func iamDelta(a, b *model.Env, before, after *generators.Bundle) IAMDelta {
+func iamDelta(a, b *model.Env, before, after *model.Bundle) IAMDelta {
 	c := fleetdiff.Controller(before.Files, after.Files)
 	d := IAMDelta{Added: c.Added, Removed: c.Removed, Rescoped: c.Rescoped}
 	d.PoliciesAdded, d.PoliciesRemoved = iampolicy.Diff(policyNames(a), policyNames(b))

@@ -216,7 +216,7 @@ func c(s string, md bool) string {
 // Bundle is what --write puts in out/<env>/upgrade/<to>/: the plan, the
 // transition policies (and, from v1alpha5, the v1beta1 policies), and the
 // target's Helm values (and those of each hop on the way) and IAM.
-func (p *Plan) Bundle() (*generators.Bundle, error) {
+func (p *Plan) Bundle() (*model.Bundle, error) {
 	target, err := generators.Render(p.envs[len(p.envs)-1])
 	if err != nil {
 		return nil, err
@@ -225,7 +225,7 @@ func (p *Plan) Bundle() (*generators.Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &generators.Bundle{Env: p.Dir(), Files: map[string][]byte{"UPGRADE.md": p.Markdown(), RecordFile: record}}
+	b := &model.Bundle{Env: p.Dir(), Files: map[string][]byte{"UPGRADE.md": p.Markdown(), RecordFile: record}}
 	for path, data := range target.Files {
 		if strings.HasPrefix(path, model.DirIAM) || strings.HasPrefix(path, model.DirHelm) {
 			b.Files[path] = data
@@ -255,8 +255,8 @@ const RecordFile = "plan.json"
 // Replanner makes the plans written under out/<env>/upgrade/ again from
 // the environments' profiles (an output.Replanner): render passes it to
 // its sink.
-func Replanner(envs []*model.Env) func(env string, files map[string][]byte) (*generators.Bundle, error) {
-	return func(env string, files map[string][]byte) (*generators.Bundle, error) {
+func Replanner(envs []*model.Env) func(env string, files map[string][]byte) (*model.Bundle, error) {
+	return func(env string, files map[string][]byte) (*model.Bundle, error) {
 		for _, e := range envs {
 			if e.Name == env {
 				return Replan(e, files)
@@ -272,7 +272,7 @@ func Replanner(envs []*model.Env) func(env string, files map[string][]byte) (*ge
 // compares it, so a plan in out/ is always what karpgen would write. A
 // plan the profile now blocks, or a record that names no versions, is an
 // error.
-func Replan(e *model.Env, files map[string][]byte) (*generators.Bundle, error) {
+func Replan(e *model.Env, files map[string][]byte) (*model.Bundle, error) {
 	record, ok := files[RecordFile]
 	if !ok {
 		return nil, fmt.Errorf("no %s records the plan", RecordFile)

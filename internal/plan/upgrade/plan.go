@@ -55,7 +55,7 @@ type Plan struct {
 	// releases, which karpgen does not render).
 	versions []facts.Version
 	envs     []*model.Env
-	bundles  []*generators.Bundle
+	bundles  []*model.Bundle
 	// beta are the v1beta1 controller policies of a move from v1alpha5.
 	beta []iampolicy.ControllerPolicy
 }
@@ -256,7 +256,7 @@ func New(e *model.Env, o Options) (*Plan, error) {
 		}
 		p.envs = append(p.envs, at(e, v, kube[i]))
 	}
-	p.bundles = make([]*generators.Bundle, len(p.envs))
+	p.bundles = make([]*model.Bundle, len(p.envs))
 	for i, env := range p.envs {
 		if env == nil {
 			continue
