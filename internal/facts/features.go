@@ -1,10 +1,14 @@
 package facts
 
+//go:generate go run ../../hack/features
+
 // Feature is a profile field that exists from a Karpenter minor on: the
 // schema accepts it, vet refuses it on older minors (naming the minor it
 // arrives in), the generators emit it and set the chart feature gate it
-// needs. TestFeaturesMatchUpstream holds each to the CRDs: the field (or
-// kind) is in its first minor's CRD and not in the minor before.
+// needs. The field's @since attribute in schema/profile.cue says so;
+// Features (features_gen.go) is generated from those attributes.
+// TestFeaturesMatchUpstream holds each to the CRDs: the field (or kind)
+// is in its first minor's CRD and not in the minor before.
 type Feature struct {
 	// Path is the profile field; * stands for any name and [] for any
 	// list index ("nodeClasses.*.blockDevices[].volumeInitializationRate").
@@ -17,23 +21,6 @@ type Feature struct {
 	// path below its spec ([] for list items); CRDPath "" for a kind of
 	// its own.
 	Kind, CRDPath string
-}
-
-// Features is the table of fields that arrive after 1.0.
-var Features = []Feature{
-	{Path: "nodeClasses.*.capacityReservationSelectorTerms", Since: "1.3", Kind: "EC2NodeClass", CRDPath: "capacityReservationSelectorTerms"},
-	{Path: "nodeClasses.*.ami.ssmParameter", Since: "1.4", Kind: "EC2NodeClass", CRDPath: "amiSelectorTerms[].ssmParameter"},
-	{Path: "nodeClasses.*.blockDevices[].volumeInitializationRate", Since: "1.5", Kind: "EC2NodeClass", CRDPath: "blockDeviceMappings[].ebs.volumeInitializationRate"},
-	{Path: "nodeOverlays", Since: "1.7", Gate: "nodeOverlay", Kind: "NodeOverlay"},
-	{Path: "nodeClasses.*.ipPrefixCount", Since: "1.8", Kind: "EC2NodeClass", CRDPath: "ipPrefixCount"},
-	{Path: "nodePools.*.replicas", Since: "1.8", Gate: "staticCapacity", Kind: "NodePool", CRDPath: "replicas"},
-	{Path: "nodeClasses.*.capacityReservationSelectorTerms[].instanceMatchCriteria", Since: "1.8", Kind: "EC2NodeClass", CRDPath: "capacityReservationSelectorTerms[].instanceMatchCriteria"},
-	{Path: "nodeClasses.*.networkInterfaces", Since: "1.11", Kind: "EC2NodeClass", CRDPath: "networkInterfaces"},
-	{Path: "nodeClasses.*.placementGroupSelector", Since: "1.11", Kind: "EC2NodeClass", CRDPath: "placementGroupSelector"},
-	{Path: "nodeClasses.*.cpuOptions", Since: "1.13", Kind: "EC2NodeClass", CRDPath: "cpuOptions"},
-	{Path: "nodeClasses.*.connectionTracking", Since: "1.13", Kind: "EC2NodeClass", CRDPath: "connectionTracking"},
-	{Path: "capacityBuffers", Since: "1.14", Gate: "capacityBuffer", Kind: "CapacityBuffer"},
-	{Path: "nodeClasses.*.enclaveOptions", Since: "1.15", Kind: "EC2NodeClass", CRDPath: "enclaveOptions"},
 }
 
 // Has reports whether the minor has the feature.

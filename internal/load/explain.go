@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/errors"
@@ -42,35 +43,22 @@ var patternWords = map[string][2]string{
 }
 
 // requiredExamples show a value for each field the schema requires
-// without a default, by its path with "*" for map keys and list indices;
-// TestEveryConstraintIsExplained holds the table to the schema.
-var requiredExamples = map[string]string{
-	"cluster.name":                                       `cluster: name: "prod-eu-1"`,
-	"cluster.region":                                     `cluster: region: "eu-west-1"`,
-	"cluster.accountID":                                  `cluster: accountID: "123456789012"`,
-	"cluster.kubernetesVersion":                          `cluster: kubernetesVersion: "1.32"`,
-	"karpenter.version":                                  `karpenter: version: "1.15.2"`,
-	"nodeClasses.*.enclaveOptions.enabled":               `enclaveOptions: enabled: true`,
-	"guardrails.organization.*.name":                     `organization: [{name: "root", policies: ["guardrails/FullAWSAccess.json"]}]`,
-	"argocd.repoURL":                                     `argocd: repoURL: "https://github.com/example/platform.git"`,
-	"nodeGroups.*.taints.*.key":                          `taints: [{key: "dedicated", effect: "NoSchedule"}]`,
-	"nodeGroups.*.taints.*.effect":                       `taints: [{key: "dedicated", effect: "NoSchedule"}]`,
-	"nodePools.*.taints.*.key":                           `taints: [{key: "dedicated", effect: "NoSchedule"}]`,
-	"nodePools.*.taints.*.effect":                        `taints: [{key: "dedicated", effect: "NoSchedule"}]`,
-	"nodePools.*.startupTaints.*.key":                    `startupTaints: [{key: "example.com/init", effect: "NoSchedule"}]`,
-	"nodePools.*.startupTaints.*.effect":                 `startupTaints: [{key: "example.com/init", effect: "NoSchedule"}]`,
-	"nodePools.*.requirements.*.key":                     `requirements: [{key: "karpenter.k8s.aws/instance-cpu", operator: "Lt", values: ["65"]}]`,
-	"nodePools.*.requirements.*.operator":                `requirements: [{key: "karpenter.k8s.aws/instance-cpu", operator: "Lt", values: ["65"]}]`,
-	"nodePools.*.headroom.replicas":                      `headroom: {replicas: 2, cpu: "2", memory: "4Gi"}`,
-	"nodePools.*.disruption.budgets.*.nodes":             `budgets: [{nodes: "10%"}]`,
-	"nodeOverlays.*.requirements.*.key":                  `requirements: [{key: "node.kubernetes.io/instance-type", operator: "In", values: ["m5.large"]}]`,
-	"nodeOverlays.*.requirements.*.operator":             `requirements: [{key: "node.kubernetes.io/instance-type", operator: "In", values: ["m5.large"]}]`,
-	"nodeClasses.*.blockDevices.*.deviceName":            `blockDevices: [{deviceName: "/dev/xvda", volumeSize: "100Gi"}]`,
-	"nodeClasses.*.networkInterfaces.*.networkCardIndex": `networkInterfaces: [{networkCardIndex: 0, deviceIndex: 0}]`,
-	"nodeClasses.*.networkInterfaces.*.deviceIndex":      `networkInterfaces: [{networkCardIndex: 0, deviceIndex: 0}]`,
-	"capacityBuffers.*.namespace":                        `capacityBuffers: web: {namespace: "web", scalable: name: "frontend", replicas: 2}`,
-	"capacityBuffers.*.scalable.name":                    `scalable: {kind: "Deployment", name: "frontend"}`,
-}
+// without a default, by its path with "*" for map keys and list indices:
+// the schema's @example of the field or of the field around it.
+// TestEveryConstraintIsExplained holds that each has one.
+var requiredExamples = sync.OnceValue(func() map[string]string {
+	fields, err := Reference()
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, f := range fields {
+		if f.Required && f.Example != "" {
+			out[strings.ReplaceAll(f.Path, "[]", ".*")] = f.Example
+		}
+	}
+	return out
+})
 
 // explainer reads the schema's #Profile for what a field allows.
 type explainer struct {
@@ -378,7 +366,7 @@ func (e *Env) missing() []string {
 			walk(iter.Value(), parts[1:], append(slices.Clone(at), quoteLabel(iter.Selector().Unquoted())))
 		}
 	}
-	for _, shape := range slices.Sorted(maps.Keys(requiredExamples)) {
+	for _, shape := range slices.Sorted(maps.Keys(requiredExamples())) {
 		walk(e.Value(), strings.Split(shape, "."), nil)
 	}
 	return out
@@ -441,7 +429,7 @@ func (e *Env) explainField(x *explainer, sels []cue.Selector, at diag.Pos) []dia
 			Pos: pos, Message: fmt.Sprintf(format, args...), Hint: hint}
 	}
 	if !user.Exists() {
-		ex, ok := requiredExamples[shape]
+		ex, ok := requiredExamples()[shape]
 		if !ok {
 			return nil
 		}

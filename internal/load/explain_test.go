@@ -1,6 +1,7 @@
 package load
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -65,14 +66,25 @@ func TestEveryConstraintIsExplained(t *testing.T) {
 			t.Errorf("%s: pattern %s has no words in patternWords", shape, p)
 		}
 	}
+	examples := requiredExamples()
 	for _, shape := range required {
-		if _, ok := requiredExamples[shape]; !ok {
-			t.Errorf("required field %s has no example in requiredExamples", shape)
+		if _, ok := examples[shape]; !ok {
+			t.Errorf("required field %s has no @example in the schema, on it or on a field around it", shape)
 		}
 	}
-	for shape := range requiredExamples {
+	for shape := range examples {
 		if !slices.Contains(required, shape) {
 			t.Errorf("requiredExamples has %s, which the schema does not require", shape)
+		}
+	}
+	// Every @example of the schema is some required field's.
+	used := map[string]bool{}
+	for _, ex := range examples {
+		used[ex] = true
+	}
+	for _, m := range regexp.MustCompile(`@example\(#"(.*?)"#\)`).FindAllStringSubmatch(string(schema.Source()), -1) {
+		if !used[m[1]] {
+			t.Errorf("the schema's @example %s is no required field's", m[1])
 		}
 	}
 }

@@ -30,8 +30,14 @@ type Field struct {
 	Required bool
 	// Doc is the schema's comment on the field.
 	Doc string
-	// Example is the example a finding about the field shows, if any.
+	// Example is the example a finding about the field shows, if any:
+	// a required field's is the schema's @example of the field or of the
+	// nearest field around it.
 	Example string
+	// Since is the first Karpenter minor with the field (the schema's
+	// @since), "" for a field every minor has; Gate, Kind and CRDPath
+	// are the rest of the attribute (see facts.Feature).
+	Since, Gate, Kind, CRDPath string
 }
 
 // Reference walks the schema's #Profile, field by field, depth first in
@@ -42,8 +48,8 @@ func Reference() ([]Field, error) {
 		return nil, err
 	}
 	var out []Field
-	var walk func(v cue.Value, path string, depth int)
-	walk = func(v cue.Value, path string, depth int) {
+	var walk func(v cue.Value, path, example string, depth int)
+	walk = func(v cue.Value, path, example string, depth int) {
 		if depth > 12 {
 			return
 		}
@@ -67,7 +73,21 @@ func Reference() ([]Field, error) {
 				field.Default = cueText(def)
 			}
 			field.Required = !iter.IsOptional() && !hasDefault && f.IncompleteKind()&(cue.StructKind|cue.ListKind) == 0 && !f.IsConcrete()
-			field.Example = requiredExamples[strings.ReplaceAll(p, "[]", ".*")]
+			own := example
+			if a := f.Attribute("example"); a.Err() == nil {
+				if own, err = a.String(0); err != nil {
+					return
+				}
+			}
+			if field.Required {
+				field.Example = own
+			}
+			if a := f.Attribute("since"); a.Err() == nil {
+				field.Since, _ = a.String(0)
+				field.Gate, _, _ = a.Lookup(1, "gate")
+				field.Kind, _, _ = a.Lookup(1, "kind")
+				field.CRDPath, _, _ = a.Lookup(1, "crd")
+			}
 			if re, _ := pattern(f); field.Example == "" {
 				if w, ok := patternWords[re]; ok {
 					field.Example = w[1]
@@ -86,16 +106,16 @@ func Reference() ([]Field, error) {
 			}
 			out = append(out, field)
 			if e := cueshape.Elem(f); e.Exists() {
-				walk(e, p+"[]", depth+1)
+				walk(e, p+"[]", own, depth+1)
 				continue
 			}
-			walk(f, p, depth+1)
+			walk(f, p, own, depth+1)
 			if e := cueshape.Pattern(f); e.Exists() {
-				walk(e, p+".*", depth+1)
+				walk(e, p+".*", own, depth+1)
 			}
 		}
 	}
-	walk(s.LookupPath(cue.ParsePath("#Profile")), "", 0)
+	walk(s.LookupPath(cue.ParsePath("#Profile")), "", "", 0)
 	return out, nil
 }
 
