@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -85,36 +86,105 @@ const (
 // together allow the least of them, and when none is in force nothing
 // limits disruption.
 func Effective(budgets []profile.Budget, reasons []string, start time.Time) (Week, error) {
-	w := Week{Start: start, Reasons: reasons, Minutes: map[string][]Limit{}, Hours: map[string][]Limit{}}
-	for _, r := range reasons {
-		w.Minutes[r] = slices.Repeat([]Limit{Unlimited}, minutesOfWeek)
+	key := weekKey(budgets, reasons, start)
+	if w, ok := weeks.get(key); ok {
+		return w, nil
 	}
+	w, err := effective(budgets, reasons, start)
+	if err == nil {
+		weeks.put(key, w)
+	}
+	return w, err
+}
+
+// weeks keeps the weeks worked out last: a render asks for a pool's week
+// for its summary, its chart and its rules, and the environments of a
+// fleet share their budgets. A Week is only read, so one is shared.
+var weeks = &weekCache{m: map[string]Week{}}
+
+// weekCache is a small map, emptied when full.
+type weekCache struct {
+	mu sync.Mutex
+	m  map[string]Week
+}
+
+const weekCacheSize = 64
+
+func (c *weekCache) get(key string) (Week, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	w, ok := c.m[key]
+	return w, ok
+}
+
+func (c *weekCache) put(key string, w Week) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= weekCacheSize {
+		clear(c.m)
+	}
+	c.m[key] = w
+}
+
+// weekKey is what a week depends on, as text.
+func weekKey(budgets []profile.Budget, reasons []string, start time.Time) string {
+	var b strings.Builder
+	b.WriteString(start.Format(time.RFC3339Nano))
+	b.WriteString(start.Location().String())
+	for _, r := range reasons {
+		b.WriteString("\x00" + r)
+	}
+	for _, bu := range budgets {
+		b.WriteString("\x01" + bu.Nodes + "\x02" + bu.Schedule + "\x02" + bu.Duration)
+		for _, r := range bu.Reasons {
+			b.WriteString("\x02" + r)
+		}
+	}
+	return b.String()
+}
+
+func effective(budgets []profile.Budget, reasons []string, start time.Time) (Week, error) {
+	w := Week{Start: start, Reasons: reasons, Minutes: map[string][]Limit{}, Hours: map[string][]Limit{}}
 	end := start.Add(minutesOfWeek * time.Minute)
-	inForce := make([]bool, minutesOfWeek)
-	for _, b := range budgets {
-		clear(inForce)
-		if err := markInForce(b, start, end, inForce); err != nil {
+	inForce := make([][]bool, len(budgets))
+	for i, b := range budgets {
+		inForce[i] = make([]bool, minutesOfWeek)
+		if err := markInForce(b, start, end, inForce[i]); err != nil {
 			return Week{}, err
 		}
-		l := limitOf(b.Nodes)
-		for _, r := range reasons {
+	}
+	// Reasons the same budgets apply to have the same week: it is worked
+	// out once and shared (a Week is only read).
+	first := map[string]string{}
+	for _, r := range reasons {
+		var key []byte
+		for i, b := range budgets {
+			if len(b.Reasons) == 0 || slices.Contains(b.Reasons, r) {
+				key = strconv.AppendInt(append(key, ','), int64(i), 10)
+			}
+		}
+		if same, ok := first[string(key)]; ok {
+			w.Minutes[r], w.Hours[r] = w.Minutes[same], w.Hours[same]
+			continue
+		}
+		first[string(key)] = r
+		minutes := slices.Repeat([]Limit{Unlimited}, minutesOfWeek)
+		for i, b := range budgets {
 			if len(b.Reasons) > 0 && !slices.Contains(b.Reasons, r) {
 				continue
 			}
-			minutes := w.Minutes[r]
-			for m, on := range inForce {
+			l := limitOf(b.Nodes)
+			for m, on := range inForce[i] {
 				if on {
 					minutes[m] = minutes[m].tighter(l)
 				}
 			}
 		}
-	}
-	for _, r := range reasons {
 		hours := slices.Repeat([]Limit{Unlimited}, hoursOfWeek)
-		for m, l := range w.Minutes[r] {
+		for m, l := range minutes {
 			hours[m/60] = hours[m/60].tighter(l)
 		}
-		w.Hours[r] = hours
+		w.Minutes[r], w.Hours[r] = minutes, hours
 	}
 	return w, nil
 }
