@@ -42,9 +42,9 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	case "json":
 		err = printer.JSON(stdout, report)
 	case "markdown":
-		report.Markdown(stdout)
+		printer.SimulateMarkdown(stdout, report)
 	default:
-		report.Text(stdout)
+		printer.Simulate(stdout, report)
 	}
 	if err == nil && report.Pending() > 0 {
 		return &exitError{exitFound, errors.New("simulate: pods stay Pending (above)")}

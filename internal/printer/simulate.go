@@ -1,0 +1,198 @@
+package printer
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/karpgen/karpgen/internal/facts/instancetypes"
+	"github.com/karpgen/karpgen/internal/simulate"
+	"github.com/karpgen/karpgen/internal/util/escape"
+)
+
+// Simulate writes a simulation's report for a terminal: every workload with where its
+// pods land, then the nodes Karpenter would launch.
+func Simulate(w io.Writer, r *simulate.Report) {
+	pods, onGroups := r.PodCounts()
+	settled := ""
+	if r.Rounds > 0 {
+		settled = "; settled in " + things(r.Rounds, "round")
+	}
+	fmt.Fprintf(w, "simulate %s: %s, %s: %d on node groups, %d on %s, %d Pending%s\n",
+		r.Env, things(len(r.Workloads), "workload"), things(pods, "pod"), onGroups, pods-onGroups-r.Pending(), things(len(r.Nodes), "new node"), r.Pending(), settled)
+	for _, a := range r.Assumed {
+		fmt.Fprintf(w, "assumed: %s\n", escape.Terminal(a))
+	}
+	for _, wl := range r.Workloads {
+		fmt.Fprintf(w, "\n%s:%d: %s %s/%s", escape.Line(wl.File), wl.Line, wl.Kind, escape.Terminal(wl.Namespace), escape.Terminal(wl.Name))
+		if wl.DaemonSet {
+			fmt.Fprintf(w, ": on every node it tolerates\n")
+		} else {
+			fmt.Fprintf(w, ": %s", things(wl.Pods, "pod"))
+			if wl.Rounds > 1 {
+				fmt.Fprintf(w, ", placed in %s", things(wl.Rounds, "round"))
+			}
+			fmt.Fprintln(w)
+		}
+		for _, g := range slices.Sorted(maps.Keys(wl.NodeGroups)) {
+			if wl.DaemonSet {
+				fmt.Fprintf(w, "  node group %s (every node)\n", escape.Terminal(g))
+			} else {
+				fmt.Fprintf(w, "  %d on node group %s\n", wl.NodeGroups[g], escape.Terminal(g))
+			}
+		}
+		for _, on := range r.OnPools(wl) {
+			if wl.DaemonSet {
+				fmt.Fprintf(w, "  pool %s: %s (%s)\n", escape.Terminal(on.Pool), things(len(on.Nodes), "new node"), simNodes(on.Nodes))
+			} else {
+				fmt.Fprintf(w, "  %d on pool %s: %s (%s)\n", on.Pods, escape.Terminal(on.Pool), things(len(on.Nodes), "new node"), simNodes(on.Nodes))
+			}
+		}
+		for _, reason := range slices.Sorted(maps.Keys(wl.Pending)) {
+			fmt.Fprintf(w, "  %d Pending: %s\n", wl.Pending[reason], escape.Terminal(reason))
+		}
+		for _, key := range slices.Sorted(maps.Keys(wl.GroupOnly)) {
+			group, reason, _ := strings.Cut(key, ": ")
+			fmt.Fprintf(w, "  %d on node group %s while it has room, asking for no group; Karpenter launches nothing for them: %s\n", wl.GroupOnly[key], escape.Terminal(group), escape.Terminal(reason))
+		}
+	}
+	if len(r.Nodes) > 0 {
+		fmt.Fprintf(w, "\nNodes Karpenter would launch:\n")
+	}
+	for i, n := range r.Nodes {
+		price := ""
+		if n.Price > 0 {
+			price = " at " + instancetypes.PerHour(n.Price)
+		}
+		daemons := ""
+		if n.Daemons > 0 {
+			daemons = fmt.Sprintf(" and %d of DaemonSets", n.Daemons)
+		}
+		fmt.Fprintf(w, "  #%d pool %s, round %d: %s %s in %s%s; %s%s requesting %s\n", i+1, escape.Terminal(n.NodePool), n.Round,
+			n.InstanceType, n.CapacityType, n.Zone, price, things(n.Pods, "pod"), daemons, escape.Terminal(simRequests(n.Requests)))
+	}
+	if len(r.Nodes) > 0 {
+		simulateCapacity(w, r.Capacity)
+	}
+}
+
+// simulateCapacity writes the capacity: in all, by pool, and where prices come from.
+func simulateCapacity(w io.Writer, c simulate.Capacity) {
+	total := ""
+	if c.Priced {
+		total = ", " + instancetypes.PerHour(c.PerHour)
+	}
+	fmt.Fprintf(w, "\nCapacity: %s%s\n", things(c.Nodes, "new node"), total)
+	for _, p := range c.Pools {
+		price := ""
+		if c.Priced {
+			price = ", " + instancetypes.PerHour(p.PerHour)
+		}
+		fmt.Fprintf(w, "  pool %s: %s (%s)%s\n", escape.Terminal(p.Pool), things(p.Nodes, "node"), simulate.MixText(p.Mix), price)
+	}
+	fmt.Fprintf(w, "Prices: %s\n", c.Prices)
+}
+
+// SimulateMarkdown writes a simulation's report as a pull-request comment: the headline, a
+// table of the workloads, one of the nodes Karpenter would launch, and
+// the capacity by pool with its price an hour.
+func SimulateMarkdown(w io.Writer, r *simulate.Report) {
+	pods, onGroups := r.PodCounts()
+	fmt.Fprintf(w, "### karpgen simulate %s\n\n", escape.Code(r.Env))
+	fmt.Fprintf(w, "%s of %s: %d on node groups, %d on %s, %d Pending", things(pods, "pod"), things(len(r.Workloads), "workload"),
+		onGroups, pods-onGroups-r.Pending(), things(len(r.Nodes), "new node"), r.Pending())
+	if r.Rounds > 0 {
+		fmt.Fprintf(w, "; settled in %s", things(r.Rounds, "round"))
+	}
+	fmt.Fprintln(w, ".")
+	for _, a := range r.Assumed {
+		fmt.Fprintf(w, "\nAssumed: %s.\n", escape.Markdown(a))
+	}
+	if len(r.Workloads) > 0 {
+		fmt.Fprintf(w, "\n| Workload | Pods | Where | Pending |\n|---|---|---|---|\n")
+	}
+	for _, wl := range r.Workloads {
+		pods := fmt.Sprint(wl.Pods)
+		if wl.DaemonSet {
+			pods = "every node"
+		}
+		var where, pending []string
+		for _, g := range slices.Sorted(maps.Keys(wl.NodeGroups)) {
+			where = append(where, fmt.Sprintf("node group %s: %d", escape.Code(g), wl.NodeGroups[g]))
+		}
+		for _, on := range r.OnPools(wl) {
+			if wl.DaemonSet {
+				where = append(where, fmt.Sprintf("pool %s: %s", escape.Code(on.Pool), simNodes(on.Nodes)))
+			} else {
+				where = append(where, fmt.Sprintf("pool %s: %d on %s", escape.Code(on.Pool), on.Pods, simNodes(on.Nodes)))
+			}
+		}
+		for _, reason := range slices.Sorted(maps.Keys(wl.Pending)) {
+			pending = append(pending, fmt.Sprintf("%d: %s", wl.Pending[reason], escape.Markdown(reason)))
+		}
+		for _, key := range slices.Sorted(maps.Keys(wl.GroupOnly)) {
+			group, reason, _ := strings.Cut(key, ": ")
+			where = append(where, fmt.Sprintf("node group %s while it has room: %d (Karpenter launches nothing for them: %s)", escape.Code(group), wl.GroupOnly[key], escape.Markdown(reason)))
+		}
+		fmt.Fprintf(w, "| %s %s (%s) | %s | %s | %s |\n", wl.Kind, escape.Code(wl.Namespace+"/"+wl.Name), escape.Code(fmt.Sprintf("%s:%d", wl.File, wl.Line)),
+			pods, strings.Join(where, "<br>"), strings.Join(pending, "<br>"))
+	}
+	if len(r.Nodes) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n**Nodes Karpenter would launch**\n\n| # | Pool | Round | Instance type | Zone | Pods | Requests | $/hour |\n|---|---|---|---|---|---|---|---|\n")
+	for i, n := range r.Nodes {
+		price := "—"
+		if r.Capacity.Priced {
+			price = instancetypes.PerHour(n.Price)
+		}
+		pods := fmt.Sprint(n.Pods)
+		if n.Daemons > 0 {
+			pods += fmt.Sprintf(" and %d of DaemonSets", n.Daemons)
+		}
+		fmt.Fprintf(w, "| %d | %s | %d | %s %s | %s | %s | %s | %s |\n", i+1, escape.Code(n.NodePool), n.Round,
+			escape.Code(n.InstanceType), n.CapacityType, escape.Code(n.Zone), pods, escape.Markdown(simRequests(n.Requests)), price)
+	}
+	c := r.Capacity
+	fmt.Fprintf(w, "\n**Capacity**: %s", things(c.Nodes, "new node"))
+	if c.Priced {
+		fmt.Fprintf(w, ", %s", instancetypes.PerHour(c.PerHour))
+	}
+	fmt.Fprintf(w, "\n\n| Pool | Nodes | Instance mix | $/hour |\n|---|---|---|---|\n")
+	for _, p := range c.Pools {
+		price := "—"
+		if c.Priced {
+			price = instancetypes.PerHour(p.PerHour)
+		}
+		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", escape.Code(p.Pool), p.Nodes, escape.Markdown(simulate.MixText(p.Mix)), price)
+	}
+	fmt.Fprintf(w, "\nPrices: %s.\n", escape.Markdown(c.Prices))
+}
+
+// things writes n things, "1 thing" or "2 things".
+func things(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// simNodes names new nodes by their number in the report: "#1 #3".
+func simNodes(nodes []int) string {
+	var s []string
+	for _, i := range nodes {
+		s = append(s, fmt.Sprintf("#%d", i+1))
+	}
+	return strings.Join(s, " ")
+}
+
+// simRequests writes a node's requests, by resource.
+func simRequests(r map[string]string) string {
+	var s []string
+	for _, k := range slices.Sorted(maps.Keys(r)) {
+		s = append(s, k+" "+r[k])
+	}
+	return strings.Join(s, ", ")
+}
