@@ -15,13 +15,13 @@ import (
 // Simulate writes a simulation's report for a terminal: every workload with where its
 // pods land, then the nodes Karpenter would launch.
 func Simulate(w io.Writer, r *simulate.Report) {
-	pods, onGroups := r.PodCounts()
+	pods, onGroups := podCounts(r)
 	settled := ""
 	if r.Rounds > 0 {
 		settled = "; settled in " + things(r.Rounds, "round")
 	}
 	fmt.Fprintf(w, "simulate %s: %s, %s: %d on node groups, %d on %s, %d Pending%s\n",
-		r.Env, things(len(r.Workloads), "workload"), things(pods, "pod"), onGroups, pods-onGroups-r.Pending(), things(len(r.Nodes), "new node"), r.Pending(), settled)
+		r.Env, things(len(r.Workloads), "workload"), things(pods, "pod"), onGroups, pods-onGroups-pending(r), things(len(r.Nodes), "new node"), pending(r), settled)
 	for _, a := range r.Assumed {
 		fmt.Fprintf(w, "assumed: %s\n", escape.Terminal(a))
 	}
@@ -43,7 +43,7 @@ func Simulate(w io.Writer, r *simulate.Report) {
 				fmt.Fprintf(w, "  %d on node group %s\n", wl.NodeGroups[g], escape.Terminal(g))
 			}
 		}
-		for _, on := range r.OnPools(wl) {
+		for _, on := range onPools(r, wl) {
 			if wl.DaemonSet {
 				fmt.Fprintf(w, "  pool %s: %s (%s)\n", escape.Terminal(on.Pool), things(len(on.Nodes), "new node"), simNodes(on.Nodes))
 			} else {
@@ -90,7 +90,7 @@ func simulateCapacity(w io.Writer, c simulate.Capacity) {
 		if c.Priced {
 			price = ", " + instancetypes.PerHour(p.PerHour)
 		}
-		fmt.Fprintf(w, "  pool %s: %s (%s)%s\n", escape.Terminal(p.Pool), things(p.Nodes, "node"), simulate.MixText(p.Mix), price)
+		fmt.Fprintf(w, "  pool %s: %s (%s)%s\n", escape.Terminal(p.Pool), things(p.Nodes, "node"), instancetypes.MixText(p.Mix), price)
 	}
 	fmt.Fprintf(w, "Prices: %s\n", c.Prices)
 }
@@ -99,10 +99,10 @@ func simulateCapacity(w io.Writer, c simulate.Capacity) {
 // table of the workloads, one of the nodes Karpenter would launch, and
 // the capacity by pool with its price an hour.
 func SimulateMarkdown(w io.Writer, r *simulate.Report) {
-	pods, onGroups := r.PodCounts()
+	pods, onGroups := podCounts(r)
 	fmt.Fprintf(w, "### karpgen simulate %s\n\n", escape.Code(r.Env))
 	fmt.Fprintf(w, "%s of %s: %d on node groups, %d on %s, %d Pending", things(pods, "pod"), things(len(r.Workloads), "workload"),
-		onGroups, pods-onGroups-r.Pending(), things(len(r.Nodes), "new node"), r.Pending())
+		onGroups, pods-onGroups-pending(r), things(len(r.Nodes), "new node"), pending(r))
 	if r.Rounds > 0 {
 		fmt.Fprintf(w, "; settled in %s", things(r.Rounds, "round"))
 	}
@@ -122,7 +122,7 @@ func SimulateMarkdown(w io.Writer, r *simulate.Report) {
 		for _, g := range slices.Sorted(maps.Keys(wl.NodeGroups)) {
 			where = append(where, fmt.Sprintf("node group %s: %d", escape.Code(g), wl.NodeGroups[g]))
 		}
-		for _, on := range r.OnPools(wl) {
+		for _, on := range onPools(r, wl) {
 			if wl.DaemonSet {
 				where = append(where, fmt.Sprintf("pool %s: %s", escape.Code(on.Pool), simNodes(on.Nodes)))
 			} else {
@@ -166,7 +166,7 @@ func SimulateMarkdown(w io.Writer, r *simulate.Report) {
 		if c.Priced {
 			price = instancetypes.PerHour(p.PerHour)
 		}
-		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", escape.Code(p.Pool), p.Nodes, escape.Markdown(simulate.MixText(p.Mix)), price)
+		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", escape.Code(p.Pool), p.Nodes, escape.Markdown(instancetypes.MixText(p.Mix)), price)
 	}
 	fmt.Fprintf(w, "\nPrices: %s.\n", escape.Markdown(c.Prices))
 }
@@ -195,4 +195,60 @@ func simRequests(r map[string]string) string {
 		s = append(s, k+" "+r[k])
 	}
 	return strings.Join(s, ", ")
+}
+
+// podCounts are the pods of the workloads (a DaemonSet's counted once)
+// and those of them on node groups, as the headline gives them.
+func podCounts(r *simulate.Report) (pods, onGroups int) {
+	for _, wl := range r.Workloads {
+		pods += wl.Pods
+		if !wl.DaemonSet {
+			for _, n := range wl.NodeGroups {
+				onGroups += n
+			}
+			for _, n := range wl.GroupOnly {
+				onGroups += n
+			}
+		}
+	}
+	return pods, onGroups
+}
+
+// onPool is where a workload's pods land in one pool: the nodes (by
+// index into the report's nodes, ascending) and how many pods.
+type onPool struct {
+	Pool  string
+	Nodes []int
+	Pods  int
+}
+
+// onPools are a workload's new nodes grouped by pool, pools by name.
+func onPools(r *simulate.Report, wl simulate.WorkloadReport) []onPool {
+	byPool := map[string]*onPool{}
+	for i, n := range wl.Nodes {
+		pool := r.Nodes[i].NodePool
+		if byPool[pool] == nil {
+			byPool[pool] = &onPool{Pool: pool}
+		}
+		byPool[pool].Nodes = append(byPool[pool].Nodes, i)
+		byPool[pool].Pods += n
+	}
+	var out []onPool
+	for _, pool := range slices.Sorted(maps.Keys(byPool)) {
+		on := byPool[pool]
+		slices.Sort(on.Nodes)
+		out = append(out, *on)
+	}
+	return out
+}
+
+// pending is how many pods stay Pending.
+func pending(r *simulate.Report) int {
+	n := 0
+	for _, w := range r.Workloads {
+		for _, c := range w.Pending {
+			n += c
+		}
+	}
+	return n
 }

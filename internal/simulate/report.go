@@ -107,16 +107,7 @@ func NewReport(env, region string, req *Request, resp *Response) *Report {
 
 // Summary is the report's capacity as diff compares it.
 func (r *Report) Summary() fleetdiff.Capacity {
-	return fleetdiff.Capacity{Nodes: r.Capacity.Nodes, Mix: MixText(r.Capacity.Mix), PerHour: r.Capacity.PerHour, Pending: r.Pending()}
-}
-
-// MixText writes an instance mix: "2 c5.xlarge spot, 1 m5.large on-demand".
-func MixText(mix map[string]int) string {
-	var s []string
-	for _, k := range slices.Sorted(maps.Keys(mix)) {
-		s = append(s, fmt.Sprintf("%d %s", mix[k], k))
-	}
-	return strings.Join(s, ", ")
+	return fleetdiff.Capacity{Nodes: r.Capacity.Nodes, Mix: instancetypes.MixText(r.Capacity.Mix), PerHour: r.Capacity.PerHour, Pending: r.Pending()}
 }
 
 // Pending is how many pods stay Pending.
@@ -128,49 +119,4 @@ func (r *Report) Pending() int {
 		}
 	}
 	return n
-}
-
-// PodCounts are the pods of the workloads (a DaemonSet's counted once)
-// and those of them on node groups, as the headline gives them.
-func (r *Report) PodCounts() (pods, onGroups int) {
-	for _, wl := range r.Workloads {
-		pods += wl.Pods
-		if !wl.DaemonSet {
-			for _, n := range wl.NodeGroups {
-				onGroups += n
-			}
-			for _, n := range wl.GroupOnly {
-				onGroups += n
-			}
-		}
-	}
-	return pods, onGroups
-}
-
-// OnPool is where a workload's pods land in one pool: the nodes (by
-// index into Report.Nodes, ascending) and how many pods.
-type OnPool struct {
-	Pool  string
-	Nodes []int
-	Pods  int
-}
-
-// OnPools are a workload's new nodes grouped by pool, pools by name.
-func (r *Report) OnPools(wl WorkloadReport) []OnPool {
-	byPool := map[string]*OnPool{}
-	for i, n := range wl.Nodes {
-		pool := r.Nodes[i].NodePool
-		if byPool[pool] == nil {
-			byPool[pool] = &OnPool{Pool: pool}
-		}
-		byPool[pool].Nodes = append(byPool[pool].Nodes, i)
-		byPool[pool].Pods += n
-	}
-	var out []OnPool
-	for _, pool := range slices.Sorted(maps.Keys(byPool)) {
-		on := byPool[pool]
-		slices.Sort(on.Nodes)
-		out = append(out, *on)
-	}
-	return out
 }

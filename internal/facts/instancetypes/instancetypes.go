@@ -258,3 +258,12 @@ func PriceSource(region string) string {
 func PerHour(usd float64) string { return fmt.Sprintf("$%.4f/h", usd) }
 
 var pricesDated = regexp.MustCompile(`^prices of (\S+) generated at ([0-9-]+)T`)
+
+// MixText writes an instance mix: "2 c5.xlarge spot, 1 m5.large on-demand".
+func MixText(mix map[string]int) string {
+	var s []string
+	for _, k := range slices.Sorted(maps.Keys(mix)) {
+		s = append(s, fmt.Sprintf("%d %s", mix[k], k))
+	}
+	return strings.Join(s, ", ")
+}
