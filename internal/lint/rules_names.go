@@ -1,15 +1,14 @@
 package lint
 
 import (
-	"fmt"
-	"regexp"
-	"strings"
+	"encoding/json"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
-var nameRules = []*Rule{
+// namesRules are the rules of the group Names.
+var namesRules = []*Rule{
 	{
 		ID: "name/cluster", Severity: diag.Error, Group: "Names",
 		Summary: "cluster.name is a valid EKS cluster name (1-100 letters, digits, '-' and '_', starting with a letter or digit).",
@@ -58,86 +57,38 @@ var nameRules = []*Rule{
 			}
 		},
 	},
-}
-
-// ValidClusterName reports whether n is a valid EKS cluster name.
-func ValidClusterName(n string) bool {
-	return len(n) > 0 && len(n) <= 100 && clusterNameRE.MatchString(n)
-}
-
-// instanceProfileRE is IAM's pattern of an instance profile name.
-var instanceProfileRE = regexp.MustCompile(`^[A-Za-z0-9+=,.@_-]{1,128}$`)
-
-// iamRole is a role the environment names, where the profile names it.
-type iamRole struct {
-	name, path, what string
-	node             bool
-}
-
-// iamRoles are the environment's roles: its node role, the controller's
-// role, then karpenter.nodeRoles by name.
-func iamRoles(c *Context) []iamRole {
-	n, k := c.E.Names, c.P.Karpenter
-	nodePath := "cluster.name" // the default is derived from the cluster's name
-	switch {
-	case k.ExistingNodeRole != "":
-		nodePath = "karpenter.existingNodeRole"
-	case k.NodeRole != "":
-		nodePath = "karpenter.nodeRole"
-	}
-	ctlPath := "cluster.name"
-	switch {
-	case k.ExistingControllerRole != "":
-		ctlPath = "karpenter.existingControllerRole"
-	case k.ControllerRole != "":
-		ctlPath = "karpenter.controllerRole"
-	}
-	out := []iamRole{
-		{n.NodeRole, nodePath, "the environment's node role", true},
-		{n.ControllerRole, ctlPath, "the controller's role", false},
-	}
-	for _, r := range n.ExtraNodeRoles {
-		out = append(out, iamRole{r.Name, at("karpenter", "nodeRoles", field(r.Name)), "node role", true})
-	}
-	return out
-}
-
-func checkIAMNames(c *Context) {
-	roles := iamRoles(c)
-	for i, r := range roles {
-		for _, o := range roles[:i] {
-			switch {
-			case !strings.EqualFold(r.name, o.name):
-			case r.node != o.node:
-				// The controller's own role as a node role: Karpenter
-				// would pass the controller's permissions to every node
-				// it launches (iam:PassRole allows it).
-				c.Report(r.path, "give the nodes a role of their own: the controller's role must never be a node role",
-					"%s %s and %s %s are one role: the controller could pass its own permissions to every node it launches", o.what, quotedName(o.name), r.what, quotedName(r.name))
-			case r.name != o.name:
-				c.Report(r.path, "spell both alike, or name two different roles",
-					"%s %s and %s %s differ only in case: IAM role names are case-insensitive, so the account holds one role for both and the template cannot create the second",
-					r.what, quotedName(r.name), o.what, quotedName(o.name))
+	{
+		ID: "name/text", Severity: diag.Error, Group: "Names",
+		Summary: "Every name, key and value of the profile (node groups, pools and classes, labels, taints, tags, instance families, selectors, limits, ...) is one line of printable text: no control character, line break or bidirectional override. They reach shell commands, terminals, SUMMARY.md and its diagram.",
+		Hint:    "remove the character; only userData may span lines",
+		check: func(c *Context) {
+			data, err := json.Marshal(c.P)
+			if err != nil || plainASCII(data) {
+				return
 			}
-		}
-	}
-	// Each node role is a resource of the template, by a logical ID made
-	// of its name; two IDs alike would make one role vanish from the
-	// template while its node class and iam:PassRole still name it.
-	n := c.E.Names
-	ids := map[string]string{}
-	for _, r := range n.NodeRoles() {
-		id := generators.NodeRoleLogicalID(n, r.Name)
-		if other, taken := ids[id]; taken && other != r.Name {
-			c.Report(at("karpenter", "nodeRoles", field(r.Name)), "rename one of the two roles",
-				"node roles %s and %s take the same CloudFormation logical ID %s: the template would hold one of them", quotedName(other), quotedName(r.Name), id)
-		}
-		ids[id] = r.Name
-	}
-	for _, name := range names(c.P.NodeClasses) {
-		if ip := c.P.NodeClasses[name].InstanceProfile; ip != "" && !instanceProfileRE.MatchString(ip) {
-			c.Report(at("nodeClasses", field(name), "instanceProfile"), "use the instance profile's name as IAM shows it: 1 to 128 letters, digits and +=,.@_-",
-				"%s", fmt.Sprintf("instance profile name %s is not one IAM takes", quotedName(ip)))
-		}
-	}
+			var v any
+			if err := json.Unmarshal(data, &v); err != nil {
+				return
+			}
+			walkText(v, nil, func(path, s string, key bool) {
+				what := "value"
+				if key {
+					what = "key"
+				}
+				c.Report(path, "", "%s %s holds a control character, line break or bidirectional override", what, escape.Terminal(s))
+			})
+		},
+	},
+	{
+		ID: "name/node-group", Severity: diag.Error, Group: "Names",
+		Summary: "Node group names are valid EKS managed node group names (1-63 letters, digits, '-' and '_', starting with a letter or digit).",
+		Hint:    "use the node group's name as EKS shows it",
+		check: func(c *Context) {
+			for _, g := range names(c.P.NodeGroups) {
+				if CheckNodeGroupName(g) != "" {
+					c.Report(at("nodeGroups", field(g)), "", "node group name %s is not a valid EKS node group name", escape.Terminal(g))
+				}
+			}
+		},
+	},
 }

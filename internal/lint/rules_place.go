@@ -9,6 +9,7 @@ import (
 	"github.com/karpgen/karpgen/internal/facts/instancetypes"
 )
 
+// placeRules are the rules of the group Place.
 var placeRules = []*Rule{
 	{
 		ID: "place/instance-types", Severity: diag.Error, Group: "Place",
@@ -123,13 +124,4 @@ var placeRules = []*Rule{
 			}
 		},
 	},
-}
-
-// typeNames are the names of the instance types the tables know.
-func typeNames() []string {
-	var out []string
-	for _, t := range instancetypes.All() {
-		out = append(out, t.Name)
-	}
-	return out
 }

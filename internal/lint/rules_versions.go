@@ -2,14 +2,14 @@ package lint
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/facts"
 )
 
-var versionRules = []*Rule{
+// versionsRules are the rules of the group Versions.
+var versionsRules = []*Rule{
 	{
 		ID: "version/argocd", Severity: diag.Error, Group: "Versions",
 		Summary: "The Argo CD the profile states (argocd.version) runs what karpgen generates for it: 2.6 for Applications of several sources, 2.8 for Karpenter 1.0's CRD values, 2.10 for an ApplicationSet, 3.1 for native oci:// chart sources.",
@@ -156,39 +156,22 @@ var versionRules = []*Rule{
 		Summary: "Every chart setting exists in the chart of that version (zonalShift: 1.12+), has its default's type and one of the values the controller accepts; settings karpgen derives are not set by hand.",
 		check:   checkSettings,
 	},
-}
-
-// checkAWSGates holds karpenter.awsFeatureGates to the chart's
-// settings.awsFeatureGates.
-func checkAWSGates(c *Context) {
-	var list []string
-	for _, g := range c.Minor.AWSFeatureGates {
-		list = append(list, g.Name)
-	}
-	for _, g := range names(c.P.Karpenter.AWSFeatureGates) {
-		path := at("karpenter.awsFeatureGates", field(g))
-		switch {
-		case slices.Contains(list, g):
-		case len(list) == 0:
-			since := facts.Arrival.AWSFeatureGates
-			c.Report(path, "remove it or use Karpenter "+since+" or later",
-				"AWS feature gates arrive in Karpenter %s; the profile runs %s", since, c.Version)
-		default:
-			hint := "known AWS gates: " + quoteList(list)
-			if s := closest(g, list); s != "" {
-				hint = fmt.Sprintf("did you mean %q?", s)
+	{
+		ID: "version/feature", Severity: diag.Error, Group: "Versions",
+		Summary: "A field the profile sets exists in its Karpenter minor (the facts table says which minor each arrives in).",
+		check: func(c *Context) {
+			if c.Minor == nil {
+				return
 			}
-			c.Report(path, hint, "AWS feature gate %q does not exist in Karpenter %s", g, c.Minor.Minor)
-		}
-	}
-}
-
-// minKarpenterFor is the oldest supported minor that runs on Kubernetes k.
-func minKarpenterFor(k string) string {
-	for _, m := range facts.Minors {
-		if !facts.MinorLess(m.Kubernetes[1], k) && !facts.MinorLess(k, m.Kubernetes[0]) {
-			return m.Minor
-		}
-	}
-	return ""
+			for _, f := range facts.Features {
+				if c.Minor.Has(f) {
+					continue
+				}
+				for _, path := range c.used(f.Path) {
+					c.Report(path, fmt.Sprintf("move to Karpenter %s or later, or drop the field", f.Since),
+						"%s arrives in Karpenter %s; the profile runs %s", path, f.Since, c.Version)
+				}
+			}
+		},
+	},
 }

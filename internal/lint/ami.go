@@ -12,75 +12,8 @@ import (
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/profile"
 )
-
-var amiRules = []*Rule{
-	{
-		ID: "value/ami-kubernetes", Severity: diag.Error, Group: "Values",
-		Summary: "The AMI family has AMIs for the cluster's Kubernetes version (Amazon Linux 2 has none for 1.33 and later).",
-		check: func(c *Context) {
-			k := c.P.Cluster.KubernetesVersion
-			for _, n := range names(c.P.NodeClasses) {
-				a := c.P.NodeClasses[n].AMI
-				fam := amiFamily(a)
-				if max, ok := facts.AMIKubernetesMax[fam]; ok && facts.MinorLess(max, k) {
-					path := at("nodeClasses", field(n), "ami", "family")
-					if a.Alias != "" {
-						path = at("nodeClasses", field(n), "ami", "alias")
-					}
-					c.Report(path, "use al2023 (alias \"al2023@latest\"), or keep the cluster on Kubernetes "+max,
-						"node class %q uses %s AMIs, which EKS publishes up to Kubernetes %s; the cluster runs %s", n, familyName(fam), max, k)
-				}
-			}
-		},
-	},
-	{
-		ID: "value/ami-release", Severity: diag.Error, Group: "Values",
-		Summary: "A pinned AMI release (al2023@vYYYYMMDD) is not older than the cluster's Kubernetes minor: Karpenter resolves the alias for the cluster's minor, and a release built before upstream released that minor has no image for it. `upgrade --kubernetes-to` moves such an alias first, as a step.",
-		check: func(c *Context) {
-			k := c.P.Cluster.KubernetesVersion
-			for _, n := range names(c.P.NodeClasses) {
-				a := c.P.NodeClasses[n].AMI
-				fam := amiFamily(a)
-				if release, released, lacks := facts.AMIReleaseLacks(a.Alias, k); lacks {
-					hint := "use " + fam + "@latest, or pin a release built for " + k
-					if param := facts.AMIRecommendedName(fam, k); param != "" {
-						hint += ": `aws ssm get-parameter --name " + param + " --query Parameter.Value --output text` names the newest, whose v-suffix is the release"
-					}
-					c.Report(at("nodeClasses", field(n), "ami", "alias"), hint,
-						"node class %q pins AMI release %s of %s, before Kubernetes %s was released (%s): it has no image for the cluster's %s, and no node would launch", n, a.Alias, release, k, released, k)
-				}
-			}
-		},
-	},
-	{
-		ID: "value/user-data", Severity: diag.Error, Group: "Values",
-		Summary: "userData is in the form its AMI family reads (TOML for Bottlerocket; for AL2023 a shell script, a nodeadm NodeConfig or MIME multi-part), and with the part Karpenter adds fits the 16 KiB of user data EC2 accepts.",
-		Hint:    "for AL2023 write a shell script, a NodeConfig (apiVersion: node.eks.aws/v1alpha1) or a MIME multi-part document; for Bottlerocket, TOML settings",
-		check: func(c *Context) {
-			for _, n := range names(c.P.NodeClasses) {
-				nc := c.P.NodeClasses[n]
-				if nc.UserData == "" {
-					continue
-				}
-				var err error
-				switch amiFamily(nc.AMI) {
-				case "bottlerocket":
-					err = bottlerocketUserData(nc.UserData)
-				case "al2023":
-					err = al2023UserData(nc.UserData)
-				}
-				if err != nil {
-					c.Report(at("nodeClasses", field(n), "userData"), "", "node class %q: %v", n, err)
-				}
-				c.userDataSize(n, nc)
-			}
-		},
-	},
-}
 
 // amiFamily is the lower-case alias family a node class's AMIs belong to
 // ("al2023"), from its alias or its ami.family.

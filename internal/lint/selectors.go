@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -19,22 +18,6 @@ var (
 	subnetIDRE        = regexp.MustCompile(`^subnet-[0-9a-z]+$`)
 	securityGroupIDRE = regexp.MustCompile(`^sg-[0-9a-z]+$`)
 )
-
-var selectorRules = []*Rule{
-	{
-		ID: "value/selector-terms", Severity: diag.Error, Group: "Values",
-		Summary: "Subnet and security group selector terms are what the EC2NodeClass CRD accepts: at least one term, each of tags (no empty keys or values), an id alone, or (security groups) a name alone.",
-		Hint:    `e.g. subnetSelectorTerms: [{tags: {"karpenter.sh/discovery": "my-cluster"}}] or [{id: "subnet-0123456789abcdef0"}]`,
-		check: func(c *Context) {
-			for _, n := range names(c.P.NodeClasses) {
-				nc := c.P.NodeClasses[n]
-				base := at("nodeClasses", field(n))
-				c.checkTerms(at(base, "subnetSelectorTerms"), "subnet", nc.SubnetSelectorTerms, subnetIDRE, false)
-				c.checkTerms(at(base, "securityGroupSelectorTerms"), "security group", nc.SecurityGroupSelectorTerms, securityGroupIDRE, true)
-			}
-		},
-	},
-}
 
 func (c *Context) checkTerms(path, what string, terms []profile.SelectorTerm, idRE *regexp.Regexp, byName bool) {
 	switch {

@@ -1,53 +1,14 @@
 package lint
 
 import (
-	"encoding/json"
 	"slices"
 
-	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
 // multiLine are the profile fields whose strings are text of many lines
 // by nature (a node's user data); every other string is one line.
 var multiLine = []string{"userData"}
-
-var textRules = []*Rule{
-	{
-		ID: "name/text", Severity: diag.Error, Group: "Names",
-		Summary: "Every name, key and value of the profile (node groups, pools and classes, labels, taints, tags, instance families, selectors, limits, ...) is one line of printable text: no control character, line break or bidirectional override. They reach shell commands, terminals, SUMMARY.md and its diagram.",
-		Hint:    "remove the character; only userData may span lines",
-		check: func(c *Context) {
-			data, err := json.Marshal(c.P)
-			if err != nil || plainASCII(data) {
-				return
-			}
-			var v any
-			if err := json.Unmarshal(data, &v); err != nil {
-				return
-			}
-			walkText(v, nil, func(path, s string, key bool) {
-				what := "value"
-				if key {
-					what = "key"
-				}
-				c.Report(path, "", "%s %s holds a control character, line break or bidirectional override", what, escape.Terminal(s))
-			})
-		},
-	},
-	{
-		ID: "name/node-group", Severity: diag.Error, Group: "Names",
-		Summary: "Node group names are valid EKS managed node group names (1-63 letters, digits, '-' and '_', starting with a letter or digit).",
-		Hint:    "use the node group's name as EKS shows it",
-		check: func(c *Context) {
-			for _, g := range names(c.P.NodeGroups) {
-				if CheckNodeGroupName(g) != "" {
-					c.Report(at("nodeGroups", field(g)), "", "node group name %s is not a valid EKS node group name", escape.Terminal(g))
-				}
-			}
-		},
-	},
-}
 
 // walkText calls bad for each string (map key or value) below v that is
 // not one printable line, with its profile path. The path is put

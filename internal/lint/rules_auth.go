@@ -5,9 +5,41 @@ import (
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/iam/guardrails"
+	"github.com/karpgen/karpgen/internal/profile"
 )
 
-var guardrailRules = []*Rule{
+// authRules are the rules of the group Auth.
+var authRules = []*Rule{
+	{
+		ID: "auth/irsa-issuer", Severity: diag.Error, Group: "Auth",
+		Summary: "auth \"irsa\" needs cluster.oidcIssuer for the trust policy.",
+		Hint:    "set cluster.oidcIssuer to the cluster's issuer URL (aws eks describe-cluster --query cluster.identity.oidc.issuer), or use auth \"podIdentity\"",
+		check: func(c *Context) {
+			if c.P.Karpenter.Auth == profile.AuthIRSA && c.P.Cluster.OIDCIssuer == "" {
+				c.Report("karpenter.auth", "", "auth \"irsa\" needs cluster.oidcIssuer: without it the controller role has no one to trust")
+			}
+		},
+	},
+	{
+		ID: "auth/oidc-issuer", Severity: diag.Error, Group: "Auth",
+		Summary: "cluster.oidcIssuer is an EKS issuer (https://oidc.eks.<region>.<domain>/id/<ID>, with or without https://) of the cluster's region and partition.",
+		Hint:    "copy it from `aws eks describe-cluster --name <cluster> --query cluster.identity.oidc.issuer`",
+		check: func(c *Context) {
+			issuer := c.P.Cluster.OIDCIssuer
+			if issuer == "" {
+				return
+			}
+			m := issuerRE.FindStringSubmatch(issuer)
+			switch {
+			case m == nil:
+				c.Report("cluster.oidcIssuer", "", "%q is not an EKS OIDC issuer (https://oidc.eks.<region>.amazonaws.com/id/<ID>)", issuer)
+			case m[1] != c.P.Cluster.Region:
+				c.Report("cluster.oidcIssuer", "", "the OIDC issuer is in region %s, not in the cluster's region %s: the trust policy would name another cluster's provider", m[1], c.P.Cluster.Region)
+			case m[2] != c.E.Names.URLSuffix:
+				c.Report("cluster.oidcIssuer", "", "the OIDC issuer's domain %s is not partition %s's (%s)", m[2], c.E.Names.Partition, c.E.Names.URLSuffix)
+			}
+		},
+	},
 	{
 		ID: "iam/guardrail-key", Severity: diag.Warning, Group: "Auth",
 		Summary: "No guardrail's deny is passed only because karpgen's model of a request lacks a condition key the deny tests (the controller's real request may carry it).",
