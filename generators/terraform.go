@@ -13,22 +13,15 @@ import (
 // major whose schema the module is validated against (reference/terraform).
 const TerraformProvider = ">= 6.0, < 7.0"
 
-// Terraform is iam/terraform/main.tf.json, the module that creates what
+// terraform is iam/terraform/main.tf.json, the module that creates what
 // iam/cloudformation.yaml creates, for teams whose IAM is Terraform's:
 // the same roles, policies, queue, rules, access entries and Pod Identity
 // association, under the same names and with the same documents. Every
 // resource's name in the module is its logical ID in the template, so a
 // resource has one name in both. What the profile adopts
 // (karpenter.existing*) is read with a data source, so a plan fails
-// where the account lacks it instead of creating a second one.
-func Terraform(e *model.Env) obj {
-	return terraform(e, iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates))
-}
-
-// tfRef is a reference in the module ("aws_iam_role.X.arn"), written as
-// an interpolation; every other string is written as a literal.
-type tfRef string
-
+// where the account lacks it instead of creating a second one. The
+// policies are those the bundle made.
 func terraform(e *model.Env, policies []iampolicy.ControllerPolicy) obj {
 	p, m, n := e.Profile, e.Facts, e.Names
 	res := map[string]obj{} // resource type → name → arguments
@@ -183,6 +176,10 @@ func toAny(m map[string]obj) obj {
 	}
 	return out
 }
+
+// tfRef is a reference in the module ("aws_iam_role.X.arn"), written as
+// an interpolation; every other string is written as a literal.
+type tfRef string
 
 // tfLiteral makes the module's values what Terraform's JSON syntax reads:
 // a string is a template there, so "${" and "%{" in a literal (a policy
