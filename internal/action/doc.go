@@ -6,12 +6,17 @@
 //
 // The pipeline (Check, Result.Render, Compare) is the main job: load the
 // profiles, resolve each environment once, lint, and render into a sink.
-// The other files are one command or one shared step each: the diff's
-// base, workloads placed with Karpenter's scheduler, the import's
-// check-and-draft loop, the capture the plans read.
+// The other files are one command or one shared step each: render and
+// build, vet, the diff and its base, the plans, import's check-and-draft
+// loop, init, workloads placed with Karpenter's scheduler, the capture
+// the plans and doctor read, the version.
 //
-// An action never writes to the terminal. It reports a usage mistake as
-// a *UsageError and a failure of something outside karpgen (the
-// simulator, a file) as a *FailureError; the command line gives each its
-// exit code.
+// An action prints nothing of its own: it returns values for a printer,
+// and writes only to the writers it is given where its output is a
+// stream (the sink's report of what render wrote, build's objects). It
+// reports a usage mistake as a *UsageError, an option a plan refuses as
+// an *OptionError, profiles that do not vet as an *InvalidError, a
+// failure of something outside karpgen (the simulator, a workload file)
+// as a *FailureError, and a difference found as a *FoundError; the
+// command line gives each its exit code.
 package action
