@@ -59,7 +59,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		return usageErr("build: name exactly one environment")
 	}
 	b.Env = envs[0]
-	return invalidSide(stderr, b.Run())
+	return printInvalid(stderr, b.Run())
 }
 
 // The variables Argo CD's cmp-server gives the plugin's commands: the

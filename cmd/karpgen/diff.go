@@ -32,7 +32,7 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	d.Envs = fs.Args()
 	report, err := d.Run()
 	if err != nil {
-		return invalidSide(stderr, err)
+		return printInvalid(stderr, err)
 	}
 	switch format {
 	case "json":
@@ -59,9 +59,10 @@ func addBaseFlags(fs *pflag.FlagSet, b *action.Base) {
 	fs.StringVar(&b.Dir, "base-dir", "", "the base is this folder: its profiles, or a checkout holding them at --profiles' path")
 }
 
-// invalidSide prints the findings of a side or an environment that does
-// not vet, and exits 3; any other error passes.
-func invalidSide(stderr io.Writer, err error) error {
+// printInvalid prints the findings of profiles that do not vet (an
+// environment, or a side of a comparison, named) and exits 3; any other
+// error passes as it is.
+func printInvalid(stderr io.Writer, err error) error {
 	var inv *action.InvalidError
 	if !errors.As(err, &inv) {
 		return err

@@ -33,14 +33,14 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	if script {
 		text, err := d.Script()
 		if err != nil {
-			return invalidSide(stderr, err)
+			return printInvalid(stderr, err)
 		}
 		_, err = io.WriteString(stdout, text)
 		return err
 	}
 	report, err := d.Run(state)
 	if err != nil {
-		return invalidSide(stderr, err)
+		return printInvalid(stderr, err)
 	}
 	if format == "json" {
 		err = printer.JSON(stdout, report)

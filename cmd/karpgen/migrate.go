@@ -47,7 +47,7 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 		return usageErr("migrate: %s: %s", migrateFlag[refused.Option], refused.Reason)
 	}
 	if err != nil {
-		return invalidSide(stderr, err)
+		return printInvalid(stderr, err)
 	}
 	switch format {
 	case "json":

@@ -29,7 +29,7 @@ func runPromote(args []string, stdout, stderr io.Writer) error {
 	}
 	plan, err := p.Run()
 	if err != nil {
-		return invalidSide(stderr, err)
+		return printInvalid(stderr, err)
 	}
 	switch format {
 	case "json":

@@ -31,7 +31,7 @@ func runRotate(args []string, stdout, stderr io.Writer) error {
 	r.Env = fs.Arg(0)
 	plan, err := r.Run()
 	if err != nil {
-		return invalidSide(stderr, err)
+		return printInvalid(stderr, err)
 	}
 	if format == "json" {
 		return printer.JSON(stdout, plan)

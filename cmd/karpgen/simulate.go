@@ -36,7 +36,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	sim.Env = fs.Arg(0)
 	report, err := sim.Run()
 	if err != nil {
-		return invalidSide(stderr, err)
+		return printInvalid(stderr, err)
 	}
 	switch format {
 	case "json":

@@ -54,7 +54,7 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 		return usageErr("upgrade: %s: %s", flag, refused.Reason)
 	}
 	if err != nil {
-		return invalidSide(stderr, err)
+		return printInvalid(stderr, err)
 	}
 	var text []byte
 	switch format {
