@@ -14,32 +14,65 @@ import (
 //go:embed data/chart_values.tsv
 var chartValuesTSV string
 
-// chartValues are the leaf keys (dotted paths) of each minor's chart
-// values.yaml, with their defaults as JSON, read from the table when
-// first asked for, not while the program starts.
-var chartValues = sync.OnceValue(func() map[string]map[string]string {
-	out := map[string]map[string]string{}
-	for _, line := range strings.Split(chartValuesTSV, "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+// chartBlocks are the table's rows by minor, not yet parsed: the table
+// lists each minor's rows together, and a command asks for one or two
+// minors, so a minor's rows become a map only when first asked for.
+var chartBlocks = sync.OnceValue(func() map[string]string {
+	blocks := map[string]string{}
+	minor, from, at := "", 0, 0
+	closeBlock := func() {
+		if minor == "" {
+			return
 		}
-		f := strings.SplitN(line, "\t", 3)
-		if len(f) != 3 {
-			panic("facts: a chart values row without three fields: " + line)
+		if _, seen := blocks[minor]; seen {
+			panic("facts: the chart values of " + minor + " are not listed together")
 		}
-		if out[f[0]] == nil {
-			out[f[0]] = map[string]string{}
-		}
-		out[f[0]][f[1]] = f[2]
+		blocks[minor] = chartValuesTSV[from:at]
 	}
-	return out
+	for line := range strings.Lines(chartValuesTSV) {
+		row, _, _ := strings.Cut(line, "\t")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			row = ""
+		}
+		if row != minor {
+			closeBlock()
+			minor, from = row, at
+		}
+		at += len(line)
+	}
+	closeBlock()
+	return blocks
 })
+
+// chartParsed holds each minor's rows once parsed, read without a lock by
+// the fleet's parallel renders.
+var chartParsed sync.Map // minor → map[string]string
+
+// chartValues parses one minor's rows: leaf key, default as JSON.
+func chartValues(minor string) map[string]string {
+	if m, ok := chartParsed.Load(minor); ok {
+		return m.(map[string]string)
+	}
+	var m map[string]string
+	if block, ok := chartBlocks()[minor]; ok {
+		m = make(map[string]string, strings.Count(block, "\n"))
+		for line := range strings.Lines(block) {
+			f := strings.SplitN(strings.TrimSuffix(line, "\n"), "\t", 3)
+			if len(f) != 3 {
+				panic("facts: a chart values row without three fields: " + line)
+			}
+			m[f[1]] = f[2]
+		}
+	}
+	actual, _ := chartParsed.LoadOrStore(minor, m)
+	return actual.(map[string]string)
+}
 
 // ChartValues returns the leaf keys of the minor's chart values.yaml
 // (dotted paths, "settings.featureGates.nodeRepair") with their defaults
 // as JSON; nil for a minor karpgen has no chart of. "0.37" is the last
 // v1beta1 minor, for upgrades from it.
-func ChartValues(minor string) map[string]string { return chartValues()[minor] }
+func ChartValues(minor string) map[string]string { return chartValues(minor) }
 
 // StampedValues are values keys upstream stamps when it publishes a
 // chart: in the release branches' values.yaml they are stale, so they say

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
@@ -27,7 +28,10 @@ var exprVars = []struct {
 	{"instance_type", cel.StringType, true},
 }
 
-var exprEnv = func() *cel.Env {
+// exprEnv is built on first use: a CEL environment takes a noticeable part
+// of a millisecond, which a command that evaluates no expression must not
+// pay at start.
+var exprEnv = sync.OnceValue(func() *cel.Env {
 	opts := []cel.EnvOption{}
 	for _, v := range exprVars {
 		opts = append(opts, cel.Variable(v.name, v.typ))
@@ -64,7 +68,7 @@ var exprEnv = func() *cel.Env {
 		panic(err)
 	}
 	return env
-}()
+})
 
 func toFloat(v ref.Val) float64 {
 	switch x := v.(type) {
@@ -100,7 +104,7 @@ type Expr struct {
 // Compile checks an expression as Karpenter 1.15 does: it compiles
 // against the documented variables and returns an int or a double.
 func Compile(expression string) (*Expr, error) {
-	ast, issues := exprEnv.Compile(expression)
+	ast, issues := exprEnv().Compile(expression)
 	if issues != nil && issues.Err() != nil {
 		// The first error, on one line, at its column.
 		e := issues.Errors()[0]
@@ -113,7 +117,7 @@ func Compile(expression string) (*Expr, error) {
 	// A profile is untrusted: an expression whose evaluation would cost
 	// more than any kubelet value needs (nested comprehensions over
 	// literal lists) stops there instead of running away.
-	prg, err := exprEnv.Program(ast, cel.CostLimit(maxCost))
+	prg, err := exprEnv().Program(ast, cel.CostLimit(maxCost))
 	if err != nil {
 		return nil, err
 	}
