@@ -194,8 +194,8 @@ func run(bin, ref string, rounds, fleetSize int, sizes []int, jsonOut string) er
 		fmt.Printf("\ndiff / render of the fleet:        %.2fx (target <= 2.00)\n", ratio(diffMed, fm))
 	}
 	fmt.Printf("karpgen render / helm template:    %.2fx (target <= 0.50)\n", ratio(med[0], med[1]))
-	fmt.Printf("karpgen render / cue export:       %.2fx (target <= 1.25)\n", ratio(med[0], med[2]))
-	fmt.Printf("  cue export with the schema / without: %.2fx; karpgen render / cue export with the schema: %.2fx\n", ratio(med[5], med[2]), ratio(med[0], med[5]))
+	fmt.Printf("karpgen render / cue export with the schema: %.2fx (target <= 1.25)\n", ratio(med[0], med[5]))
+	fmt.Printf("  karpgen render / bare cue export: %.2fx; cue export with the schema / without: %.2fx\n", ratio(med[0], med[2]), ratio(med[5], med[2]))
 	fmt.Printf("karpgen build median:              %s (target <= 50 ms)\n", ms(med[3].wall))
 	fmt.Printf("build in a fleet / build alone:    %.2fx (target <= 1.50)\n", ratio(med[4], med[3]))
 	for _, where := range []string{"disk", "tmpfs", "unchanged"} {
