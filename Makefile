@@ -10,7 +10,7 @@ SIMDIR   := test/iamsim
 all: build
 
 # Static, as the release builds it (hack/release.sh): besides matching what
-# ships, a binary without the dynamic loader starts 5 ms sooner on the
+# ships, a binary without the dynamic loader starts 6 ms sooner on the
 # 2-core machine of docs/performance.md.
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -buildvcs=auto -ldflags="-s -w" -o $(BIN) ./cmd/karpgen
