@@ -16,7 +16,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
-	"os"
 	"sort"
 
 	"github.com/karpgen/karpgen/hack/internal/gosrc"
@@ -28,16 +27,7 @@ const output = "internal/facts/features_gen.go"
 
 func main() {
 	src, err := generate()
-	if err == nil {
-		var root string
-		if root, err = gosrc.Root(); err == nil {
-			err = gosrc.Output(root, output, src)
-		}
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "features:", err)
-		os.Exit(1)
-	}
+	gosrc.WriteFile("features", output, src, err)
 }
 
 func generate() ([]byte, error) {

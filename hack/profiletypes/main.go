@@ -18,7 +18,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
-	"os"
 	"slices"
 	"strings"
 
@@ -34,16 +33,7 @@ const output = "internal/profile/form/types.go"
 
 func main() {
 	src, err := generate()
-	if err == nil {
-		var root string
-		if root, err = gosrc.Root(); err == nil {
-			err = gosrc.Output(root, output, src)
-		}
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "profiletypes:", err)
-		os.Exit(1)
-	}
+	gosrc.WriteFile("profiletypes", output, src, err)
 }
 
 // generate is the file's Go source.

@@ -95,6 +95,12 @@ func WriteAll(name, dataDir string, files map[string][]byte, err error) {
 	}
 }
 
+// WriteFile is WriteAll for a generator of one file, rel relative to the
+// repository's root.
+func WriteFile(name, rel string, data []byte, err error) {
+	WriteAll(name, path.Dir(rel), map[string][]byte{path.Base(rel): data}, err)
+}
+
 // ModuleZip is where `go mod download` keeps a module version's zip.
 func ModuleZip(module, version string) (string, error) {
 	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
