@@ -22,22 +22,33 @@ import (
 // is the policy's queue and the rules' target; the service account the
 // chart creates is the one the trust policy and association name.
 func TestBundleConsistency(t *testing.T) {
+	eachVariant(t, func(t *testing.T, variant func() *profile.Profile) {
+		p := variant()
+		p.Karpenter.Namespace, p.Karpenter.ServiceAccount = "kube-system", "karpenter-controller"
+		b, err := generators.Render(model.Resolve(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBundle(t, b, p)
+	})
+}
+
+// eachVariant runs f, as a subtest named after the variant, for every
+// minor × auth × interruption × partition × node access mode; variant
+// makes a fresh test profile of it each time it is called.
+func eachVariant(t *testing.T, f func(t *testing.T, variant func() *profile.Profile)) {
 	for i := range facts.Minors {
 		m := &facts.Minors[i]
 		for _, auth := range []string{profile.AuthPodIdentity, profile.AuthIRSA} {
 			for _, queue := range []bool{true, false} {
 				for _, region := range regions {
 					for _, access := range []string{profile.AccessEntry, profile.AWSAuth} {
-						name := fmt.Sprintf("%s/%s/queue=%v/%s/%s", m.Minor, auth, queue, region, access)
-						t.Run(name, func(t *testing.T) {
-							p := testProfile(strings.TrimPrefix(m.Reference, "v")+"", region, "ws-"+strings.ReplaceAll(m.Minor, ".", "-"))
-							p.Karpenter.Auth, p.Karpenter.InterruptionQueue, p.Karpenter.NodeAccess = auth, queue, access
-							p.Karpenter.Namespace, p.Karpenter.ServiceAccount = "kube-system", "karpenter-controller"
-							b, err := generators.Render(model.Resolve(p))
-							if err != nil {
-								t.Fatal(err)
-							}
-							checkBundle(t, b, p)
+						t.Run(fmt.Sprintf("%s/%s/queue=%v/%s/%s", m.Minor, auth, queue, region, access), func(t *testing.T) {
+							f(t, func() *profile.Profile {
+								p := testProfile(strings.TrimPrefix(m.Reference, "v"), region, "ws-"+strings.ReplaceAll(m.Minor, ".", "-"))
+								p.Karpenter.Auth, p.Karpenter.InterruptionQueue, p.Karpenter.NodeAccess = auth, queue, access
+								return p
+							})
 						})
 					}
 				}

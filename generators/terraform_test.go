@@ -25,42 +25,32 @@ import (
 // because the profile adopts it, the module reads as a data source; and
 // the module holds nothing else but the role attachments.
 func TestTerraformIsTheTemplate(t *testing.T) {
-	for i := range facts.Minors {
-		m := &facts.Minors[i]
-		for _, auth := range []string{profile.AuthPodIdentity, profile.AuthIRSA} {
-			for _, queue := range []bool{true, false} {
-				for _, region := range regions {
-					for _, access := range []string{profile.AccessEntry, profile.AWSAuth} {
-						for _, adopt := range []bool{false, true} {
-							name := fmt.Sprintf("%s/%s/queue=%v/%s/%s/adopt=%v", m.Minor, auth, queue, region, access, adopt)
-							t.Run(name, func(t *testing.T) {
-								p := testProfile(m.Reference, region, "ws-"+strings.ReplaceAll(m.Minor, ".", "-"))
-								p.Karpenter.Auth, p.Karpenter.InterruptionQueue, p.Karpenter.NodeAccess = auth, queue, access
-								p.Karpenter.NodeRoles = map[string]profile.NodeRole{
-									"gpu-nodes": {Policies: []string{"arn:" + facts.PartitionOf(region) + ":iam::491085395789:policy/gpu-telemetry"}},
-									"legacy":    {Existing: true},
-								}
-								if adopt {
-									p.Karpenter.ExistingControllerRole = "platform-karpenter"
-									p.Karpenter.ExistingNodeRole = "platform-nodes"
-									if queue {
-										p.Karpenter.ExistingInterruptionQueue = "platform-interruptions"
-									}
-									p.IAM.PermissionsBoundary = "arn:" + facts.PartitionOf(region) + ":iam::491085395789:policy/boundary"
-								}
-								e := model.Resolve(p)
-								b, err := generators.Render(e)
-								if err != nil {
-									t.Fatal(err)
-								}
-								checkTerraform(t, b, e.Names)
-							})
-						}
-					}
+	eachVariant(t, func(t *testing.T, variant func() *profile.Profile) {
+		for _, adopt := range []bool{false, true} {
+			t.Run(fmt.Sprintf("adopt=%v", adopt), func(t *testing.T) {
+				p := variant()
+				region := p.Cluster.Region
+				p.Karpenter.NodeRoles = map[string]profile.NodeRole{
+					"gpu-nodes": {Policies: []string{"arn:" + facts.PartitionOf(region) + ":iam::491085395789:policy/gpu-telemetry"}},
+					"legacy":    {Existing: true},
 				}
-			}
+				if adopt {
+					p.Karpenter.ExistingControllerRole = "platform-karpenter"
+					p.Karpenter.ExistingNodeRole = "platform-nodes"
+					if p.Karpenter.InterruptionQueue {
+						p.Karpenter.ExistingInterruptionQueue = "platform-interruptions"
+					}
+					p.IAM.PermissionsBoundary = "arn:" + facts.PartitionOf(region) + ":iam::491085395789:policy/boundary"
+				}
+				e := model.Resolve(p)
+				b, err := generators.Render(e)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkTerraform(t, b, e.Names)
+			})
 		}
-	}
+	})
 }
 
 // tfModule is main.tf.json as read back: strings unescaped.
