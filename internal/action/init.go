@@ -7,7 +7,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/templates"
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 	"github.com/karpgen/karpgen/internal/util/safefs"
 )
 
@@ -40,14 +40,14 @@ func NewInit() *Init {
 func TemplateNames() []string { return templates.Names() }
 
 // accountRE is an AWS account ID.
-var accountRE = regexp.MustCompile(`^[0-9]{12}$`)
+var accountRE = lazyre.New(`^[0-9]{12}$`)
 
 // Run writes the template's files, none over an existing one; it returns
 // those written, also when a later one fails.
 func (in *Init) Run() ([]string, error) {
 	p := in.Params
 	switch {
-	case !accountRE.MatchString(p.Account):
+	case !accountRE().MatchString(p.Account):
 		return nil, usage("init: --account %q is not an AWS account ID (12 digits)", p.Account)
 	case facts.Regions[p.Region] == "":
 		hint := ""

@@ -1,8 +1,9 @@
 package facts
 
 import (
-	"regexp"
 	"time"
+
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
 // KubernetesReleased is the day upstream released each Kubernetes minor
@@ -27,13 +28,13 @@ var KubernetesReleased = map[string]string{
 // datedAlias is an AMI alias pinned to a dated release: EKS's Amazon
 // Linux and Windows images are released as vYYYYMMDD (Bottlerocket's by
 // their own version, which says nothing of the date).
-var datedAlias = regexp.MustCompile(`^(al2|al2023|windows2019|windows2022|windows2025)@v(\d{8})$`)
+var datedAlias = lazyre.New(`^(al2|al2023|windows2019|windows2022|windows2025)@v(\d{8})$`)
 
 // AMIReleaseLacks says whether a pinned AMI alias can have no image for
 // Kubernetes minor k: its release is dated before upstream released k.
 // It gives the release's day and k's; false when either is unknown.
 func AMIReleaseLacks(alias, k string) (release, released string, lacks bool) {
-	m := datedAlias.FindStringSubmatch(alias)
+	m := datedAlias().FindStringSubmatch(alias)
 	day, known := KubernetesReleased[k]
 	if m == nil || !known {
 		return "", "", false

@@ -117,7 +117,7 @@ func (im *importer) nodeClass(d node, name string, beta bool) {
 	nc.AMI = ami
 	if r := spec.get("role").str(); r != "" {
 		// Karpenter takes a role ARN and uses its name: so does import.
-		if m := roleARN.FindStringSubmatch(r); m != nil {
+		if m := roleARN().FindStringSubmatch(r); m != nil {
 			name := m[3][strings.LastIndex(m[3], "/")+1:]
 			im.note("role-arn", spec.get("role").pos(), "role %s is an ARN: the profile names the role, %s, as Karpenter uses it", r, name)
 			r = name

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -12,9 +11,10 @@ import (
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile/form"
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
-var roleARN = regexp.MustCompile(`^arn:(aws|aws-cn|aws-us-gov):iam::([0-9]{12}):role/(.+)$`)
+var roleARN = lazyre.New(`^arn:(aws|aws-cn|aws-us-gov):iam::([0-9]{12}):role/(.+)$`)
 
 // environment assembles the profile: cluster and Karpenter settings from
 // the options and the Helm values, the node group the controller runs
@@ -58,7 +58,7 @@ func (im *importer) cluster(settings node) (*form.Cluster, string, error) {
 	}
 	account := o.Account
 	irsaRole := im.values.get("serviceAccount", "annotations", "eks.amazonaws.com/role-arn").str()
-	if m := roleARN.FindStringSubmatch(irsaRole); m != nil && account == "" {
+	if m := roleARN().FindStringSubmatch(irsaRole); m != nil && account == "" {
 		account = m[2]
 	}
 	if account == "" {
@@ -68,7 +68,7 @@ func (im *importer) cluster(settings node) (*form.Cluster, string, error) {
 		return nil, "", &NeedError{Needs: missing}
 	}
 	if issuer := o.OIDCIssuer; issuer != "" && o.Region == "" {
-		if m := issuerRegion.FindStringSubmatch(issuer); m != nil && m[1] != region {
+		if m := issuerRegion().FindStringSubmatch(issuer); m != nil && m[1] != region {
 			return nil, "", &NeedError{Needs: []Need{{"Region", fmt.Sprintf("the pools' zones say region %s, the OIDC issuer %s says %s", region, issuer, m[1])}}}
 		}
 	}
@@ -130,7 +130,7 @@ func (im *importer) auth(karpenter *form.Karpenter, cluster *form.Cluster, irsaR
 	} else {
 		im.note("oidc-issuer", v.get("serviceAccount", "annotations").pos(), "the controller uses IRSA: set cluster.oidcIssuer")
 	}
-	if m := roleARN.FindStringSubmatch(irsaRole); m != nil {
+	if m := roleARN().FindStringSubmatch(irsaRole); m != nil {
 		// The role the values name exists: the bundle adopts it rather
 		// than create one of the same name.
 		karpenter.ExistingControllerRole = m[3]
@@ -355,7 +355,7 @@ func (im *importer) otherSettings(karpenter *form.Karpenter, settings node) {
 }
 
 // issuerRegion finds the region in an EKS OIDC issuer.
-var issuerRegion = regexp.MustCompile(`oidc\.eks\.([a-z0-9-]+)\.amazonaws\.com`)
+var issuerRegion = lazyre.New(`oidc\.eks\.([a-z0-9-]+)\.amazonaws\.com`)
 
 // keepNodesFromDrift carries `featureGates.drift: false` over: v1 has no
 // drift gate and drift is always on, so every pool gets a budget that lets

@@ -10,7 +10,6 @@ package importer
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/karpgen/karpgen/internal/profile/form"
 	"github.com/karpgen/karpgen/internal/util/boundyaml"
 	"github.com/karpgen/karpgen/internal/util/escape"
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 	"github.com/karpgen/karpgen/internal/util/manifest"
 )
 
@@ -175,7 +175,7 @@ func valuesList(v *Input) []Input {
 // placeholderRE finds what templates and docs leave to be filled in:
 // ${Name} (CloudFormation, shell), <<NAME>> and <name> (docs), and
 // REPLACE_ME / CHANGE_ME / YOUR_... words.
-var placeholderRE = regexp.MustCompile(`\$\{[A-Za-z][A-Za-z0-9_:.-]*\}|<[a-z][a-z0-9-]*(?:-[a-z0-9]+)*>|` + scriptPlaceholders)
+var placeholderRE = lazyre.New(`\$\{[A-Za-z][A-Za-z0-9_:.-]*\}|<[a-z][a-z0-9-]*(?:-[a-z0-9]+)*>|` + scriptPlaceholders)
 
 // scriptPlaceholders are the placeholders that are one inside a script
 // too, where ${VAR} is the shell's.
@@ -198,7 +198,7 @@ func placeholders(in Input) error {
 }
 
 // shellRE is what counts as a placeholder inside a script.
-var shellRE = regexp.MustCompile(scriptPlaceholders)
+var shellRE = lazyre.New(scriptPlaceholders)
 
 func placeholderIn(file string, n *yaml.Node, script bool) error {
 	switch n.Kind {
@@ -208,7 +208,7 @@ func placeholderIn(file string, n *yaml.Node, script bool) error {
 			re = shellRE
 		}
 		for i, line := range strings.Split(n.Value, "\n") {
-			if loc := re.FindStringIndex(line); loc != nil {
+			if loc := re().FindStringIndex(line); loc != nil {
 				lineNo, col := n.Line+i, n.Column+loc[0]
 				if i > 0 || n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 					lineNo, col = n.Line+i+1, loc[0]+1

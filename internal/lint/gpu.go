@@ -1,21 +1,20 @@
 package lint
 
 import (
-	"regexp"
-
 	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
 // gpuFamilyRE matches the NVIDIA GPU instance families (g4dn, g5, g5g,
 // g6e, gr6, p4d, p5, ...).
-var gpuFamilyRE = regexp.MustCompile(`^(g|gr|p)[0-9]`)
+var gpuFamilyRE = lazyre.New(`^(g|gr|p)[0-9]`)
 
 const gpuResource = "nvidia.com/gpu"
 
 // gpuKinds says whether a pool allows GPU instances and general ones.
 func gpuKinds(np profile.NodePool) (gpu, general bool) {
 	for _, f := range np.InstanceFamilies {
-		if gpuFamilyRE.MatchString(f) {
+		if gpuFamilyRE().MatchString(f) {
 			gpu = true
 		} else {
 			general = true
@@ -29,7 +28,7 @@ func gpuKinds(np profile.NodePool) (gpu, general bool) {
 		}
 	}
 	for _, t := range np.InstanceTypes {
-		if gpuFamilyRE.MatchString(t) {
+		if gpuFamilyRE().MatchString(t) {
 			gpu = true
 		} else {
 			general = true

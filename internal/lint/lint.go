@@ -119,7 +119,7 @@ func CheckEnvName(name string) string {
 	switch {
 	case strings.ContainsAny(name, `/\`) || strings.Contains(name, ".."):
 		return fmt.Sprintf("environment name %q holds a path separator or \"..\"; it names the folder out/<env>", name)
-	case !dns1123Label.MatchString(name):
+	case !dns1123Label().MatchString(name):
 		return fmt.Sprintf("environment name %q is not a DNS-1123 label: lower-case letters, digits and '-', starting and ending with a letter or digit", name)
 	case len(name) > maxEnvName:
 		return fmt.Sprintf("environment name %q is %d characters; at most %d, so that its Argo CD Application karpenter-<env> fits 63", name, len(name), maxEnvName)

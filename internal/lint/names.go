@@ -2,11 +2,11 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/util/escape"
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
 // The name rules below are the ones vet applies to a profile, exported
@@ -18,7 +18,7 @@ import (
 // DNS-1123 label of at most 63 characters: the name is also the value of
 // the karpenter.sh/nodepool or karpenter.k8s.aws/ec2nodeclass label.
 func CheckObjectName(kind, name string) string {
-	if dns1123Label.MatchString(name) && len(name) <= 63 {
+	if dns1123Label().MatchString(name) && len(name) <= 63 {
 		return ""
 	}
 	if len(name) > 63 {
@@ -31,7 +31,7 @@ func CheckObjectName(kind, name string) string {
 // group: 1 to 63 letters, digits, '-' and '_', starting with a letter or
 // digit.
 func CheckNodeGroupName(name string) string {
-	if len(name) <= 63 && clusterNameRE.MatchString(name) {
+	if len(name) <= 63 && clusterNameRE().MatchString(name) {
 		return ""
 	}
 	return fmt.Sprintf("node group name %s is not a valid EKS node group name: 1 to 63 letters, digits, '-' and '_', starting with a letter or digit", quotedName(name))
@@ -40,7 +40,7 @@ func CheckNodeGroupName(name string) string {
 // CheckNamespace reports a Kubernetes namespace name the API server
 // refuses.
 func CheckNamespace(name string) string {
-	if dns1123Label.MatchString(name) && len(name) <= 63 {
+	if dns1123Label().MatchString(name) && len(name) <= 63 {
 		return ""
 	}
 	return fmt.Sprintf("namespace %s is not a valid Kubernetes namespace name: a DNS-1123 label of at most 63 characters", quotedName(name))
@@ -50,7 +50,7 @@ func CheckNamespace(name string) string {
 // Deployment) the API server refuses: a DNS-1123 subdomain of at most 253
 // characters.
 func CheckResourceName(kind, name string) string {
-	if dns1123Sub.MatchString(name) && len(name) <= 253 {
+	if dns1123Sub().MatchString(name) && len(name) <= 253 {
 		return ""
 	}
 	return fmt.Sprintf("%s name %s is not a valid Kubernetes name: lower-case letters, digits, '-' and '.', starting and ending with a letter or digit", kind, quotedName(name))
@@ -67,11 +67,11 @@ func quotedName(s string) string {
 
 // ValidClusterName reports whether n is a valid EKS cluster name.
 func ValidClusterName(n string) bool {
-	return len(n) > 0 && len(n) <= 100 && clusterNameRE.MatchString(n)
+	return len(n) > 0 && len(n) <= 100 && clusterNameRE().MatchString(n)
 }
 
 // instanceProfileRE is IAM's pattern of an instance profile name.
-var instanceProfileRE = regexp.MustCompile(`^[A-Za-z0-9+=,.@_-]{1,128}$`)
+var instanceProfileRE = lazyre.New(`^[A-Za-z0-9+=,.@_-]{1,128}$`)
 
 // iamRole is a role the environment names, where the profile names it.
 type iamRole struct {
@@ -140,7 +140,7 @@ func checkIAMNames(c *Context) {
 		ids[id] = r.Name
 	}
 	for _, name := range names(c.P.NodeClasses) {
-		if ip := c.P.NodeClasses[name].InstanceProfile; ip != "" && !instanceProfileRE.MatchString(ip) {
+		if ip := c.P.NodeClasses[name].InstanceProfile; ip != "" && !instanceProfileRE().MatchString(ip) {
 			c.Report(at("nodeClasses", field(name), "instanceProfile"), "use the instance profile's name as IAM shows it: 1 to 128 letters, digits and +=,.@_-",
 				"%s", fmt.Sprintf("instance profile name %s is not one IAM takes", quotedName(ip)))
 		}

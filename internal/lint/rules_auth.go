@@ -29,7 +29,7 @@ var authRules = []*Rule{
 			if issuer == "" {
 				return
 			}
-			m := issuerRE.FindStringSubmatch(issuer)
+			m := issuerRE().FindStringSubmatch(issuer)
 			switch {
 			case m == nil:
 				c.Report("cluster.oidcIssuer", "", "%q is not an EKS OIDC issuer (https://oidc.eks.<region>.amazonaws.com/id/<ID>)", issuer)

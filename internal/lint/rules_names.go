@@ -27,7 +27,7 @@ var namesRules = []*Rule{
 			if CheckNamespace(k.Namespace) != "" {
 				c.Report("karpenter.namespace", "", "namespace %q is not a valid Kubernetes namespace name", k.Namespace)
 			}
-			if !dns1123Sub.MatchString(k.ServiceAccount) || len(k.ServiceAccount) > 253 {
+			if !dns1123Sub().MatchString(k.ServiceAccount) || len(k.ServiceAccount) > 253 {
 				c.Report("karpenter.serviceAccount", "", "service account %q is not a valid Kubernetes name", k.ServiceAccount)
 			}
 			for p := range c.pools() {

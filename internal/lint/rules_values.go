@@ -23,7 +23,7 @@ var valuesRules = []*Rule{
 					path := at("nodePools", field(p), "limits", field(r))
 					s, ok := quantityString(limits[r])
 					switch {
-					case !ok || !quantityRE.MatchString(s):
+					case !ok || !quantityRE().MatchString(s):
 						c.Report(path, `use a quantity such as 40, "500m" or "160Gi"`, "limit %s %q is not a resource quantity", r, fmt.Sprint(limits[r]))
 					case !quantityPositive(s):
 						c.Report(path, "remove the limit to leave the pool unbounded, or set a positive one", "limit %s %s must be greater than zero: the pool could never launch a node", r, s)
@@ -36,7 +36,7 @@ var valuesRules = []*Rule{
 					continue
 				}
 				for r, v := range map[string]any{"cpu": h.CPU, "memory": h.Memory} {
-					if s, ok := quantityString(v); !ok || !quantityRE.MatchString(s) || !quantityPositive(s) {
+					if s, ok := quantityString(v); !ok || !quantityRE().MatchString(s) || !quantityPositive(s) {
 						c.Report(at("nodePools", field(p), "headroom", r), `use a positive quantity such as "1" or "2Gi"`, "headroom %s %q is not a positive resource quantity", r, fmt.Sprint(v))
 					}
 				}
@@ -48,7 +48,7 @@ var valuesRules = []*Rule{
 					m = res.Limits
 				}
 				for _, r := range names(m) {
-					if s, ok := quantityString(m[r]); !ok || !quantityRE.MatchString(s) {
+					if s, ok := quantityString(m[r]); !ok || !quantityRE().MatchString(s) {
 						c.Report(at("karpenter.controller.resources", kind, field(r)), `use a quantity such as "1" or "1Gi"`, "controller %s %s %q is not a resource quantity", kind, r, fmt.Sprint(m[r]))
 					}
 				}
@@ -56,7 +56,7 @@ var valuesRules = []*Rule{
 			for _, n := range names(c.P.NodeClasses) {
 				nc := c.P.NodeClasses[n]
 				for i, b := range nc.BlockDevices {
-					if b.VolumeSize != "" && !volumeSizeRE.MatchString(b.VolumeSize) {
+					if b.VolumeSize != "" && !volumeSizeRE().MatchString(b.VolumeSize) {
 						c.Report(at("nodeClasses", field(n), "blockDevices", i, "volumeSize"), `use Gi, G, Ti or T, e.g. "100Gi"`, "volume size %q is not a valid EBS volume size", b.VolumeSize)
 					}
 					if b.VolumeSize == "" && b.SnapshotID == "" {
@@ -85,7 +85,7 @@ var valuesRules = []*Rule{
 			for p := range c.pools() {
 				for i, b := range c.P.NodePools[p].Disruption.Budgets {
 					base := at("nodePools", field(p), "disruption", "budgets", i)
-					if !budgetNodesRE.MatchString(b.Nodes) {
+					if !budgetNodesRE().MatchString(b.Nodes) {
 						c.Report(at(base, "nodes"), `write a count such as "2" or a percentage such as "10%"`, "budget nodes %q is neither a count nor a percentage (0%% to 100%%)", b.Nodes)
 					}
 					if (b.Schedule == "") != (b.Duration == "") {
@@ -210,7 +210,7 @@ var valuesRules = []*Rule{
 					c.Report(base, `set ami.family (e.g. "AL2023"), or use an alias`, "node class %q selects AMIs without an alias and needs ami.family", n)
 				}
 				for i, id := range a.IDs {
-					if !amiIDRE.MatchString(id) {
+					if !amiIDRE().MatchString(id) {
 						c.Report(at(base, "ids", i), `AMI ids look like "ami-0abc123"`, "AMI id %q is not an AMI id", id)
 					}
 				}
@@ -295,8 +295,8 @@ var valuesRules = []*Rule{
 			for _, n := range names(c.P.NodeClasses) {
 				nc := c.P.NodeClasses[n]
 				base := at("nodeClasses", field(n))
-				c.checkTerms(at(base, "subnetSelectorTerms"), "subnet", nc.SubnetSelectorTerms, subnetIDRE, false)
-				c.checkTerms(at(base, "securityGroupSelectorTerms"), "security group", nc.SecurityGroupSelectorTerms, securityGroupIDRE, true)
+				c.checkTerms(at(base, "subnetSelectorTerms"), "subnet", nc.SubnetSelectorTerms, subnetIDRE(), false)
+				c.checkTerms(at(base, "securityGroupSelectorTerms"), "security group", nc.SecurityGroupSelectorTerms, securityGroupIDRE(), true)
 			}
 		},
 	},

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
 // The EC2NodeClass CRD's rules on subnet and security group selector
@@ -15,8 +16,8 @@ const (
 )
 
 var (
-	subnetIDRE        = regexp.MustCompile(`^subnet-[0-9a-z]+$`)
-	securityGroupIDRE = regexp.MustCompile(`^sg-[0-9a-z]+$`)
+	subnetIDRE        = lazyre.New(`^subnet-[0-9a-z]+$`)
+	securityGroupIDRE = lazyre.New(`^sg-[0-9a-z]+$`)
 )
 
 func (c *Context) checkTerms(path, what string, terms []profile.SelectorTerm, idRE *regexp.Regexp, byName bool) {

@@ -30,7 +30,7 @@ func (c *Context) checkAlias(base, alias, family string) {
 		c.Report(path, hint, "AMI alias family %q is not supported by Karpenter %s", fam, c.Minor.Minor)
 	case strings.HasPrefix(fam, "windows") && ver != "latest":
 		c.Report(path, `use "`+fam+`@latest"`, "Windows AMI aliases take only the version \"latest\", not %q", ver)
-	case !aliasVersionRE.MatchString(ver):
+	case !aliasVersionRE().MatchString(ver):
 		c.Report(path, `use "latest" or a release tag such as "v20250116"`, "AMI alias version %q is not \"latest\" or a release tag", ver)
 	}
 	if family != "" && family != "Custom" && ok && !strings.EqualFold(strings.ReplaceAll(family, "Windows", "windows"), fam) {
@@ -69,7 +69,7 @@ func (c *Context) checkKubelet(base string, nc profile.NodeClass) {
 				c.Report(at(base, field_, field(r)), "resources: "+quoteList(reservedKeys), "kubelet %s resource %q cannot be reserved", field_, r)
 			case strings.HasPrefix(m[r], "-"):
 				c.Report(at(base, field_, field(r)), `use a quantity such as "100m" or "1Gi"`, "kubelet %s %s %q is not a non-negative quantity", field_, r, m[r])
-			case quantityRE.MatchString(m[r]):
+			case quantityRE().MatchString(m[r]):
 				c.reservationFits(at(base, field_, field(r)), field_, r, m[r])
 			case c.Minor != nil && c.Minor.OpenKubelet:
 				// From 1.15 a value that is no quantity is an expression,

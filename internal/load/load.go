@@ -12,7 +12,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -35,6 +34,7 @@ import (
 	"github.com/karpgen/karpgen/internal/load/internal/decode"
 	"github.com/karpgen/karpgen/internal/load/internal/prune"
 	"github.com/karpgen/karpgen/internal/profile"
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 	"github.com/karpgen/karpgen/schema"
 )
 
@@ -517,14 +517,14 @@ func schemaFindings(err error) []diag.Finding {
 			rule, path = "import", ""
 			msg = strings.TrimSuffix(e.Error(), ":")
 			if _, rest, ok := strings.Cut(msg, "import failed: "); ok {
-				msg = "import failed: " + posPrefix.ReplaceAllString(rest, "")
+				msg = "import failed: " + posPrefix().ReplaceAllString(rest, "")
 			}
 		}
 		if path != "" {
 			msg = path + ": " + msg
 		}
 		if strings.TrimSpace(msg) == "" || strings.HasSuffix(msg, ": ") {
-			msg = strings.TrimSpace(posPrefix.ReplaceAllString(e.Error(), ""))
+			msg = strings.TrimSpace(posPrefix().ReplaceAllString(e.Error(), ""))
 		}
 		f := diag.Finding{Rule: rule, Severity: diag.Error, Path: path, Message: msg}
 		var schemaPos diag.Pos
@@ -600,11 +600,11 @@ func packageFindings(dir Folder, cueFiles []string, err error) []diag.Finding {
 }
 
 // escapedRE is how os.Root refuses a path that leaves it.
-var escapedRE = regexp.MustCompile(`(?:openat|statat|lstatat|readlinkat|open|stat|lstat) ([^:]+): path escapes from parent`)
+var escapedRE = lazyre.New(`(?:openat|statat|lstatat|readlinkat|open|stat|lstat) ([^:]+): path escapes from parent`)
 
 // escaped returns the name of a file os.Root refused to read.
 func escaped(msg string) (string, bool) {
-	m := escapedRE.FindStringSubmatch(msg)
+	m := escapedRE().FindStringSubmatch(msg)
 	if m == nil {
 		return "", false
 	}
@@ -629,7 +629,7 @@ func mention(dir Folder, cueFiles []string, file string) (diag.Pos, bool) {
 }
 
 // posPrefix is a position CUE writes at the start of a message.
-var posPrefix = regexp.MustCompile(`^\S+:\d+:\d+: `)
+var posPrefix = lazyre.New(`^\S+:\d+:\d+: `)
 
 // isWrapper reports an "N errors in empty disjunction" error whose
 // details follow it.

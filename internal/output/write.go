@@ -21,12 +21,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 	"github.com/karpgen/karpgen/internal/util/safefs"
 )
 
@@ -295,11 +295,11 @@ func WriteNew(dir string, files map[string][]byte) ([]string, error) {
 }
 
 // escapedRE is how os.Root refuses a path that leaves it.
-var escapedRE = regexp.MustCompile(`([^: ]+): path escapes from parent`)
+var escapedRE = lazyre.New(`([^: ]+): path escapes from parent`)
 
 // escaped returns the name of a file os.Root refused to read.
 func escaped(msg string) (string, bool) {
-	m := escapedRE.FindStringSubmatch(msg)
+	m := escapedRE().FindStringSubmatch(msg)
 	if m == nil {
 		return "", false
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
 // Findings are a report's Pending pods as vet's findings: an error at
@@ -41,16 +42,16 @@ func (r *Report) Findings() []diag.Finding {
 }
 
 var (
-	taintReason  = regexp.MustCompile(`did not tolerate taint \(taint=([^=:]+)(?:=([^:]*))?:([A-Za-z]+)\)`)
-	volumeReason = regexp.MustCompile(`incompatible volume requirements, key topology\.kubernetes\.io/zone, topology\.kubernetes\.io/zone In \[([^\]]+)\]`)
-	labelReason  = regexp.MustCompile(`label "([^"]+)" does not have known values(?: \(typo of "([^"]+)"\?\))?`)
+	taintReason  = lazyre.New(`did not tolerate taint \(taint=([^=:]+)(?:=([^:]*))?:([A-Za-z]+)\)`)
+	volumeReason = lazyre.New(`incompatible volume requirements, key topology\.kubernetes\.io/zone, topology\.kubernetes\.io/zone In \[([^\]]+)\]`)
+	labelReason  = lazyre.New(`label "([^"]+)" does not have known values(?: \(typo of "([^"]+)"\?\))?`)
 )
 
 // hintFor is the fix upstream's reason points to, for the pool the pods
 // ask for: upstream's reasons do not say which pool refused for which,
 // and the toleration of another pool would put the pods there.
 func hintFor(reason string, asks []AskedPool) string {
-	if m := taintReason.FindStringSubmatch(reason); m != nil {
+	if m := taintReason().FindStringSubmatch(reason); m != nil {
 		for _, a := range asks {
 			if len(a.Untolerated) == 0 {
 				continue
@@ -71,7 +72,7 @@ func hintFor(reason string, asks []AskedPool) string {
 		}
 		return "add the toleration " + toleration(m[1], m[2], m[3]) + " to its pod template, or select a pool or node group it tolerates"
 	}
-	if m := labelReason.FindStringSubmatch(reason); m != nil {
+	if m := labelReason().FindStringSubmatch(reason); m != nil {
 		if m[1] == "karpenter.sh/provisioner-name" {
 			// v1alpha5's label: v1 nodes carry the pool's name under
 			// karpenter.sh/nodepool instead.
@@ -82,7 +83,7 @@ func hintFor(reason string, asks []AskedPool) string {
 		}
 		return fmt.Sprintf("select a label a pool sets or an instance type has: no pool or instance type has %q", m[1])
 	}
-	if m := volumeReason.FindStringSubmatch(reason); m != nil {
+	if m := volumeReason().FindStringSubmatch(reason); m != nil {
 		return fmt.Sprintf("its volume is bound to %s, which no pool it may use reaches: add that zone to the pool (nodePools.<pool>.zones), or move the volume", m[1])
 	}
 	switch {

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
 // Effect is what Karpenter does with a change.
@@ -169,7 +170,7 @@ func (c *comparison) walk(path []string, a, b any) {
 func Display(path []string) string {
 	var b strings.Builder
 	for i, p := range path {
-		if plainKey.MatchString(p) {
+		if plainKey().MatchString(p) {
 			if i > 0 {
 				b.WriteByte('.')
 			}
@@ -181,7 +182,7 @@ func Display(path []string) string {
 	return b.String()
 }
 
-var plainKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var plainKey = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // field is the longest table path that starts path, and whether it enters
 // the hash.

@@ -22,11 +22,12 @@ import (
 	_ "embed"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
 // Type is one instance type and the labels Karpenter gives it.
@@ -230,13 +231,13 @@ var sourceFile string
 
 // Source names the release the tables come from ("Karpenter 1.15.2").
 func Source() string {
-	if m := sourceRelease.FindStringSubmatch(sourceFile); m != nil {
+	if m := sourceRelease().FindStringSubmatch(sourceFile); m != nil {
 		return "Karpenter " + m[1]
 	}
 	return "Karpenter's"
 }
 
-var sourceRelease = regexp.MustCompile(`karpenter-provider-aws@v([0-9.]+)`)
+var sourceRelease = lazyre.New(`karpenter-provider-aws@v([0-9.]+)`)
 
 // PriceSource says where a region's prices come from: "Karpenter
 // 1.15.2's on-demand prices for us-east-1, generated 2026-07-20", or ""
@@ -247,7 +248,7 @@ func PriceSource(region string) string {
 	}
 	out := fmt.Sprintf("%s's on-demand prices for %s", Source(), region)
 	for line := range strings.Lines(sourceFile) {
-		if m := pricesDated.FindStringSubmatch(line); m != nil && m[1] == region {
+		if m := pricesDated().FindStringSubmatch(line); m != nil && m[1] == region {
 			out += ", generated " + m[2]
 		}
 	}
@@ -257,7 +258,7 @@ func PriceSource(region string) string {
 // PerHour writes a price an hour: "$0.3840/h".
 func PerHour(usd float64) string { return fmt.Sprintf("$%.4f/h", usd) }
 
-var pricesDated = regexp.MustCompile(`^prices of (\S+) generated at ([0-9-]+)T`)
+var pricesDated = lazyre.New(`^prices of (\S+) generated at ([0-9-]+)T`)
 
 // MixText writes an instance mix: "2 c5.xlarge spot, 1 m5.large on-demand".
 func MixText(mix map[string]int) string {

@@ -2,10 +2,11 @@ package iameval
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
 // Request is one API call as AWS authorizes it.
@@ -29,14 +30,14 @@ func (r Request) lookup(key string) ([]string, bool) {
 	return nil, false
 }
 
-var variable = regexp.MustCompile(`\$\{([^}]*)\}`)
+var variable = lazyre.New(`\$\{([^}]*)\}`)
 
 // substitute replaces the policy variables of s with the request's
 // values; ok is false when one names a key the request lacks (and has no
 // default) or a multi-valued key.
 func (r Request) substitute(s string) (string, bool) {
 	ok := true
-	out := variable.ReplaceAllStringFunc(s, func(m string) string {
+	out := variable().ReplaceAllStringFunc(s, func(m string) string {
 		name := strings.TrimSpace(m[2 : len(m)-1])
 		switch name {
 		case "*", "?", "$":

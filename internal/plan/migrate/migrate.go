@@ -12,7 +12,6 @@ package migrate
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -22,6 +21,7 @@ import (
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/util/escape"
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
 // Options name what the profile does not know of the running cluster.
@@ -276,7 +276,7 @@ func losesAccess(e *model.Env, o Options) bool {
 
 // subnetID is what EC2 names a subnet; anything else in a capture is not
 // put in a command.
-var subnetID = regexp.MustCompile(`^subnet-[0-9a-f]{8,17}$`)
+var subnetID = lazyre.New(`^subnet-[0-9a-f]{8,17}$`)
 
 // tagCommands tag the subnets of the node groups Karpenter replaces and
 // the cluster security group (the one EKS makes and every node of a
@@ -289,7 +289,7 @@ func tagCommands(e *model.Env, o Options) []string {
 	// migration guide tags them: never every subnet of the cluster, whose
 	// public ones nodes do not belong in. The capture names them.
 	for _, g := range o.OldGroups {
-		if ng, ok := o.Live.NodeGroup(g); ok && len(ng.Subnets) > 0 && !slices.ContainsFunc(ng.Subnets, func(s string) bool { return !subnetID.MatchString(s) }) {
+		if ng, ok := o.Live.NodeGroup(g); ok && len(ng.Subnets) > 0 && !slices.ContainsFunc(ng.Subnets, func(s string) bool { return !subnetID().MatchString(s) }) {
 			out = append(out, escape.ShellJoin(append([]string{"aws", "ec2", "create-tags", "--tags", tag, "--resources"}, ng.Subnets...)...)+"   # the subnets of node group "+g+", from the capture")
 			continue
 		}

@@ -8,7 +8,6 @@ package upgrade
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
@@ -21,6 +20,7 @@ import (
 	"github.com/karpgen/karpgen/internal/iam/iampolicy"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
 // Plan is the move of one environment. Its JSON form is documented in
@@ -218,7 +218,7 @@ func New(e *model.Env, o Options) (*Plan, error) {
 		return nil, refuse("To", tv.String(), "not newer than %s", fv)
 	}
 	p := &Plan{Env: e.Name, From: fv.String(), To: tv.String(), KubernetesVersion: e.Profile.Cluster.KubernetesVersion, KubernetesTo: kubeTo, live: o.Live}
-	if kubeTo != "" && !kubeMinor.MatchString(kubeTo) {
+	if kubeTo != "" && !kubeMinor().MatchString(kubeTo) {
 		return nil, refuse("KubernetesTo", kubeTo, "give a Kubernetes minor, e.g. 1.33")
 	}
 	if kubeTo != "" && facts.MinorLess(kubeTo, p.KubernetesVersion) {
@@ -371,7 +371,7 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 	}
 }
 
-var kubeMinor = regexp.MustCompile(`^1\.[0-9]+$`)
+var kubeMinor = lazyre.New(`^1\.[0-9]+$`)
 
 // kubernetesPath is the Kubernetes version the cluster runs at each
 // release of the move, and the Kubernetes upgrades (p.Kubernetes) that
