@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/karpgen/karpgen/internal/util/gcpolicy"
+	_ "github.com/karpgen/karpgen/internal/util/prefault"
 )
 
 func main() {

@@ -162,8 +162,9 @@ func TestOracleIsForTests(t *testing.T) {
 
 // commandLineImports are what the command line may import: the action
 // layer, the printers, the findings they share, and helpers of its own
-// (escaping for the terminal, the collector's policy, the progress meter).
-var commandLineImports = []string{"internal/action", "internal/printer", "internal/diag", "internal/util/escape", "internal/util/gcpolicy", "internal/util/progress"}
+// (escaping for the terminal, the progress meter, and the process's
+// start: the collector's policy and the binary mapped in at once).
+var commandLineImports = []string{"internal/action", "internal/printer", "internal/diag", "internal/util/escape", "internal/util/gcpolicy", "internal/util/prefault", "internal/util/progress"}
 
 // TestCommandLineIsThin: cmd/karpgen binds flags onto actions and prints
 // what they return; every command's work is in internal/action.
