@@ -4,27 +4,39 @@ import (
 	"os"
 	"reflect"
 	"testing"
+	"unsafe"
 )
 
-func TestReadOnly(t *testing.T) {
+func TestParse(t *testing.T) {
 	maps := []byte(`00400000-01241000 r-xp 00000000 fe:00 10862662                           /opt/karp gen/karpgen
-01241000-021d2000 r--p 00e41000 fe:00 10862662                           /opt/karp gen/karpgen
 021d2000-0255b000 rw-p 01dd2000 fe:00 10862662                           /opt/karp gen/karpgen
 0255b000-045a6000 rw-p 00000000 00:00 0 
-3b53cbc00000-3b53cc000000 rw-p 00000000 00:00 0 
-7f0000000000-7f0000001000 r--p 00000000 fe:00 1                          /opt/karp gen/karpgen.old
-7f0000001000-7f0000002000 r--p 00000000 fe:00 1                          /other/opt/karp gen/karpgen (deleted)
+7f0000001000-7f0000002000 r--p 00000000 fe:00 1                          /opt/karpgen (deleted)
+zzzz-0001 r--p 00000000 fe:00 1                          /opt/karpgen
 7ffe9cd21000-7ffe9cd42000 rw-p 00000000 00:00 0                          [stack]
-zzzz-0001 r--p 00000000 fe:00 1                          /opt/karp gen/karpgen
 `)
-	got := readOnly(maps, "/opt/karp gen/karpgen")
-	want := [][2]uintptr{{0x400000, 0x1241000}, {0x1241000, 0x21d2000}}
+	want := []mapping{
+		{start: 0x400000, end: 0x1241000, path: "/opt/karp gen/karpgen"},
+		{start: 0x21d2000, end: 0x255b000, writable: true, path: "/opt/karp gen/karpgen"},
+		{start: 0x255b000, end: 0x45a6000, writable: true},
+		{start: 0x7f0000001000, end: 0x7f0000002000, path: "/opt/karpgen (deleted)"},
+		{start: 0x7ffe9cd21000, end: 0x7ffe9cd42000, writable: true, path: "[stack]"},
+	}
+	got := parse(maps)
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("readOnly = %#x, want %#x", got, want)
+		t.Fatalf("parse =\n%+v\nwant\n%+v", got, want)
+	}
+	if m, ok := containing(got, 0x300_0000); !ok || m != want[2] {
+		t.Errorf("containing(0x3000000) = %+v, %v", m, ok)
+	}
+	if _, ok := containing(got, 0x45a6000); ok {
+		t.Error("the end of a mapping is taken to be in it")
 	}
 }
 
-// TestOwnMappings reads the test binary's own maps: its code is found.
+// TestOwnMappings reads the test binary's own maps: its code is a
+// read-only mapping of the executable, and a new object lies in an
+// anonymous writable one, which populate then advises.
 func TestOwnMappings(t *testing.T) {
 	exe, err := os.Readlink("/proc/self/exe")
 	if err != nil {
@@ -34,9 +46,23 @@ func TestOwnMappings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ranges := readOnly(maps, exe)
-	if len(ranges) == 0 {
-		t.Fatalf("no read-only mapping of %s in\n%s", exe, maps)
+	ms := parse(maps)
+	code := false
+	for _, m := range ms {
+		code = code || m.path == exe && !m.writable
 	}
-	populate() // must not fail or crash on the real mappings
+	if !code {
+		t.Errorf("no read-only mapping of %s in\n%s", exe, maps)
+	}
+	obj := new([64]byte)
+	probe.Store(obj) // on the heap
+	defer probe.Store(nil)
+	if m, ok := containing(ms, uintptr(unsafe.Pointer(obj))); !ok || !m.writable || m.path != "" {
+		t.Errorf("a heap object lies in %+v (found %v), not anonymous writable memory", m, ok)
+	}
+	obj[0] = 1
+	populate()
+	if obj[0] != 1 {
+		t.Error("populate changed the heap")
+	}
 }
