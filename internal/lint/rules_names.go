@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"encoding/json"
-
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
@@ -62,15 +60,7 @@ var namesRules = []*Rule{
 		Summary: "Every name, key and value of the profile (node groups, pools and classes, labels, taints, tags, instance families, selectors, limits, ...) is one line of printable text: no control character, line break or bidirectional override. They reach shell commands, terminals, SUMMARY.md and its diagram.",
 		Hint:    "remove the character; only userData may span lines",
 		check: func(c *Context) {
-			data, err := json.Marshal(c.P)
-			if err != nil || plainASCII(data) {
-				return
-			}
-			var v any
-			if err := json.Unmarshal(data, &v); err != nil {
-				return
-			}
-			walkText(v, nil, func(path, s string, key bool) {
+			badText(c.P, func(path, s string, key bool) {
 				what := "value"
 				if key {
 					what = "key"
