@@ -48,8 +48,12 @@ var chartBlocks = sync.OnceValue(func() map[string]string {
 // the fleet's parallel renders.
 var chartParsed sync.Map // minor → map[string]string
 
-// chartValues parses one minor's rows: leaf key, default as JSON.
-func chartValues(minor string) map[string]string {
+// ChartValues returns the leaf keys of the minor's chart values.yaml
+// (dotted paths, "settings.featureGates.nodeRepair") with their defaults
+// as JSON; nil for a minor karpgen has no chart of. "0.37" is the last
+// v1beta1 minor, for upgrades from it. A minor's rows are parsed when
+// first asked for.
+func ChartValues(minor string) map[string]string {
 	if m, ok := chartParsed.Load(minor); ok {
 		return m.(map[string]string)
 	}
@@ -67,12 +71,6 @@ func chartValues(minor string) map[string]string {
 	actual, _ := chartParsed.LoadOrStore(minor, m)
 	return actual.(map[string]string)
 }
-
-// ChartValues returns the leaf keys of the minor's chart values.yaml
-// (dotted paths, "settings.featureGates.nodeRepair") with their defaults
-// as JSON; nil for a minor karpgen has no chart of. "0.37" is the last
-// v1beta1 minor, for upgrades from it.
-func ChartValues(minor string) map[string]string { return chartValues(minor) }
 
 // StampedValues are values keys upstream stamps when it publishes a
 // chart: in the release branches' values.yaml they are stale, so they say

@@ -58,7 +58,7 @@ var SettingConflicts = []SettingConflict{
 // the chart documents); nested maps (featureGates) are left out.
 func Settings(minor string) map[string]string {
 	out := map[string]string{}
-	for k, v := range chartValues(minor) {
+	for k, v := range ChartValues(minor) {
 		name, ok := strings.CutPrefix(k, "settings.")
 		if ok && !strings.Contains(name, ".") {
 			if d, ok := NullDefaults[name]; ok && v == "null" {
@@ -72,7 +72,7 @@ func Settings(minor string) map[string]string {
 
 // HasSetting reports whether the minor's chart has settings.<name>.
 func (m *Minor) HasSetting(name string) bool {
-	_, ok := chartValues(m.Minor)["settings."+name]
+	_, ok := ChartValues(m.Minor)["settings."+name]
 	return ok
 }
 
@@ -80,7 +80,7 @@ func (m *Minor) HasSetting(name string) bool {
 // when none has.
 func SettingSince(name string) string {
 	for _, m := range Minors {
-		if _, ok := chartValues(m.Minor)["settings."+name]; ok {
+		if _, ok := ChartValues(m.Minor)["settings."+name]; ok {
 			return m.Minor
 		}
 	}
