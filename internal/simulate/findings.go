@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -93,9 +92,9 @@ func hintFor(reason string, asks []AskedPool) string {
 		return "Karpenter ignores a pod whose claim waits for an Immediate class to bind it: bind the claim, or use a WaitForFirstConsumer class (EBS's classes are)"
 	case strings.HasPrefix(reason, "ignoring pod, "):
 		return "Karpenter ignores the pod until its claims resolve: give the PersistentVolumeClaims (and their StorageClasses) with the workloads, as the cluster has them"
-	case regexp.MustCompile(`exceed limits for nodepool`).MatchString(reason):
+	case strings.Contains(reason, "exceed limits for nodepool"):
 		return "raise the pool's limits (nodePools.<pool>.limits), or lower what the workload requests"
-	case regexp.MustCompile(`no instance type|filtered out all`).MatchString(reason):
+	case strings.Contains(reason, "no instance type"), strings.Contains(reason, "filtered out all"):
 		return "no instance type a pool may launch fits its requests and selectors: lower its requests, or widen a pool's instance types"
 	}
 	return ""
