@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync/atomic"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -16,13 +17,22 @@ const (
 	madvPopulateWrite = 23
 )
 
-// heapAhead bounds how much of the heap's mapping is populated: about
-// what a command of one environment allocates.
-const heapAhead = 8 << 20
+// The heap grows upward in whole chunks of 4 MiB (the runtime's
+// pallocChunkBytes), each mapped when the allocator first needs a page of
+// it. follow maps each in as it appears, up to followChunks of them;
+// it looks again after a wait that doubles from minWait to maxWait while
+// the heap stays as it is, and stops once it has stayed so for idleFor.
+const (
+	heapChunk    = 4 << 20
+	followChunks = 64
+	minWait      = 20 * time.Microsecond
+	maxWait      = 2 * time.Millisecond
+	idleFor      = time.Second
+)
 
 // populate asks the kernel to map in full the executable's read-only
-// mappings (its code and read-only data), and the start of the heap's
-// mapping, the memory the next allocations take.
+// mappings (its code and read-only data) and the heap's mapping, then
+// each chunk the heap adds, the memory the next allocations take.
 func populate() {
 	exe, err := os.Readlink("/proc/self/exe")
 	if err != nil {
@@ -45,16 +55,40 @@ func populate() {
 	probe.Store(p)
 	heap, ok := containing(ms, uintptr(unsafe.Pointer(p)))
 	probe.Store(nil)
-	if ok && heap.writable && heap.path == "" {
-		madvise(heap.start, min(heap.end, heap.start+heapAhead), madvPopulateWrite)
+	if ok && heap.writable && heap.path == "" && madvise(heap.start, heap.end, madvPopulateWrite) {
+		follow(heap.end, followChunks)
+	}
+}
+
+// follow maps in each chunk the heap adds from next on, up to chunks of
+// them. Until the
+// runtime maps it, the range is reserved without access, or not mapped,
+// and the advice fails at once (EINVAL, ENOMEM): it is then tried again
+// later. A chunk is mapped whole as soon as the runtime maps it, so
+// at most one chunk's worth of pages is resident before it is used.
+func follow(next uintptr, chunks int) {
+	wait, idle := minWait, time.Duration(0)
+	for n := 0; n < chunks && idle < idleFor; {
+		if madvise(next, next+heapChunk, madvPopulateWrite) {
+			next += heapChunk
+			n++
+			wait, idle = minWait, 0
+			continue
+		}
+		time.Sleep(wait)
+		idle += wait
+		wait = min(2*wait, maxWait)
 	}
 }
 
 // probe holds an object for a moment, so that the object is on the heap.
 var probe atomic.Pointer[[64]byte]
 
-func madvise(start, end, advice uintptr) {
-	syscall.Syscall(syscall.SYS_MADVISE, start, end-start, advice)
+// madvise gives the advice for [start, end) and says whether the kernel
+// took it.
+func madvise(start, end, advice uintptr) bool {
+	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, start, end-start, advice)
+	return errno == 0
 }
 
 // mapping is a line of /proc/self/maps.

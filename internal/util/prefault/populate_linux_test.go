@@ -3,7 +3,9 @@ package prefault
 import (
 	"os"
 	"reflect"
+	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -65,4 +67,59 @@ func TestOwnMappings(t *testing.T) {
 	if obj[0] != 1 {
 		t.Error("populate changed the heap")
 	}
+}
+
+// TestFollowMapsEachChunkAsItAppears reserves two chunks without access,
+// as the runtime reserves its heap, and opens them one at a time: each is
+// mapped in, whole, once it may be written, and not before.
+func TestFollowMapsEachChunkAsItAppears(t *testing.T) {
+	region, err := syscall.Mmap(-1, 0, 2*heapChunk, syscall.PROT_NONE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(region)
+	start := uintptr(unsafe.Pointer(&region[0]))
+	done := make(chan struct{})
+	go func() {
+		follow(start, 2)
+		close(done)
+	}()
+	for i := range 2 {
+		chunk := region[i*heapChunk : (i+1)*heapChunk]
+		time.Sleep(10 * time.Millisecond)
+		if n := resident(t, chunk); n != 0 {
+			t.Fatalf("chunk %d: %d pages resident before it may be written", i, n)
+		}
+		if err := syscall.Mprotect(chunk, syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("follow did not map both chunks within 10s")
+	}
+	pages := 2 * heapChunk / os.Getpagesize()
+	if n := resident(t, region); n != pages {
+		t.Errorf("%d of %d pages resident after follow", n, pages)
+	}
+	for i, b := range region {
+		if b != 0 {
+			t.Fatalf("byte %d is %d, not zero", i, b)
+		}
+	}
+}
+
+// resident counts the pages of b the process has mapped in.
+func resident(t *testing.T, b []byte) int {
+	vec := make([]byte, (len(b)+os.Getpagesize()-1)/os.Getpagesize())
+	_, _, errno := syscall.Syscall(syscall.SYS_MINCORE, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), uintptr(unsafe.Pointer(&vec[0])))
+	if errno != 0 {
+		t.Fatalf("mincore: %v", errno)
+	}
+	n := 0
+	for _, v := range vec {
+		n += int(v & 1)
+	}
+	return n
 }
