@@ -16,10 +16,11 @@ import (
 )
 
 // collect renders the environments asked for (all when none) and returns
-// their bundles, or nil when the profiles are refused.
+// their bundles, or nil when the profiles are refused. One environment is
+// rendered beside its rules, as render and build do.
 func collect(t *testing.T, dir string, envs ...string) *action.Collect {
 	t.Helper()
-	res, err := action.Check(action.Options{Dir: dir, Envs: envs})
+	res, err := action.Check(action.Options{Dir: dir, Envs: envs, RenderAhead: len(envs) == 1})
 	if err != nil || len(res.Envs) == 0 {
 		return nil
 	}
@@ -31,8 +32,8 @@ func collect(t *testing.T, dir string, envs ...string) *action.Collect {
 }
 
 // sameBundles asserts that each environment renders alone (as build and
-// `render ENV` evaluate it) exactly what it renders with the whole
-// package (as render and render --check do).
+// `render ENV` evaluate it, beside its rules) exactly what it renders with
+// the whole package (as render and render --check do, after the rules).
 func sameBundles(t *testing.T, dir string) int {
 	t.Helper()
 	all := collect(t, dir)

@@ -55,6 +55,10 @@ type Options struct {
 	// the rule catalog refuses them (the upgrade planner reports those
 	// findings as blockers); schema errors still leave Envs empty.
 	KeepInvalid bool
+	// RenderAhead is set by the commands that render what they check
+	// (render, build): a lone environment is then rendered beside its
+	// rules (envcheck.Checker.Rendered).
+	RenderAhead bool
 }
 
 // Result is the checked state of the environments asked for.
@@ -73,6 +77,9 @@ type Result struct {
 	// Live are captures by environment (render --state): each bundle's
 	// SUMMARY.md previews what its deploy does to the captured stack.
 	Live map[string]*live.Cluster
+
+	// ahead has the bundles rendered beside the rules (RenderAhead).
+	ahead *envcheck.Checker
 }
 
 // Check loads the profiles, resolves every environment asked for and
@@ -104,6 +111,7 @@ func check(opts Options) (*Result, error) {
 	}
 	checker := envcheck.New(f.FS, f.Path, opts.Today)
 	checker.Meter, checker.GC = opts.Meter, opts.GC
+	checker.RenderAhead = opts.RenderAhead
 	f.Sized = checker.Size
 	type result struct {
 		loaded *load.Result
@@ -132,7 +140,7 @@ func check(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Names: loaded.Names, Findings: diag.Sort(loaded.Findings), All: len(opts.Envs) == 0, Meter: opts.Meter}
+	res := &Result{Names: loaded.Names, Findings: diag.Sort(loaded.Findings), All: len(opts.Envs) == 0, Meter: opts.Meter, ahead: checker}
 	if diag.HasErrors(res.Findings) && (!opts.KeepInvalid || len(loaded.Envs) < len(opts.Envs) || len(opts.Envs) == 0) {
 		return res, nil
 	}
@@ -163,7 +171,7 @@ func (r *Result) Render(sink Sink) error {
 			if ctx.Err() != nil {
 				return nil // another environment failed
 			}
-			b, err := rd.Render(e)
+			b, err := r.render(rd, e)
 			if err != nil {
 				return err
 			}
@@ -185,6 +193,17 @@ func (r *Result) Render(sink Sink) error {
 		fleet = rd.FleetFiles(r.Envs)
 	}
 	return sink.Finish(fleet)
+}
+
+// render is e's bundle: the one rendered beside the rules when there is
+// one, else one rd renders now.
+func (r *Result) render(rd *generators.Renderer, e *model.Env) (*model.Bundle, error) {
+	if r.ahead != nil {
+		if b, ok, err := r.ahead.Rendered(e); ok {
+			return b, err
+		}
+	}
+	return rd.Render(e)
 }
 
 // previewStack adds to a bundle's SUMMARY.md what deploying its template

@@ -39,18 +39,29 @@ func (ev Eval) options(dir string, envs []string) Options {
 func named(dir string, names []string, ev Eval, keepInvalid bool) ([]*model.Env, error) {
 	opts := ev.options(dir, names)
 	opts.KeepInvalid = keepInvalid
+	res, err := checkNamed(opts)
+	if err != nil {
+		return nil, err
+	}
+	return res.Envs, nil
+}
+
+// checkNamed checks the environments opts names, and gives them in Envs
+// in that order; one missing (refused) is an *InvalidError.
+func checkNamed(opts Options) (*Result, error) {
 	res, err := Check(opts)
 	if err != nil {
 		return nil, err
 	}
 	by := envsByName(res.Envs)
-	out := make([]*model.Env, len(names))
-	for i, n := range names {
+	out := make([]*model.Env, len(opts.Envs))
+	for i, n := range opts.Envs {
 		if out[i] = by[n]; out[i] == nil {
 			return nil, &InvalidError{Findings: res.Findings}
 		}
 	}
-	return out, nil
+	res.Envs = out
+	return res, nil
 }
 
 // Upgrade plans the move of one environment to another Karpenter

@@ -90,7 +90,7 @@ func (r *Render) Load() (*Result, error) {
 		return nil, usage("render: --state is one environment's capture: name exactly that environment")
 	}
 	opts := r.options(r.Dir, r.Envs)
-	opts.Meter = r.Meter
+	opts.Meter, opts.RenderAhead = r.Meter, true
 	return Check(opts)
 }
 
@@ -153,15 +153,16 @@ type Build struct {
 // Run builds and writes the stream to Stdout, after the result is checked
 // again; nothing is written on a failure.
 func (b *Build) Run() error {
-	envs, err := named(b.Dir, []string{b.Env}, b.Eval, false)
+	opts := b.options(b.Dir, []string{b.Env})
+	opts.RenderAhead = true
+	res, err := checkNamed(opts)
 	if err != nil {
 		return err
 	}
-	res := &Result{Envs: envs, Names: []string{b.Env}}
 	return res.Render(&output.Build{
 		Overlays:   filepath.Join(b.Dir, "overlays"),
 		AllowKinds: b.AllowKinds,
 		Stdout:     b.Stdout,
-		Env:        envs[0],
+		Env:        res.Envs[0],
 	})
 }

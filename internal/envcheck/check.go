@@ -1,8 +1,9 @@
 // Package envcheck is what karpgen knows of one loaded environment: its
-// resolved model, the guardrails it names, and what the rule catalog
-// says of it. The loader hands each environment over while its source
-// (where each field was written) is at hand, so that findings carry
-// positions and a large package's CUE values need not outlive its
+// resolved model, the guardrails it names, what the rule catalog says of
+// it and, for a command that renders what it checks, its bundle rendered
+// beside the rules. The loader hands each environment over while its
+// source (where each field was written) is at hand, so that findings
+// carry positions and a large package's CUE values need not outlive its
 // batch.
 package envcheck
 
@@ -29,22 +30,29 @@ type Checker struct {
 	Meter *progress.Meter
 	// GC is the collector's policy, sized to the environments.
 	GC gcpolicy.Policy
+	// RenderAhead renders a lone environment beside its rules (see
+	// Rendered).
+	RenderAhead bool
 
+	// envs is how many environments the loader evaluates.
+	envs     int
 	mu       sync.Mutex
 	resolved map[string]*model.Env
+	ahead    map[*model.Env]chan rendered
 }
 
 // New checks the environments of the folder fsys, shown as dir; today
 // (YYYY-MM-DD) turns on the rules that depend on the day ("" leaves them
 // off).
 func New(fsys fs.FS, dir, today string) *Checker {
-	return &Checker{fsys: fsys, dir: dir, today: today, resolved: map[string]*model.Env{}}
+	return &Checker{fsys: fsys, dir: dir, today: today, resolved: map[string]*model.Env{}, ahead: map[*model.Env]chan rendered{}}
 }
 
 // Size is told how many environments the loader will hand over, and
-// whether in batches: the meter starts counting them and the collector
-// is sized to them.
+// whether in batches: the meter starts counting them, the collector is
+// sized to them, and a lone one may be rendered ahead.
 func (c *Checker) Size(envs int, batched bool) {
+	c.envs = envs
 	c.Meter.Begin(progress.Evaluating, envs)
 	c.GC.Size(envs, batched)
 }
@@ -61,6 +69,7 @@ func (c *Checker) Check(src *load.Env) []diag.Finding {
 	c.mu.Lock()
 	c.resolved[e.Name] = e
 	c.mu.Unlock()
+	c.renderAhead(e)
 	findings = append(findings, lint.CheckOn(e, src.Source, c.today)...)
 	c.Meter.Step()
 	return findings
