@@ -2,18 +2,21 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/karpgen/karpgen/internal/action"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/oracle"
 )
 
 // TestVersionNamesTheRevision: a karpgen built from a git checkout (as
 // make build builds it) says which revision it was built from.
 func TestVersionNamesTheRevision(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the karpgen binary")
+	}
 	root := oracle.Root()
 	head, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
 	if err != nil {
