@@ -9,6 +9,14 @@ import (
 // encodeJSON renders v as indented JSON with sorted object keys and a final
 // newline. HTML characters are kept as they are.
 func encodeJSON(v any) []byte {
+	if out, ok := appendJSON(make([]byte, 0, 4096), v, 0); ok {
+		return append(out, '\n')
+	}
+	return stdJSON(v)
+}
+
+// stdJSON is encodeJSON by encoding/json, for any value.
+func stdJSON(v any) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
