@@ -209,7 +209,8 @@ func size(v any) int {
 func emitScalar(b *bytes.Buffer, v any, quoted func(string) []byte) {
 	switch v := v.(type) {
 	case string:
-		if isPlain(v) {
+		line := b.Bytes()[bytes.LastIndexByte(b.Bytes(), '\n')+1:]
+		if isPlain(v) || isPlainValue(v, len(line)) {
 			b.WriteString(v)
 			return
 		}
@@ -234,12 +235,62 @@ func isPlain(s string) bool {
 	}
 	for i := 1; i < len(s); i++ {
 		c := s[i]
-		if !isASCIILetter(c) && (c < '0' || c > '9') && !strings.ContainsRune("._/:@=+*,-", rune(c)) {
+		if !isASCIILetter(c) && !isASCIIDigit(c) && !strings.ContainsRune("._/:@=+*,-", rune(c)) {
 			return false
 		}
 	}
 	return len(s) > 5 || !reserved[strings.ToLower(s)]
 }
+
+// isPlainValue reports more strings go-yaml writes as they are when
+// written as a value from column col on (a key is never one of them): a
+// quantity (digits, dot-separated groups of digits, then letters or '%':
+// "1Gi", "10%", "1.15.2"), which YAML 1.1 reads as no number and no
+// time; and a phrase (isPlain's characters and single spaces between
+// words, no ": ") that ends within the 80 columns past which go-yaml
+// folds a line at a space.
+func isPlainValue(s string, col int) bool {
+	if s == "" {
+		return false
+	}
+	if isASCIIDigit(s[0]) {
+		i := 0
+		for i < len(s) && isASCIIDigit(s[i]) {
+			i++
+		}
+		dots := 0
+		for i+1 < len(s) && s[i] == '.' && isASCIIDigit(s[i+1]) {
+			dots++
+			i++
+			for i < len(s) && isASCIIDigit(s[i]) {
+				i++
+			}
+		}
+		unit := i
+		for i < len(s) && (isASCIILetter(s[i]) || s[i] == '%') {
+			i++
+		}
+		// "1.5" is a float, "8" an int; "1e" or "0x" are neither.
+		return i == len(s) && (i > unit || dots > 1)
+	}
+	if !isASCIILetter(s[0]) || col+len(s) > 80 || !strings.Contains(s, " ") || strings.Contains(s, ": ") {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] == ' ' {
+			if s[i-1] == ' ' || i == len(s)-1 {
+				return false
+			}
+			continue
+		}
+		if !isASCIILetter(s[i]) && !isASCIIDigit(s[i]) && !strings.ContainsRune("._/:@=+*,-", rune(s[i])) {
+			return false
+		}
+	}
+	return s[len(s)-1] != ':'
+}
+
+func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 

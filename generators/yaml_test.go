@@ -123,7 +123,10 @@ func generatorProfile(m *facts.Minor, auth string) *profile.Profile {
 // place a generated object puts strings, the emitter writes what go-yaml
 // writes.
 func FuzzEmitterMatchesGoYAML(f *testing.F) {
-	for _, s := range []string{"", "yes", "a: b", "multi\nline\n", "  lead", "#!/bin/bash\necho hi\n", "10%", "ünï", "{{ .x }}", strings.Repeat("w ", 70)} {
+	for _, s := range []string{"", "yes", "a: b", "multi\nline\n", "  lead", "#!/bin/bash\necho hi\n", "10%", "ünï", "{{ .x }}", strings.Repeat("w ", 70),
+		"1Gi", "10%", "1.15.2", "1.5", "8", "0755", "09", "1e3", "1e", "0x", "0x1F", "0b", "0b101", "1_000", "12:30", "2012-10-17", "1.2.3Gi", "5.",
+		"EC2 Spot Instance Interruption Warning", "a b: c", "a  b", "a b ", "On off", "y n", "see #x", "a, b", "a - b",
+		strings.Repeat("word ", 15) + "end", strings.Repeat("ab ", 24) + "z", strings.Repeat("abc ", 18) + "wxyz"} {
 		f.Add(s, s, s)
 	}
 	f.Fuzz(func(t *testing.T, key, value, item string) {
