@@ -155,11 +155,28 @@ func readOpen(f fs.File, path string, max int64) ([]byte, error) {
 	if info.Size() > max {
 		return nil, &SizeError{Path: path, Size: info.Size(), Max: max}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err == nil && int64(len(data)) > max {
+	// Room for what Stat says, and a byte more to see the end: a file
+	// of out/ is read in two calls, not in doubling chunks. A file that
+	// grew since is still read whole, up to max.
+	data := make([]byte, 0, info.Size()+1)
+	r := io.LimitReader(f, max+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if int64(len(data)) > max {
 		return nil, &SizeError{Path: path, Size: int64(len(data)), Max: max}
 	}
-	return data, err
+	return data, nil
 }
 
 // SizeError names a file larger than what is read of it.
