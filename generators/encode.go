@@ -4,16 +4,29 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
 )
 
 // encodeJSON renders v as indented JSON with sorted object keys and a final
 // newline. HTML characters are kept as they are.
 func encodeJSON(v any) []byte {
-	if out, ok := appendJSON(make([]byte, 0, 4096), v, 0); ok {
-		return append(out, '\n')
+	scratch := jsonScratch.Get().(*[]byte)
+	defer jsonScratch.Put(scratch)
+	out, ok := appendJSON((*scratch)[:0], v, 0)
+	*scratch = out
+	if !ok {
+		return stdJSON(v)
 	}
-	return stdJSON(v)
+	// The file is kept (a fleet's bundles are held until written or
+	// compared): no more than its size.
+	file := make([]byte, len(out)+1)
+	copy(file, out)
+	file[len(out)] = '\n'
+	return file
 }
+
+// jsonScratch holds the buffers encodeJSON writes into.
+var jsonScratch = sync.Pool{New: func() any { return new([]byte) }}
 
 // stdJSON is encodeJSON by encoding/json, for any value.
 func stdJSON(v any) []byte {
