@@ -61,11 +61,11 @@ func populate() {
 }
 
 // follow maps in each chunk the heap adds from next on, up to chunks of
-// them. Until the
-// runtime maps it, the range is reserved without access, or not mapped,
-// and the advice fails at once (EINVAL, ENOMEM): it is then tried again
-// later. A chunk is mapped whole as soon as the runtime maps it, so
-// at most one chunk's worth of pages is resident before it is used.
+// them. Until the runtime maps a chunk, its range is reserved without
+// access, or not mapped, and the advice fails at once (EINVAL, ENOMEM):
+// it is then tried again later. A chunk is mapped whole as soon as the
+// runtime maps it, so at most one chunk's worth of pages is resident
+// before it is used.
 func follow(next uintptr, chunks int) {
 	wait, idle := minWait, time.Duration(0)
 	for n := 0; n < chunks && idle < idleFor; {
