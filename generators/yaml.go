@@ -209,8 +209,7 @@ func size(v any) int {
 func emitScalar(b *bytes.Buffer, v any, quoted func(string) []byte) {
 	switch v := v.(type) {
 	case string:
-		line := b.Bytes()[bytes.LastIndexByte(b.Bytes(), '\n')+1:]
-		if isPlain(v) || isPlainValue(v, len(line)) {
+		if isPlain(v) || isPlainValue(v, column(b)) {
 			b.WriteString(v)
 			return
 		}
@@ -235,11 +234,21 @@ func isPlain(s string) bool {
 	}
 	for i := 1; i < len(s); i++ {
 		c := s[i]
-		if !isASCIILetter(c) && !isASCIIDigit(c) && !strings.ContainsRune("._/:@=+*,-", rune(c)) {
+		if !isPlainChar(c) {
 			return false
 		}
 	}
 	return len(s) > 5 || !reserved[strings.ToLower(s)]
+}
+
+// isPlainChar reports a character a plain string may hold past its first.
+func isPlainChar(c byte) bool {
+	return isASCIILetter(c) || isASCIIDigit(c) || strings.IndexByte("._/:@=+*,-", c) >= 0
+}
+
+// column is where the next byte written to b lands on its line.
+func column(b *bytes.Buffer) int {
+	return b.Len() - (bytes.LastIndexByte(b.Bytes(), '\n') + 1)
 }
 
 // isPlainValue reports more strings go-yaml writes as they are when
@@ -283,7 +292,7 @@ func isPlainValue(s string, col int) bool {
 			}
 			continue
 		}
-		if !isASCIILetter(s[i]) && !isASCIIDigit(s[i]) && !strings.ContainsRune("._/:@=+*,-", rune(s[i])) {
+		if !isPlainChar(s[i]) {
 			return false
 		}
 	}
