@@ -140,7 +140,10 @@ func check(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Names: loaded.Names, Findings: diag.Sort(loaded.Findings), All: len(opts.Envs) == 0, Meter: opts.Meter, ahead: checker}
+	res := &Result{Names: loaded.Names, Findings: diag.Sort(loaded.Findings), All: len(opts.Envs) == 0, Meter: opts.Meter}
+	if opts.RenderAhead {
+		res.ahead = checker
+	}
 	if diag.HasErrors(res.Findings) && (!opts.KeepInvalid || len(loaded.Envs) < len(opts.Envs) || len(opts.Envs) == 0) {
 		return res, nil
 	}
