@@ -91,6 +91,14 @@ func Comment(s string) string {
 // character that Markdown or HTML could read as syntax there
 // backslash-escaped (a pipe too, so it never ends a table cell), and
 // blanks at its ends kept as character references.
+//
+// Nor does it act where a pull-request comment is shown: GitHub reads
+// "@name" as a mention (it notifies name) and GFM reads "www.", "scheme://"
+// and "name@host" as links, from plain text, escaped or not. A zero-width
+// space written as a character reference (ASCII in the file, invisible
+// where it is shown) follows each "@" and each "www" or scheme's ":" that
+// would start one, so neither reads it. (A code span, escape.Code, needs
+// none of this.)
 func Markdown(s string) string {
 	s = Terminal(s)
 	runes := []rune(s)
@@ -104,12 +112,22 @@ func Markdown(s string) string {
 			// Markdown trims blanks at the ends of a line and may read
 			// two as a break: as a character reference they stay.
 			fmt.Fprintf(&b, "&#%d;", r)
+		case r == '@', r == ':' && i+2 < len(runes) && runes[i+1] == '/' && runes[i+2] == '/':
+			b.WriteRune(r)
+			b.WriteString(zeroWidth)
+		case (r == '.') && i >= 3 && strings.EqualFold(string(runes[i-3:i]), "www"):
+			b.WriteString(zeroWidth)
+			b.WriteRune(r)
 		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
 }
+
+// zeroWidth is U+200B as a character reference: it keeps a mention or a
+// link from forming and shows nothing.
+const zeroWidth = "&#8203;"
 
 // Mermaid returns s as the text of a quoted Mermaid label: on one line,
 // with every character outside a small safe set written as Mermaid's

@@ -13,6 +13,7 @@ import (
 
 	"cuelang.org/go/cue/parser"
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -22,6 +23,8 @@ var seeds = []string{
 	"line\nbreak", "\x1b[31mred\x1b[0m", "bell\a", "cr\rover", "tab\tsep", "::error::fake", "  ::warning file=x::y",
 	"\u202eevil\u202c", "caf\u00e9", "\xff\xfe", "back\\slash", "<script>", "# heading", "| cell |", "```", "a\u2028b",
 	"[link](http://x)", "*bold* _it_", "#quot;", "%s%n", "--flag", "-", "~user", "a=b",
+	"@team", "ping @org/platform now", "https://evil.example/x", "see www.example.com", "WWW.EXAMPLE.COM",
+	"ops@example.com", "mailto:ops@example.com", "xmpp:bot@example.com/x", "ftp://x.example", "a:b//c",
 }
 
 // shellWord reads back one word of a shell command as a POSIX shell
@@ -150,20 +153,51 @@ func FuzzComment(f *testing.F) {
 	f.Fuzz(checkComment)
 }
 
-var paragraph = regexp.MustCompile(`(?s)^<p>(.*)</p>\n$`)
+var (
+	paragraph = regexp.MustCompile(`(?s)^<p>(.*)</p>\n$`)
+	// gfm reads Markdown as GitHub does, autolinks (www., scheme://,
+	// name@host) included.
+	gfm = goldmark.New(goldmark.WithExtensions(extension.GFM))
+	// mention is what GitHub notifies: "@" then a name, not after a word.
+	mention = regexp.MustCompile(`(^|[^A-Za-z0-9_])@[A-Za-z0-9]`)
+)
 
+// checkMarkdown: x+Markdown(s) is one paragraph of GitHub Markdown that
+// shows x+Terminal(s), holds no link and mentions nobody.
 func checkMarkdown(t *testing.T, s string) {
 	md := "x" + Markdown(s)
 	var out bytes.Buffer
-	if err := goldmark.Convert([]byte(md), &out); err != nil {
+	if err := gfm.Convert([]byte(md), &out); err != nil {
 		t.Fatal(err)
 	}
 	m := paragraph.FindStringSubmatch(out.String())
 	if m == nil {
 		t.Fatalf("%q: Markdown %q is not one paragraph: %q", s, md, out.String())
 	}
-	if got, want := html.UnescapeString(m[1]), "x"+Terminal(s); got != want {
+	if strings.Contains(m[1], "<a ") {
+		t.Fatalf("%q: Markdown %q is shown with a link: %q", s, md, m[1])
+	}
+	shown := html.UnescapeString(m[1])
+	if mention.MatchString(shown) {
+		t.Fatalf("%q: Markdown %q shows a mention: %q", s, md, shown)
+	}
+	if got, want := strings.ReplaceAll(shown, "\u200b", ""), "x"+Terminal(s); got != want {
 		t.Fatalf("%q: Markdown %q shows %q, want %q", s, md, got, want)
+	}
+}
+
+// TestMarkdownNeutralizes names what GitHub would act on, as the file
+// holds it.
+func TestMarkdownNeutralizes(t *testing.T) {
+	for s, want := range map[string]string{
+		"@team":                  "@&#8203;team",
+		"https://evil.example/x": "https:&#8203;//evil.example/x",
+		"www.example.com":        "www&#8203;.example.com",
+		"ops@example.com":        "ops@&#8203;example.com",
+	} {
+		if got := Markdown(s); got != want {
+			t.Errorf("Markdown(%q) = %q, want %q", s, got, want)
+		}
 	}
 }
 
