@@ -21,15 +21,20 @@ const filesComplete = ":files"
 var completionScripts = map[string]string{
 	"bash": `# bash completion for karpgen: source <(karpgen completion bash)
 _karpgen() {
-	local cur=${COMP_WORDS[COMP_CWORD]}
-	local IFS=$'\n'
-	local out
+	local cur=${COMP_WORDS[COMP_CWORD]} out c
 	out=$(karpgen __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+	COMPREPLY=()
 	if [ "$out" = ":files" ]; then
-		COMPREPLY=($(compgen -f -- "$cur"))
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return
 	fi
-	COMPREPLY=($(compgen -W "$out" -- "$cur"))
+	# The candidates are data: compared as text, never expanded (compgen -W
+	# would run a $(...) in one), and quoted as the words they are.
+	while IFS= read -r c; do
+		if [ -n "$c" ] && [[ $c == "$cur"* ]]; then
+			COMPREPLY+=("$(printf '%q' "$c")")
+		fi
+	done <<<"$out"
 }
 complete -o default -F _karpgen karpgen
 `,
