@@ -189,6 +189,18 @@ var valuesRules = []*Rule{
 		},
 	},
 	{
+		ID: "value/overlay-price", Severity: diag.Error, Group: "Values",
+		Summary: "A NodeOverlay sets a price or a priceAdjustment, not both: the CRD refuses the two together.",
+		check: func(c *Context) {
+			for _, o := range names(c.P.NodeOverlays) {
+				if ov := c.P.NodeOverlays[o]; ov.Price != "" && ov.PriceAdjustment != "" {
+					c.Report(at("nodeOverlays", field(o), "priceAdjustment"), "drop price or priceAdjustment",
+						"NodeOverlay %q sets price %q and priceAdjustment %q; Karpenter takes one", o, ov.Price, ov.PriceAdjustment)
+				}
+			}
+		},
+	},
+	{
 		ID: "value/ami", Severity: diag.Error, Group: "Values",
 		Summary: "A node class selects its AMI one way: an alias family@version of a family that version supports (Windows only @latest), or ids, names, tags or an SSM parameter with an AMI family.",
 		check: func(c *Context) {

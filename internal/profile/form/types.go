@@ -445,12 +445,15 @@ type NodePoolHeadroom struct {
 type NodeOverlay struct {
 	// The instance types the overlay applies to.
 	Requirements []Requirement `json:"requirements,omitempty"`
-	// One of: a price, or an adjustment of the price ("-10%", "+0.05").
+	// One of: a price, or an adjustment of the price, as the CRD reads them: a
+	// signed amount ("+0.05", "-0.5"), a rise by a percentage ("+10%") or a
+	// cut of at most 100% ("-15%").
 	Price           string `json:"price,omitempty"`
 	PriceAdjustment string `json:"priceAdjustment,omitempty"`
-	// Extended resources the instances offer ("smarter-devices/fuse": 1).
+	// Extended resources the instances offer ("smarter-devices/fuse": 1); the
+	// CRD leaves cpu, memory, ephemeral-storage and pods to EC2.
 	Capacity map[string]any `json:"capacity,omitempty"`
-	// Overlays of higher weight win where several apply.
+	// Overlays of higher weight win where several apply (1 to 10000).
 	Weight *int `json:"weight,omitempty"`
 }
 
