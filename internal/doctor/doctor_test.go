@@ -921,6 +921,53 @@ func TestAdoptedGettingStartedQueue(t *testing.T) {
 	}
 }
 
+// TestQueuePolicyAsAWSReadsIt: the adopted queue's policy is asked
+// EventBridge's delivery as AWS makes it. A Deny with NotPrincipal that
+// does not name EventBridge denies it; conditions on the keys a service
+// sends (aws:PrincipalServiceName, aws:PrincipalIsAWSService) are met; a
+// deny on the time AWS puts in every request applies.
+func TestQueuePolicyAsAWSReadsIt(t *testing.T) {
+	p := *prodEnv(t).Profile
+	p.Karpenter.ExistingInterruptionQueue = "ws-prod"
+	e := model.Resolve(&p)
+	n := e.Names
+	allow := map[string]any{"Sid": "EventBridge", "Effect": "Allow", "Principal": map[string]any{"Service": "events.amazonaws.com"}, "Action": "sqs:SendMessage", "Resource": n.QueueARN}
+	queue := func(statements ...any) map[string]any {
+		return map[string]any{"Attributes": map[string]any{"Policy": mustJSON(t, map[string]any{"Version": "2012-10-17", "Statement": statements})}}
+	}
+	queueFinding := func(f map[string]any) string {
+		for _, fd := range findings(run(t, e, writeState(t, f))) {
+			if fd.Resource == "queue ws-prod" {
+				found, _, _ := strings.Cut(fd.Found, " (")
+				return found
+			}
+		}
+		return ""
+	}
+	blocked := "sqs:SendMessage for rule arn:aws:events:ap-northeast-2:491085395789:rule/Karpenter-ws-prod-ScheduledChangeRule-1X2Y3Z4W5V6U is not allowed"
+	for name, c := range map[string]struct {
+		policy map[string]any
+		want   string
+	}{
+		"a Deny to all but the account's roles": {queue(allow, map[string]any{"Sid": "OnlyOurRoles", "Effect": "Deny", "NotPrincipal": map[string]any{"AWS": "arn:aws:iam::491085395789:root"}, "Action": "sqs:*", "Resource": n.QueueARN}), blocked},
+		"a Deny to all but EventBridge":         {queue(allow, map[string]any{"Effect": "Deny", "NotPrincipal": map[string]any{"Service": "events.amazonaws.com"}, "Action": "sqs:SendMessage", "Resource": n.QueueARN}), ""},
+		"an Allow for AWS services only": {queue(map[string]any{"Effect": "Allow", "Principal": "*", "Action": "sqs:SendMessage", "Resource": n.QueueARN,
+			"Condition": map[string]any{"Bool": map[string]any{"aws:PrincipalIsAWSService": "true"}, "StringEquals": map[string]any{"aws:PrincipalServiceName": "events.amazonaws.com"}}}), ""},
+		"a Deny after a day gone by": {queue(allow, map[string]any{"Effect": "Deny", "Principal": "*", "Action": "sqs:*", "Resource": n.QueueARN,
+			"Condition": map[string]any{"DateGreaterThan": map[string]any{"aws:CurrentTime": "2020-01-01T00:00:00Z"}}}), blocked},
+	} {
+		f := healthy(t, e)
+		f["sqs-queue.json"] = c.policy
+		rule := "Karpenter-ws-prod-ScheduledChangeRule-1X2Y3Z4W5V6U"
+		f["events-rules.json"] = map[string]any{"Rules": []any{map[string]any{"Name": rule, "State": "ENABLED",
+			"EventPattern": mustJSON(t, map[string]any{"source": []any{"aws.health"}, "detail-type": []any{"AWS Health Event"}})}}}
+		f["events-rules-by-target.json"] = map[string]any{"RuleNames": []any{rule}}
+		if got := queueFinding(f); got != c.want {
+			t.Errorf("%s: the queue finding is %q, want %q", name, got, c.want)
+		}
+	}
+}
+
 // seedPolicy is a controller policy as a team wrote it by hand from the
 // docs: the bundle's statements in one inline policy, with the cluster
 // tag under the wrong key and RunInstances without the spot request.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/iam/guardrails"
 	"github.com/karpgen/karpgen/internal/iam/iameval"
 	"github.com/karpgen/karpgen/internal/iam/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
@@ -115,7 +116,6 @@ func patternMatches(pattern string, r facts.Rule) bool {
 // is met as the request meets it, and a Deny (upstream's non-TLS one)
 // denies. why is the closest statement's failure when not allowed.
 func (c *checkRun) queueLets(policy any) (ok bool, why string) {
-	n := c.e.Names
 	doc, _ := policy.(map[string]any)
 	var statements []any
 	switch st := doc["Statement"].(type) {
@@ -127,11 +127,12 @@ func (c *checkRun) queueLets(policy any) (ok bool, why string) {
 	var kept []any
 	for _, x := range statements {
 		st, _ := x.(map[string]any)
-		if st == nil || st["NotPrincipal"] != nil || !principalTakesIn(st["Principal"], model.EventsPrincipal) {
+		if st == nil || !principalTakesIn(st, model.EventsPrincipal) {
 			continue
 		}
 		st = maps.Clone(st)
 		delete(st, "Principal")
+		delete(st, "NotPrincipal")
 		kept = append(kept, st)
 	}
 	if len(kept) == 0 {
@@ -146,11 +147,12 @@ func (c *checkRun) queueLets(policy any) (ok bool, why string) {
 	if err != nil {
 		return false, "a policy karpgen cannot evaluate (" + err.Error() + ")"
 	}
+	org := ""
+	if g := c.e.Profile.Guardrails; g != nil {
+		org = g.OrganizationID
+	}
 	for _, arn := range c.rulesTargetingQueue() {
-		res, err := iameval.Evaluate(iameval.Policies{Identity: []*iameval.Policy{p}}, iameval.Request{
-			Action: "sqs:SendMessage", Resource: n.QueueARN,
-			Context: map[string][]string{"aws:SourceArn": {arn}, "aws:SourceAccount": {n.Account}, "aws:SecureTransport": {"true"}},
-		})
+		res, err := iameval.Evaluate(iameval.Policies{Identity: []*iameval.Policy{p}}, guardrails.Delivery(c.e, arn, org))
 		if err != nil {
 			return false, err.Error()
 		}
@@ -165,14 +167,23 @@ func (c *checkRun) queueLets(policy any) (ok bool, why string) {
 	return true, ""
 }
 
-// principalTakesIn reports a statement's Principal that is the service,
-// or everyone ("*", or AWS "*").
-func principalTakesIn(principal any, service string) bool {
-	if s, ok := principal.(string); ok {
-		return s == "*"
+// principalTakesIn reports a statement of a resource policy that applies
+// to the service: its Principal is the service or everyone ("*", or AWS
+// "*"), or its NotPrincipal, which applies to every principal it does
+// not name, does not name the service (nor everyone). A Deny with
+// NotPrincipal denies the service unless it is named there.
+func principalTakesIn(st map[string]any, service string) bool {
+	names := func(principal any) bool {
+		if s, ok := principal.(string); ok {
+			return s == "*"
+		}
+		m, _ := principal.(map[string]any)
+		return slices.Contains(iampolicy.Strings(m["Service"]), service) || slices.Contains(iampolicy.Strings(m["AWS"]), "*")
 	}
-	m, _ := principal.(map[string]any)
-	return slices.Contains(iampolicy.Strings(m["Service"]), service) || slices.Contains(iampolicy.Strings(m["AWS"]), "*")
+	if np, ok := st["NotPrincipal"]; ok {
+		return !names(np)
+	}
+	return names(st["Principal"])
 }
 
 // rulesTargetingQueue are the ARNs of the captured rules that target the

@@ -100,7 +100,8 @@ func (c *checkRun) nodeRoleAllows(r model.NodeRole, f nodeRoleFiles, attached []
 		for _, st := range facts.NodeManagedPolicies[name] {
 			for _, action := range st.Actions {
 				for _, res := range st.Resources {
-					req := iameval.Request{Action: action, Resource: nodeResource(n, res)}
+					// A node calls its own region's endpoints.
+					req := iameval.Request{Action: action, Resource: nodeResource(n, res), Context: map[string][]string{"aws:RequestedRegion": {n.Region}}}
 					out, err := iameval.Evaluate(iameval.Policies{Identity: policies}, req)
 					if err != nil || out.Decision != iameval.Allowed {
 						missing = append(missing, action)

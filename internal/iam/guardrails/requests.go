@@ -385,18 +385,27 @@ func deliveries(e *model.Env, org string) []Request {
 	}
 	var out []Request
 	for _, r := range e.Facts.InterruptionRules {
-		ctx := map[string][]string{
-			"aws:RequestedRegion": {n.Region}, "aws:PrincipalServiceName": {model.EventsPrincipal}, "aws:PrincipalIsAWSService": {"true"},
-			"aws:SourceAccount": {n.Account}, "aws:SourceArn": {n.ARN("events", n.Region, n.Account, "rule/"+n.RuleName(r))},
-			"aws:SecureTransport": {"true"},
-		}
-		if org != "" {
-			ctx["aws:SourceOrgID"] = []string{org}
-		}
-		out = append(out, Request{Request: iameval.Request{Action: "sqs:SendMessage", Resource: n.QueueARN, Context: ctx},
+		out = append(out, Request{Request: Delivery(e, n.ARN("events", n.Region, n.Account, "rule/"+n.RuleName(r)), org),
 			Path: "karpenter.interruptionQueue", Device: -1, Service: model.EventsPrincipal, Purpose: "interruption events"})
 	}
 	return out
+}
+
+// Delivery is EventBridge's sqs:SendMessage of a rule's event to the
+// environment's queue, with the keys the service sends: itself as the
+// principal, the rule as the source, and the organization (org, when
+// known). doctor asks the captured queue policy the same request.
+func Delivery(e *model.Env, ruleARN, org string) iameval.Request {
+	n := e.Names
+	ctx := map[string][]string{
+		"aws:RequestedRegion": {n.Region}, "aws:PrincipalServiceName": {model.EventsPrincipal}, "aws:PrincipalIsAWSService": {"true"},
+		"aws:SourceAccount": {n.Account}, "aws:SourceArn": {ruleARN},
+		"aws:SecureTransport": {"true"},
+	}
+	if org != "" {
+		ctx["aws:SourceOrgID"] = []string{org}
+	}
+	return iameval.Request{Action: "sqs:SendMessage", Resource: n.QueueARN, Context: ctx}
 }
 
 // pricingRegion is where the Pricing API is called from.

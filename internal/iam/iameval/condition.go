@@ -67,7 +67,8 @@ func (r Request) holds(c Condition) (bool, error) {
 	// Policy variables in the condition's values (String and Arn
 	// operators): a variable the request lacks matches nothing.
 	condValues := c.Values
-	if !c.Literal && (strings.HasPrefix(op.base, "String") || strings.HasPrefix(op.base, "Arn")) {
+	escaped := !c.Literal && (strings.HasPrefix(op.base, "String") || strings.HasPrefix(op.base, "Arn"))
+	if escaped {
 		condValues = nil
 		for _, v := range c.Values {
 			s, ok := r.substitute(v)
@@ -87,7 +88,7 @@ func (r Request) holds(c Condition) (bool, error) {
 			return true, nil
 		}
 		for _, v := range values {
-			if !anyMatch(op.base, v, condValues) {
+			if !anyMatch(op.base, v, condValues, escaped) {
 				return false, nil
 			}
 		}
@@ -97,7 +98,7 @@ func (r Request) holds(c Condition) (bool, error) {
 			return false, nil
 		}
 		for _, v := range values {
-			if anyMatch(op.base, v, condValues) {
+			if anyMatch(op.base, v, condValues, escaped) {
 				return true, nil
 			}
 		}
@@ -112,7 +113,7 @@ func (r Request) holds(c Condition) (bool, error) {
 	// operator holds when a value matches one of the condition's; a
 	// negated one when no value matches any of them.
 	for _, v := range values {
-		if anyMatch(op.base, v, condValues) {
+		if anyMatch(op.base, v, condValues, escaped) {
 			return true, nil
 		}
 	}
@@ -121,7 +122,7 @@ func (r Request) holds(c Condition) (bool, error) {
 
 // anyMatch: the request value satisfies the operator for the condition's
 // values (for a negated operator: matches none of them).
-func anyMatch(base, v string, conds []string) bool {
+func anyMatch(base, v string, conds []string, escaped bool) bool {
 	if bases[base] {
 		positive := map[string]string{
 			"StringNotEquals": "StringEquals", "StringNotEqualsIgnoreCase": "StringEqualsIgnoreCase", "StringNotLike": "StringLike",
@@ -129,32 +130,39 @@ func anyMatch(base, v string, conds []string) bool {
 			"ArnNotEquals": "ArnEquals", "ArnNotLike": "ArnLike",
 		}[base]
 		for _, c := range conds {
-			if match(positive, v, c) {
+			if match(positive, v, c, escaped) {
 				return false
 			}
 		}
 		return true
 	}
 	for _, c := range conds {
-		if match(base, v, c) {
+		if match(base, v, c, escaped) {
 			return true
 		}
 	}
 	return false
 }
 
-func match(base, v, c string) bool {
+// match compares a request value with a condition value, which is in
+// glob's escaped form when escaped (the String and Arn operators of a
+// policy that has variables).
+func match(base, v, c string, escaped bool) bool {
+	lit := c
+	if escaped {
+		lit = unescape(c)
+	}
 	switch base {
 	case "StringEquals":
-		return v == c
+		return v == lit
 	case "StringEqualsIgnoreCase":
-		return strings.EqualFold(v, c)
+		return strings.EqualFold(v, lit)
 	case "StringLike":
-		return glob(c, v, false)
+		return glob(c, v, false, escaped)
 	case "Bool":
 		return strings.EqualFold(v, c)
 	case "ArnEquals", "ArnLike":
-		return arnMatch(c, v)
+		return arnMatch(c, v, escaped)
 	case "IpAddress":
 		return ipMatch(v, c)
 	}
@@ -214,33 +222,39 @@ func ipMatch(v, cidr string) bool {
 
 // arnMatch compares ARNs part by part (partition, service, region,
 // account, resource), each part a wildcard pattern.
-func arnMatch(pattern, arn string) bool {
+func arnMatch(pattern, arn string, escaped bool) bool {
 	pp := strings.SplitN(pattern, ":", 6)
 	ap := strings.SplitN(arn, ":", 6)
 	if len(pp) != 6 || len(ap) != 6 {
 		return false
 	}
 	for i := range pp {
-		if !glob(pp[i], ap[i], false) {
+		if !glob(pp[i], ap[i], false, escaped) {
 			return false
 		}
 	}
 	return true
 }
 
-// glob matches * (any run) and ? (one character), optionally ignoring case.
-func glob(pattern, s string, fold bool) bool {
+// glob matches * (any run) and ? (one character), optionally ignoring
+// case. An escaped pattern (substitute's form) reads \x as the character
+// x: the literal asterisk of ${*} matches only an asterisk.
+func glob(pattern, s string, fold, escaped bool) bool {
 	if fold {
 		pattern, s = strings.ToLower(pattern), strings.ToLower(s)
 	}
 	p, t := 0, 0
 	star, mark := -1, 0
 	for t < len(s) {
+		literal := escaped && p+1 < len(pattern) && pattern[p] == '\\'
 		switch {
-		case p < len(pattern) && (pattern[p] == '?' || pattern[p] == s[t]):
+		case literal && pattern[p+1] == s[t]:
+			p += 2
+			t++
+		case !literal && p < len(pattern) && (pattern[p] == '?' || pattern[p] == s[t]):
 			p++
 			t++
-		case p < len(pattern) && pattern[p] == '*':
+		case !literal && p < len(pattern) && pattern[p] == '*':
 			star, mark = p, t
 			p++
 		case star >= 0:

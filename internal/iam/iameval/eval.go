@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
@@ -13,8 +14,43 @@ import (
 type Request struct {
 	Action, Resource string
 	// Context are the request's condition keys; a key with several
-	// values is multi-valued (aws:TagKeys).
+	// values is multi-valued (aws:TagKeys). The keys AWS puts in every
+	// request are added where it lacks them (WithAlwaysPresent).
 	Context map[string][]string
+	// At is when the request is made (aws:CurrentTime, aws:EpochTime);
+	// the zero time is the moment it is evaluated.
+	At time.Time
+}
+
+// WithAlwaysPresent is the request with the keys AWS's request context
+// holds in every signed request, where the request does not set them:
+// aws:CurrentTime and aws:EpochTime (At), aws:SecureTransport (true: the
+// calls karpgen models are made over TLS), aws:ViaAWSService and
+// aws:PrincipalIsAWSService (false: a principal's own call, unless the
+// request says a service makes it). A deny conditioned on one of them
+// applies as AWS applies it, never skipped for a key the model left out.
+func (r Request) WithAlwaysPresent() Request {
+	at := r.At
+	if at.IsZero() {
+		at = time.Now()
+	}
+	ctx := make(map[string][]string, len(r.Context)+5)
+	for k, v := range r.Context {
+		ctx[k] = v
+	}
+	for _, kv := range [][2]string{
+		{"aws:CurrentTime", at.UTC().Format(time.RFC3339)},
+		{"aws:EpochTime", strconv.FormatInt(at.Unix(), 10)},
+		{"aws:SecureTransport", "true"},
+		{"aws:ViaAWSService", "false"},
+		{"aws:PrincipalIsAWSService", "false"},
+	} {
+		if _, ok := r.lookup(kv[0]); !ok {
+			ctx[kv[0]] = []string{kv[1]}
+		}
+	}
+	r.Context, r.At = ctx, at
+	return r
 }
 
 // lookup finds a condition key; keys are case-insensitive.
@@ -34,13 +70,58 @@ var variable = lazyre.New(`\$\{([^}]*)\}`)
 
 // substitute replaces the policy variables of s with the request's
 // values; ok is false when one names a key the request lacks (and has no
-// default) or a multi-valued key.
+// default) or a multi-valued key. The result is a pattern in glob's
+// escaped form: ${*} and ${?} are IAM's literal asterisk and question
+// mark (written \* and \?), ${$} a dollar sign, and a backslash of the
+// policy's text or of a value is itself.
 func (r Request) substitute(s string) (string, bool) {
 	ok := true
-	out := variable().ReplaceAllStringFunc(s, func(m string) string {
+	var out strings.Builder
+	last := 0
+	for _, m := range variable().FindAllStringIndex(s, -1) {
+		out.WriteString(escapeBackslash(s[last:m[0]]))
+		out.WriteString(r.variable(s[m[0]:m[1]], &ok))
+		last = m[1]
+	}
+	out.WriteString(escapeBackslash(s[last:]))
+	return out.String(), ok
+}
+
+// escapeBackslash writes text for glob's escaped form: its wildcards
+// stay wildcards, a backslash is literal.
+func escapeBackslash(s string) string { return strings.ReplaceAll(s, `\`, `\\`) }
+
+// escapeLiteral writes a value for glob's escaped form: every character
+// literal.
+func escapeLiteral(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`).Replace(s)
+}
+
+// unescape is the text a pattern in glob's escaped form stands for, for
+// operators that compare without wildcards (StringEquals).
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// variable is the escaped text of one ${...}; ok turns false when the
+// request cannot fill it.
+func (r Request) variable(m string, ok *bool) string {
+	{
 		name := strings.TrimSpace(m[2 : len(m)-1])
 		switch name {
-		case "*", "?", "$":
+		case "*", "?":
+			return `\` + name
+		case "$":
 			return name
 		}
 		def, hasDefault := "", false
@@ -51,14 +132,13 @@ func (r Request) substitute(s string) (string, bool) {
 		v, present := r.lookup(name)
 		switch {
 		case present && len(v) == 1:
-			return v[0]
+			return escapeLiteral(v[0])
 		case !present && hasDefault:
-			return def
+			return escapeLiteral(def)
 		}
-		ok = false
+		*ok = false
 		return ""
-	})
-	return out, ok
+	}
 }
 
 // Level is one level of an organization (root, an OU, the account) and
@@ -185,6 +265,7 @@ var rcpServices = []string{"s3", "sts", "sqs", "kms", "secretsmanager", "ecr", "
 // Evaluate decides a request. An error means a statement could not be
 // evaluated; it is never an allow or a deny.
 func Evaluate(p Policies, r Request) (Result, error) {
+	r = r.WithAlwaysPresent()
 	var all []*Policy
 	all = append(all, p.Identity...)
 	if p.Boundary != nil {
@@ -282,6 +363,7 @@ type Absence struct {
 // because it lacks keys their conditions test: a deny among them is one
 // a request carrying those keys could meet.
 func Absent(p *Policy, effect string, r Request) ([]Absence, error) {
+	r = r.WithAlwaysPresent()
 	var out []Absence
 	for _, st := range p.Statements {
 		if st.Effect != effect || !st.targets(r) {
@@ -328,7 +410,7 @@ func (st Statement) applies(r Request) (bool, error) {
 // the request, its conditions aside.
 func (st Statement) targets(r Request) bool {
 	actionIn := func(patterns []string) bool {
-		return slices.ContainsFunc(patterns, func(p string) bool { return glob(p, r.Action, true) })
+		return slices.ContainsFunc(patterns, func(p string) bool { return glob(p, r.Action, true, false) })
 	}
 	if st.Actions != nil && !actionIn(st.Actions) || st.NotActions != nil && actionIn(st.NotActions) {
 		return false
@@ -342,7 +424,7 @@ func (st Statement) targets(r Request) bool {
 			}
 			switch {
 			case ok:
-				in = in || glob(s, r.Resource, false)
+				in = in || glob(s, r.Resource, false, !st.Literal)
 			case sameHead(p, r.Resource):
 				// A variable the request cannot fill, in a pattern of
 				// the resource's own service, region and account.
@@ -375,7 +457,7 @@ func sameHead(pattern, resource string) bool {
 		return false
 	}
 	for i := range 5 {
-		if !glob(pp[i], rp[i], false) {
+		if !glob(pp[i], rp[i], false, false) {
 			return false
 		}
 	}

@@ -49,7 +49,7 @@ var (
 		"aws:RequestedRegion":   {{"us-east-1"}, {"eu-west-1"}},
 		"aws:RequestTag/team":   {{"a"}, {"b"}},
 		"aws:TagKeys":           {{"team"}, {"team", "env"}, {"env"}},
-		"aws:ResourceTag/team":  {{"a"}, {"b"}},
+		"aws:ResourceTag/team":  {{"a"}, {"b"}, {"*"}, {"a?"}, {"$x"}},
 		"aws:PrincipalTag/team": {{"a"}, {"b"}},
 		"ec2:InstanceType":      {{"m5.large"}, {"p4d.24xlarge"}},
 		"ec2:VolumeSize":        {{"100"}, {"20"}},
@@ -84,6 +84,19 @@ var (
 		},
 		func(r *rand.Rand) (string, string, []any) {
 			return pick(r, "DateLessThan", "DateGreaterThan", "DateGreaterThanEquals"), "aws:CurrentTime", vals(r, "2026-01-01T00:00:00Z", "2027-01-01T00:00:00Z")
+		},
+		func(r *rand.Rand) (string, string, []any) {
+			// IAM's literal characters: ${*} is an asterisk, not a wildcard.
+			// (StringEquals reads them too, as AWS documents; the simulator
+			// compares them as written, so TestLiteralCharacters holds that.)
+			return pick(r, "StringLike", "StringNotLike", "StringLikeIfExists"), "aws:ResourceTag/team", vals(r, "${*}", "a${?}", "${$}x", "a*", "?")
+		},
+		func(r *rand.Rand) (string, string, []any) {
+			// Keys AWS puts in every request, which a request model may leave out.
+			return pick(r, "Bool", "BoolIfExists"), pick(r, "aws:ViaAWSService", "aws:PrincipalIsAWSService"), []any{pick(r, "true", "false")}
+		},
+		func(r *rand.Rand) (string, string, []any) {
+			return pick(r, "NumericLessThan", "NumericGreaterThan"), "aws:EpochTime", vals(r, "1767225600", "1798761600")
 		},
 		func(r *rand.Rand) (string, string, []any) {
 			return "Null", pick(r, "aws:RequestTag/team", "aws:ResourceTag/team", "ec2:InstanceType"), []any{pick(r, "true", "false")}

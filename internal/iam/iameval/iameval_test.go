@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestParseRefusesWhatItCannotEvaluate: constructs the evaluator does not
@@ -137,6 +138,73 @@ func TestRCPFullAWSAccess(t *testing.T) {
 	} {
 		if _, err := Parse("rcp", []byte(doc), true); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", doc, err, want)
+		}
+	}
+}
+
+// TestLiteralCharacters: ${*}, ${?} and ${$} are IAM's asterisk,
+// question mark and dollar sign in any string that takes policy
+// variables, never wildcards; a value substituted for a variable is
+// literal too. An Allow on a tag written ${*} allows only the tag "*".
+func TestLiteralCharacters(t *testing.T) {
+	at := "arn:aws:ec2:us-east-1:111122223333:instance/i-1"
+	for _, c := range []struct {
+		op, value, tag string
+		want           Decision
+	}{
+		{"StringLike", "${*}", "anything", ImplicitlyDenied},
+		{"StringLike", "${*}", "*", Allowed},
+		{"StringLike", "a${?}", "ab", ImplicitlyDenied},
+		{"StringLike", "a${?}", "a?", Allowed},
+		{"StringLike", "${$}{x}*", "${x}y", Allowed},
+		{"StringLike", "*", "anything", Allowed},
+		{"StringLike", `a\*`, `a\b`, Allowed},
+		{"StringLike", "${aws:PrincipalTag/team}", "anything", ImplicitlyDenied},
+		{"StringLike", "${aws:PrincipalTag/team}", "*", Allowed},
+		{"StringEquals", "a${?}", "a?", Allowed},
+		{"StringEquals", "${*}", "*", Allowed},
+		{"StringEquals", "${*}", "x", ImplicitlyDenied},
+		{"ArnLike", "arn:aws:iam::1:role/${*}", "arn:aws:iam::1:role/x", ImplicitlyDenied},
+	} {
+		key := "aws:ResourceTag/team"
+		if strings.HasPrefix(c.op, "Arn") {
+			key = "aws:PrincipalArn"
+		}
+		doc := fmt.Sprintf(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"ec2:*","Resource":"*","Condition":{%q:{%q:%q}}}]}`, c.op, key, c.value)
+		p, err := Parse("p", []byte(doc), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Request{Action: "ec2:TerminateInstances", Resource: at, Context: map[string][]string{key: {c.tag}, "aws:PrincipalTag/team": {"*"}}}
+		if res, err := Evaluate(Policies{Identity: []*Policy{p}}, r); err != nil || res.Decision != c.want {
+			t.Errorf("%s %q against %q: %s %v, want %s", c.op, c.value, c.tag, res.Decision, err, c.want)
+		}
+	}
+}
+
+// TestKeysAWSAlwaysSends: a deny on aws:CurrentTime, aws:EpochTime or
+// aws:ViaAWSService applies though the request names none of them, as
+// AWS puts them in every request.
+func TestKeysAWSAlwaysSends(t *testing.T) {
+	at := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	allow := `{"Effect":"Allow","Action":"*","Resource":"*"}`
+	for cond, want := range map[string]Decision{
+		`{"DateGreaterThan":{"aws:CurrentTime":"2026-01-01T00:00:00Z"}}`: ExplicitlyDenied,
+		`{"DateGreaterThan":{"aws:CurrentTime":"2027-01-01T00:00:00Z"}}`: Allowed,
+		`{"NumericGreaterThan":{"aws:EpochTime":"1767225600"}}`:          ExplicitlyDenied,
+		`{"Bool":{"aws:ViaAWSService":"false"}}`:                         ExplicitlyDenied,
+		`{"Bool":{"aws:ViaAWSService":"true"}}`:                          Allowed,
+		`{"Bool":{"aws:SecureTransport":"true"}}`:                        ExplicitlyDenied,
+		`{"Null":{"aws:CurrentTime":"false"}}`:                           ExplicitlyDenied,
+	} {
+		doc := `{"Version":"2012-10-17","Statement":[` + allow + `,{"Effect":"Deny","Action":"*","Resource":"*","Condition":` + cond + `}]}`
+		p, err := Parse("p", []byte(doc), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Evaluate(Policies{Identity: []*Policy{p}}, Request{Action: "sqs:SendMessage", Resource: "arn:aws:sqs:us-east-1:1:q", At: at})
+		if err != nil || res.Decision != want {
+			t.Errorf("deny on %s: %s %v, want %s", cond, res.Decision, err, want)
 		}
 	}
 }
