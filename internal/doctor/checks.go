@@ -96,6 +96,9 @@ type checkRun struct {
 	// succeeds, leaving its value empty, and is recorded in reads.
 	dry   bool
 	reads []string
+	// uncaptured are the files the check needed and the capture lacks:
+	// it stopped there, its findings so far standing.
+	uncaptured []string
 }
 
 // captureFailures are the error codes of a capture that could not look:
@@ -118,10 +121,13 @@ func (c *checkRun) load(file string, v any, resource, expected, fix string) bool
 		c.reads = append(c.reads, file)
 		return true
 	}
-	_, failed, err := c.s.read(file, v)
+	found, failed, err := c.s.read(file, v)
 	switch {
 	case err != nil:
 		c.err = err
+		return false
+	case !found:
+		c.uncaptured = append(c.uncaptured, file)
 		return false
 	case failed != nil && slices.Contains(captureFailures, failed.Code):
 		c.notChecked = file + ": " + failed.Code + ": " + failed.Message
@@ -167,7 +173,7 @@ func Run(e *model.Env, s *State) (*Report, error) {
 				missing = append(missing, f)
 			}
 		}
-		if len(missing) > 0 {
+		if len(missing) == len(files) {
 			res.Status, res.Skipped = "skipped", strings.Join(missing, ", ")+" not captured"
 			r.Results = append(r.Results, res)
 			continue
@@ -182,13 +188,20 @@ func Run(e *model.Env, s *State) (*Report, error) {
 		if c.err != nil {
 			return nil, c.err
 		}
+		// A check runs on what was captured: a finding made before a
+		// file it lacks stands, and the part it could not reach is said.
 		res.Findings = append(res.Findings, c.findings...)
+		if len(c.uncaptured) > 0 {
+			res.Skipped = strings.Join(c.uncaptured, ", ") + " not captured"
+		}
 		res.Status = "ok"
 		switch {
 		case len(c.findings) > 0:
 			res.Status = "failed"
 		case c.notChecked != "":
 			res.Status, res.NotChecked = "not-checked", c.notChecked
+		case len(c.uncaptured) > 0:
+			res.Status = "skipped"
 		}
 		r.Results = append(r.Results, res)
 	}

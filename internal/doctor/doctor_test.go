@@ -498,6 +498,29 @@ func TestNotCapturedIsSkipped(t *testing.T) {
 	}
 }
 
+// TestFindingsStandWhenALaterFileIsMissing: a check that found something
+// before reaching a file the capture lacks keeps its finding and says
+// what it could not check; doctor exits non-zero for it. A missing queue
+// is reported though events-rules-by-target.json was not captured.
+func TestFindingsStandWhenALaterFileIsMissing(t *testing.T) {
+	e := prodEnv(t)
+	f := healthy(t, e)
+	f["sqs-queue.json"] = captureError("AWS.SimpleQueueService.NonExistentQueue", "The specified queue does not exist.")
+	delete(f, "events-rules-by-target.json")
+	r := run(t, e, writeState(t, f))
+	for _, res := range r.Results {
+		if res.Check != "doctor/interruption" {
+			continue
+		}
+		if res.Status != "failed" || len(res.Findings) != 1 || res.Findings[0].Resource != "queue "+e.Names.Queue ||
+			!strings.Contains(res.Findings[0].Found, "NonExistentQueue") || res.Skipped != "events-rules-by-target.json not captured" {
+			t.Errorf("doctor/interruption: %s (%s), findings %+v", res.Status, res.Skipped, res.Findings)
+		}
+		return
+	}
+	t.Error("no doctor/interruption result")
+}
+
 // TestMalformedState: a file that is not what the capture writes is an
 // error naming the file and the JSON path.
 func TestMalformedState(t *testing.T) {

@@ -32,6 +32,10 @@ func Doctor(w io.Writer, r *doctor.Report) error {
 			fmt.Fprintf(&b, "skipped: %s: %s\n", res.Check, escape.Terminal(res.Skipped))
 		case "not-checked":
 			fmt.Fprintf(&b, "not checked: %s: %s\n", res.Check, escape.Terminal(res.NotChecked))
+		case "failed":
+			if res.Skipped != "" {
+				fmt.Fprintf(&b, "partly skipped: %s: %s\n", res.Check, escape.Terminal(res.Skipped))
+			}
 		}
 	}
 	_, err := io.WriteString(w, b.String())
