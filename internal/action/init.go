@@ -73,10 +73,13 @@ func (in *Init) Run() ([]string, error) {
 }
 
 // notDefinedYet refuses templates that define an environment the
-// profiles folder defines already: the package would hold two
-// definitions of it, and vet would fail on a conflict of the two.
+// profiles folder defines already (the package would hold two
+// definitions of it, and vet would fail on a conflict of the two), or a
+// top-level field its package declares already, such as _base: CUE would
+// unify the two, and the environments built on the folder's _base would
+// gain the template's pools, node groups and taints on the next render.
 func notDefinedYet(dir string, files map[string][]byte) error {
-	have := map[string]diag.Pos{}
+	have, fields := map[string]diag.Pos{}, map[string]diag.Pos{}
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("init: %w", err)
@@ -99,11 +102,26 @@ func notDefinedYet(dir string, files map[string][]byte) error {
 				have[name] = pos
 			}
 		}
+		top, _ := load.TopLevelFields(filepath.ToSlash(path), src)
+		for name, pos := range top {
+			if _, seen := fields[name]; !seen {
+				fields[name] = pos
+			}
+		}
 	}
 	for _, file := range slices.Sorted(maps.Keys(files)) {
 		envs, err := load.DefinedEnvironments(file, files[file])
 		if err != nil {
 			return err
+		}
+		top, err := load.TopLevelFields(file, files[file])
+		if err != nil {
+			return err
+		}
+		for _, name := range slices.Sorted(maps.Keys(top)) {
+			if pos, taken := fields[name]; taken {
+				return fmt.Errorf("init: %s is declared already, at %s; the template declares it too, and CUE would unify the two, changing every environment that uses it: nothing was written (init is for a folder whose package holds none of the template's fields: --dir another folder)", name, pos)
+			}
 		}
 		for _, name := range slices.Sorted(maps.Keys(envs)) {
 			if pos, taken := have[name]; taken {

@@ -58,3 +58,30 @@ func collectEnvs(x ast.Expr, out map[string]diag.Pos) {
 		collectEnvs(x.X, out)
 	}
 }
+
+// TopLevelFields lists the fields a CUE file declares at its top level
+// other than environments (hidden ones such as _base and definitions
+// included), with their positions: two files of one package that both
+// declare one are unified, each changing the other's.
+func TopLevelFields(file string, src []byte) (map[string]diag.Pos, error) {
+	f, err := parser.ParseFile(file, src)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]diag.Pos{}
+	for _, d := range f.Decls {
+		field, ok := d.(*ast.Field)
+		if !ok {
+			continue
+		}
+		name, _, err := ast.LabelName(field.Label)
+		if err != nil || name == "" || name == "environments" {
+			continue
+		}
+		if _, seen := out[name]; !seen {
+			p := field.Label.Pos()
+			out[name] = diag.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
+		}
+	}
+	return out, nil
+}
