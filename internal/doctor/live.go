@@ -3,13 +3,16 @@ package doctor
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
 // stacksOf are the CloudFormation stacks the capture reads: the one the
@@ -78,7 +81,11 @@ func Live(e *model.Env, s *State) (*live.Cluster, error) {
 	} else if ok {
 		c.Known = append(c.Known, "tracking")
 		if id := d.Metadata.Annotations["argocd.argoproj.io/tracking-id"]; id != "" {
-			c.Tracking, _, _ = strings.Cut(id, ":")
+			app, err := trackedApplication(id)
+			if err != nil {
+				return nil, &StateError{File: "k8s-karpenter-deployment.json", Path: "metadata.annotations.argocd.argoproj.io/tracking-id", Reason: err.Error()}
+			}
+			c.Tracking = app
 		}
 	}
 	if e.Application != nil {
@@ -297,4 +304,24 @@ func readNodes(s *State, c *live.Cluster) error {
 		slices.Sort(c.Holding)
 	}
 	return nil
+}
+
+// trackingID is Argo CD's tracking annotation: the Application (its name,
+// or NAMESPACE_NAME for one outside Argo CD's own namespace), then the
+// object's group/kind and namespace/name.
+var trackingID = lazyre.New(`^(?:([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)_)?([a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?):[A-Za-z0-9.-]*/[A-Za-z0-9]+:[a-z0-9.-]*/[a-z0-9.-]+$`)
+
+// trackedApplication is the Application a tracking id names, as the
+// argocd command line takes it: NAME, or NAMESPACE/NAME. Anything else
+// (a line break, a space, a quote) names no Application and is refused,
+// so that no captured text reaches a runbook's command as it is.
+func trackedApplication(id string) (string, error) {
+	m := trackingID().FindStringSubmatch(id)
+	if m == nil {
+		return "", fmt.Errorf("%s is not an Argo CD tracking id (APPLICATION:GROUP/KIND:NAMESPACE/NAME, the Application a Kubernetes name or NAMESPACE_NAME)", strconv.Quote(id))
+	}
+	if m[1] != "" {
+		return m[1] + "/" + m[2], nil
+	}
+	return m[2], nil
 }
