@@ -144,9 +144,9 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 						cmds = append(cmds, "# node group "+g+" is not in the capture: create it as SUMMARY.md says")
 						continue
 					}
-					size := fmt.Sprintf("minSize=%d,maxSize=%d,desiredSize=%d", ng.Desired, ng.Desired, ng.Desired)
-					cmds = append(cmds, escape.ShellJoin("aws", "eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--scaling-config", size)+
-						fmt.Sprintf("   # the capture's size: %d (min %d, max %d)", ng.Desired, ng.Min, ng.Max))
+					size, why := keptSize(e, g, ng)
+					scaling := fmt.Sprintf("minSize=%d,maxSize=%d,desiredSize=%d", size, size, size)
+					cmds = append(cmds, escape.ShellJoin("aws", "eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--scaling-config", scaling)+"   # "+why)
 					continue
 				}
 				cmds = append(cmds, "size=$("+escape.ShellJoin("aws", "eks", "describe-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--query", "nodegroup.scalingConfig.desiredSize", "--output", "text")+") && "+
@@ -213,6 +213,25 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 	return r, nil
 }
 
+// controllerNodes is the fewest nodes the controller's group is fixed
+// at: the chart runs two replicas, which its anti-affinity keeps on
+// nodes of their own.
+const controllerNodes = 2
+
+// keptSize is the size a kept group is fixed at, and why: the profile's
+// size, else the capture's. The group the controller runs on is never
+// fixed below controllerNodes: at 0 nothing would run Karpenter.
+func keptSize(e *model.Env, g string, ng live.NodeGroup) (int, string) {
+	size, why := ng.Desired, fmt.Sprintf("the capture's size: %d (min %d, max %d)", ng.Desired, ng.Min, ng.Max)
+	if s := e.Profile.NodeGroups[g].Size; s != nil {
+		size, why = *s, fmt.Sprintf("the profile's size: %d (the capture's: %d)", *s, ng.Desired)
+	}
+	if g == e.Placement.ControllerGroup && size < controllerNodes {
+		size, why = controllerNodes, why+fmt.Sprintf("; the controller runs here, its %d replicas on nodes of their own: never fewer than %d", controllerNodes, controllerNodes)
+	}
+	return size, why
+}
+
 // keepNodeAccess is the step after the old groups are gone when
 // Karpenter's nodes use a role the profile adopts (often the managed node
 // groups' own): deleting the last managed node group that uses a role
@@ -260,10 +279,12 @@ func losesAccess(e *model.Env, o Options) bool {
 	if !o.Live.Knows("nodegroups") {
 		return true
 	}
-	arn := e.Names.NodeRoleARN
+	// A role is one name in an account: a group's role ARN may hold an
+	// IAM path (role/nodes/ng-role) that the profile's name does not.
+	role := e.Names.NodeRole
 	old := false
 	for name, g := range o.Live.NodeGroups {
-		if g.Role != arn {
+		if g.Role[strings.LastIndex(g.Role, "/")+1:] != role || roleAccount(g.Role) != e.Names.Account {
 			continue
 		}
 		if !slices.Contains(o.OldGroups, name) {
@@ -272,6 +293,14 @@ func losesAccess(e *model.Env, o Options) bool {
 		old = true
 	}
 	return old
+}
+
+// roleAccount is the account of a role's ARN (arn:PARTITION:iam::ACCOUNT:role/...).
+func roleAccount(arn string) string {
+	if parts := strings.SplitN(arn, ":", 6); len(parts) == 6 {
+		return parts[4]
+	}
+	return ""
 }
 
 // subnetID is what EC2 names a subnet; anything else in a capture is not
