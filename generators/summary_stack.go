@@ -14,7 +14,7 @@ import (
 // what the capture says the stack holds, resource by resource, and
 // whether anything the controller or the nodes use is deleted, replaced
 // or fails. Every name in it comes from the capture, and is escaped.
-func SummaryStack(e *model.Env, capture string, exists bool, changes []cfnpreview.Change) []byte {
+func SummaryStack(e *model.Env, capture string, exists bool, status string, changes []cfnpreview.Change) []byte {
 	n := e.Names
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
@@ -30,11 +30,18 @@ func SummaryStack(e *model.Env, capture string, exists bool, changes []cfnprevie
 		w("| %s | %s | %s | %s | %s |\n", escape.Markdown(c.Logical), escape.Markdown(c.Type), escape.Code(c.Name), c.Action, escape.Markdown(c.Why))
 	}
 	harm := cfnpreview.Harmful(changes)
-	if len(harm) == 0 {
+	updatable, why := cfnpreview.Updatable(status)
+	if !exists {
+		updatable = true
+	}
+	if len(harm) == 0 && updatable {
 		w("\nNothing the controller or the nodes use is deleted or replaced, and nothing fails.\n")
 		return []byte(b.String())
 	}
 	w("\n**Do not deploy it as it is.**\n\n")
+	if !updatable {
+		w("- stack %s is in status %s: %s.\n", escape.Code(n.Stack), escape.Markdown(status), escape.Markdown(why))
+	}
 	for _, c := range harm {
 		what := c.Why
 		if c.Harm != "" && c.Action != cfnpreview.Fails {

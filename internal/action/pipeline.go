@@ -219,7 +219,7 @@ func previewStack(b *model.Bundle, e *model.Env, c *live.Cluster) error {
 	if err != nil || !ok {
 		return err
 	}
-	b.Files[model.FileSummary] = append(b.Files[model.FileSummary], generators.SummaryStack(e, c.Dir, c.Stacks[e.Names.Stack].Exists, changes)...)
+	b.Files[model.FileSummary] = append(b.Files[model.FileSummary], generators.SummaryStack(e, c.Dir, c.Stacks[e.Names.Stack].Exists, c.Stacks[e.Names.Stack].Status, changes)...)
 	return nil
 }
 

@@ -149,8 +149,9 @@ func readStack(s *State, name string) (*live.Stack, error) {
 	describe, resources, template := stackFiles(name)
 	var ds struct {
 		Stacks []struct {
-			StackName  string `json:"StackName"`
-			Parameters []struct {
+			StackName   string `json:"StackName"`
+			StackStatus string `json:"StackStatus"`
+			Parameters  []struct {
 				Key   string `json:"ParameterKey"`
 				Value string `json:"ParameterValue"`
 			} `json:"Parameters"`
@@ -167,7 +168,7 @@ func readStack(s *State, name string) (*live.Stack, error) {
 	case failed != nil || len(ds.Stacks) == 0:
 		return nil, nil
 	}
-	st := &live.Stack{Name: name, Exists: true, Parameters: map[string]string{}}
+	st := &live.Stack{Name: name, Exists: true, Status: ds.Stacks[0].StackStatus, Parameters: map[string]string{}}
 	for _, p := range ds.Stacks[0].Parameters {
 		st.Parameters[p.Key] = p.Value
 	}

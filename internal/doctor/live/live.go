@@ -60,6 +60,9 @@ type Node struct {
 type Stack struct {
 	Name   string
 	Exists bool
+	// Status is its StackStatus (UPDATE_COMPLETE, UPDATE_ROLLBACK_FAILED,
+	// ...), when it exists.
+	Status string
 	// Template is its template as deployed (get-template, Original).
 	Template   *cfnpreview.Template
 	Resources  []cfnpreview.Live

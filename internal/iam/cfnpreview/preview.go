@@ -79,16 +79,61 @@ var replacing = map[string][]string{
 	"AWS::EKS::PodIdentityAssociation": {"ClusterName", "Namespace", "ServiceAccount"},
 }
 
-// uses says what depends on a resource of a type while Karpenter runs.
+// uses says what depends on a resource of a type while Karpenter runs:
+// every type that holds or grants a permission, and those the
+// controller's path to its events runs through. A type not listed is
+// one karpgen cannot vouch for (Unvouched).
 var uses = map[string]string{
-	"AWS::SQS::Queue":                  "the controller reads interruption events from it",
-	"AWS::SQS::QueuePolicy":            "EventBridge sends to the queue under it",
-	"AWS::IAM::Role":                   "nodes or the controller run with it",
-	"AWS::IAM::InstanceProfile":        "nodes launch with it",
-	"AWS::IAM::ManagedPolicy":          "the roles it is attached to lose what it allows",
-	"AWS::EKS::AccessEntry":            "nodes join the cluster with it",
-	"AWS::EKS::PodIdentityAssociation": "the controller takes its credentials through it",
-	"AWS::Events::Rule":                "it sends interruption events to the queue",
+	"AWS::SQS::Queue":                   "the controller reads interruption events from it",
+	"AWS::SQS::QueuePolicy":             "EventBridge sends to the queue under it",
+	"AWS::IAM::Role":                    "nodes or the controller run with it",
+	"AWS::IAM::InstanceProfile":         "nodes launch with it",
+	"AWS::IAM::ManagedPolicy":           "the roles it is attached to lose what it allows",
+	"AWS::IAM::Policy":                  "the roles it is embedded in lose what it allows",
+	"AWS::IAM::RolePolicy":              "the role it is embedded in loses what it allows",
+	"AWS::IAM::OIDCProvider":            "the controller's IRSA credentials are exchanged through it",
+	"AWS::IAM::ServiceLinkedRole":       "the service it belongs to acts with it (spot launches, for EC2 Spot's)",
+	"AWS::KMS::Key":                     "volumes and messages encrypted with it cannot be read without it",
+	"AWS::KMS::Alias":                   "what names the key by its alias loses it",
+	"AWS::EKS::AccessEntry":             "nodes join the cluster with it",
+	"AWS::EKS::AccessPolicyAssociation": "the principal of its access entry loses what it allows",
+	"AWS::EKS::PodIdentityAssociation":  "the controller takes its credentials through it",
+	"AWS::Events::Rule":                 "it sends interruption events to the queue",
+}
+
+// Unvouched is what a change to a resource of a type karpgen does not
+// know says: nothing is assumed harmless.
+func Unvouched(typ string) string {
+	return "karpgen does not know what uses a resource of type " + typ + ": check that nothing does before the update deletes or replaces it"
+}
+
+// harmOf is what uses a resource of a type.
+func harmOf(typ string) string {
+	if u, ok := uses[typ]; ok {
+		return u
+	}
+	return Unvouched(typ)
+}
+
+// Updatable says whether CloudFormation takes an update of a stack in a
+// status, and why not: a stack whose last operation is in progress, or
+// failed and rolled back from its creation, or whose rollback failed,
+// refuses it.
+func Updatable(status string) (bool, string) {
+	switch status {
+	case "", "CREATE_COMPLETE", "UPDATE_COMPLETE", "UPDATE_ROLLBACK_COMPLETE", "IMPORT_COMPLETE", "IMPORT_ROLLBACK_COMPLETE":
+		return true, ""
+	case "UPDATE_ROLLBACK_FAILED":
+		return false, "its last update failed to roll back: CloudFormation refuses every update until aws cloudformation continue-update-rollback succeeds (skipping the resources it cannot roll back)"
+	case "ROLLBACK_COMPLETE", "ROLLBACK_FAILED", "CREATE_FAILED":
+		return false, "its creation failed and was rolled back: CloudFormation cannot update it; delete it (what it made was removed) and deploy again"
+	case "DELETE_FAILED":
+		return false, "its deletion failed: CloudFormation refuses updates; finish deleting it, or retain the resources that block it"
+	}
+	if strings.HasSuffix(status, "_IN_PROGRESS") {
+		return false, "an operation on it is in progress (" + status + "): wait for it to end, then plan again from a new capture"
+	}
+	return false, "CloudFormation does not update a stack in status " + status
 }
 
 // Taken says who in the account, outside the stack, holds a name: by
@@ -146,7 +191,7 @@ func Compute(old *Template, live []Live, next *Template, env Env, taken Taken) [
 			if o.DeletionPolicy == "Retain" || o.DeletionPolicy == "RetainExceptOnCreate" {
 				c.Action, c.Why = Retain, "the template no longer names it; DeletionPolicy "+o.DeletionPolicy+" keeps it in the account"
 			} else {
-				c.Harm = uses[o.Type]
+				c.Harm = harmOf(o.Type)
 			}
 			out = append(out, c)
 		case !hadOld:
@@ -162,7 +207,7 @@ func Compute(old *Template, live []Live, next *Template, env Env, taken Taken) [
 			out = append(out, c)
 		case o.Type != nr.Type:
 			out = append(out, Change{Logical: id, Type: nr.Type, Name: oldR.names[id], Action: Fails,
-				Why: "its type changes from " + o.Type + ", which CloudFormation refuses", Harm: uses[o.Type]})
+				Why: "its type changes from " + o.Type + ", which CloudFormation refuses", Harm: harmOf(o.Type)})
 		default:
 			out = append(out, compare(id, o, nr, &oldR, &newR))
 		}
@@ -187,7 +232,7 @@ func compare(id string, o, nr Resource, oldR, newR *resolver) Change {
 		}
 	}
 	if len(changed) > 0 {
-		c.Harm = uses[nr.Type]
+		c.Harm = harmOf(nr.Type)
 		if nameProp != "" && nr.Properties[nameProp] != nil && newR.names[id] == oldR.names[id] {
 			c.Action, c.Why = Fails, strings.Join(changed, ", ")+" changes, which replaces it, and CloudFormation cannot replace a custom-named resource under the same name: the update rolls back"
 			return c

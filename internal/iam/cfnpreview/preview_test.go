@@ -118,3 +118,55 @@ func TestParseRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryPermissionIsHarm: deleting an inline policy on the node role
+// harms as deleting a managed one does, and a type karpgen does not
+// know is never called harmless.
+func TestEveryPermissionIsHarm(t *testing.T) {
+	old := mustParse(t, `
+Resources:
+  NodeRole:
+    Type: AWS::IAM::Role
+    Properties: {RoleName: Node-c1, AssumeRolePolicyDocument: {Statement: []}}
+  NodeInline:
+    Type: AWS::IAM::Policy
+    Properties: {PolicyName: ecr-pull, Roles: [!Ref NodeRole], PolicyDocument: {Statement: [{Effect: Allow, Action: "ecr:GetAuthorizationToken", Resource: "*"}]}}
+  NodeRolePolicy:
+    Type: AWS::IAM::RolePolicy
+    Properties: {PolicyName: ssm, RoleName: !Ref NodeRole, PolicyDocument: {Statement: []}}
+  Key:
+    Type: AWS::KMS::Key
+    Properties: {KeyPolicy: {Statement: []}}
+  Odd:
+    Type: AWS::Custom::Thing
+    Properties: {}
+`)
+	next := mustParse(t, `{"Resources": {"NodeRole": {"Type": "AWS::IAM::Role", "Properties": {"RoleName": "Node-c1", "AssumeRolePolicyDocument": {"Statement": []}}}}}`)
+	env := Env{Names: model.Names{Partition: "aws", Region: "r1", Account: "111", URLSuffix: "amazonaws.com"}, StackName: "stack"}
+	var got []string
+	for _, c := range Harmful(Compute(old, nil, next, env, nil)) {
+		got = append(got, c.Logical+": "+c.Harm)
+	}
+	want := []string{
+		"Key: volumes and messages encrypted with it cannot be read without it",
+		"NodeInline: the roles it is embedded in lose what it allows",
+		"NodeRolePolicy: the role it is embedded in loses what it allows",
+		"Odd: karpgen does not know what uses a resource of type AWS::Custom::Thing: check that nothing does before the update deletes or replaces it",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("harm:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestUpdatable: a stack CloudFormation will not update is said so.
+func TestUpdatable(t *testing.T) {
+	for status, want := range map[string]bool{
+		"UPDATE_COMPLETE": true, "CREATE_COMPLETE": true, "UPDATE_ROLLBACK_COMPLETE": true, "IMPORT_COMPLETE": true,
+		"UPDATE_ROLLBACK_FAILED": false, "ROLLBACK_COMPLETE": false, "UPDATE_IN_PROGRESS": false,
+		"UPDATE_COMPLETE_CLEANUP_IN_PROGRESS": false, "DELETE_FAILED": false, "CREATE_IN_PROGRESS": false,
+	} {
+		if ok, why := Updatable(status); ok != want || ok != (why == "") {
+			t.Errorf("%s: %v %q, want %v", status, ok, why, want)
+		}
+	}
+}

@@ -36,6 +36,9 @@ func (p *Plan) readLive() error {
 	}
 	st := p.live.Stacks[n.Stack]
 	p.Stack = &StackPreview{Name: n.Stack, Exists: st.Exists, Changes: changes}
+	if ok, why := cfnpreview.Updatable(st.Status); st.Exists && !ok {
+		p.Blockers = append(p.Blockers, block("upgrade/stack-state", "stack "+n.Stack+" is in status "+st.Status+": "+why))
+	}
 	for _, c := range cfnpreview.Harmful(changes) {
 		msg := "deploying the target's IAM to stack " + n.Stack + " would " + verb(c.Action) + " " + c.Logical
 		if c.Name != "" {
