@@ -248,4 +248,4 @@ func (c *Collect) Finish(fleet map[string][]byte) error {
 // Replanner makes the upgrade plans written under out/<env>/upgrade/
 // again from the result's environments, for a sink that checks or keeps
 // them.
-func (r *Result) Replanner() output.Replanner { return upgrade.Replanner(r.Envs) }
+func (r *Result) Replanner() output.Replanner { return upgrade.Replanner(r.Envs, r.Live) }

@@ -9,6 +9,7 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
+	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/printer"
 	"github.com/karpgen/karpgen/internal/util/escape"
@@ -255,11 +256,11 @@ const RecordFile = "plan.json"
 // Replanner makes the plans written under out/<env>/upgrade/ again from
 // the environments' profiles (an output.Replanner): render passes it to
 // its sink.
-func Replanner(envs []*model.Env) func(env string, files map[string][]byte) (*model.Bundle, error) {
+func Replanner(envs []*model.Env, captures map[string]*live.Cluster) func(env string, files map[string][]byte) (*model.Bundle, error) {
 	return func(env string, files map[string][]byte) (*model.Bundle, error) {
 		for _, e := range envs {
 			if e.Name == env {
-				return Replan(e, files)
+				return Replan(e, files, captures[env])
 			}
 		}
 		return nil, fmt.Errorf("environment %s was not rendered", env)
@@ -271,8 +272,10 @@ func Replanner(envs []*model.Env) func(env string, files map[string][]byte) (*mo
 // as the profile now is: render writes it again and render --check
 // compares it, so a plan in out/ is always what karpgen would write. A
 // plan the profile now blocks, or a record that names no versions, is an
-// error.
-func Replan(e *model.Env, files map[string][]byte) (*model.Bundle, error) {
+// error. A plan written from a capture (upgrade --write --state) is
+// made again from the capture render is given (render --state), so that
+// the same state checks it.
+func Replan(e *model.Env, files map[string][]byte, capture *live.Cluster) (*model.Bundle, error) {
 	record, ok := files[RecordFile]
 	if !ok {
 		return nil, fmt.Errorf("no %s records the plan", RecordFile)
@@ -289,7 +292,7 @@ func Replan(e *model.Env, files map[string][]byte) (*model.Bundle, error) {
 	if r.Env != e.Name || r.From == "" || r.To == "" {
 		return nil, fmt.Errorf("%s does not record a plan of %s (env, from and to)", RecordFile, e.Name)
 	}
-	p, err := New(e, Options{From: r.From, To: r.To, KubernetesTo: r.KubernetesTo})
+	p, err := New(e, Options{From: r.From, To: r.To, KubernetesTo: r.KubernetesTo, Live: capture})
 	if err != nil {
 		return nil, err
 	}
