@@ -81,7 +81,7 @@ func Tables(src fs.FS, label string) (map[string][]byte, error) {
 		label, vpcLimitsFile, pricingGlob) + strings.Join(dated, "")
 	return map[string][]byte{
 		"types.tsv":  []byte(types.String()),
-		"prices.tsv": []byte("# region\tinstanceType\tusdPerHour\n" + strings.Join(prices, "\n") + "\n"),
+		"prices.tsv": []byte("# region\tinstanceType\tpricePerHour (the currency of the partition: CNY in aws-cn, else USD)\n" + strings.Join(prices, "\n") + "\n"),
 		"SOURCE":     []byte(sourceNote),
 	}, nil
 }

@@ -125,7 +125,7 @@ func DiffWorkloads(report *fleetdiff.Report, base, head *Result, paths []string)
 		}
 		capBefore, capAfter := sides[0].Summary(), sides[1].Summary()
 		if capBefore != capAfter {
-			c.Capacity = &fleetdiff.CapacityChange{Before: capBefore, After: capAfter, Prices: sides[1].Capacity.Prices, Priced: sides[1].Capacity.Priced}
+			c.Capacity = &fleetdiff.CapacityChange{Before: capBefore, After: capAfter, Prices: sides[1].Capacity.Prices, Priced: sides[1].Capacity.Priced, Currency: sides[1].Capacity.Currency}
 		}
 	}
 	return nil

@@ -108,6 +108,8 @@ type CapacityChange struct {
 	// Prices says where the prices come from, or why there are none.
 	Prices string `json:"prices"`
 	Priced bool   `json:"priced"`
+	// Currency is the ISO 4217 code of the prices, when priced.
+	Currency string `json:"currency,omitempty"`
 }
 
 // Capacity is the nodes Karpenter launches, their instance mix ("2

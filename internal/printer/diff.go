@@ -186,8 +186,8 @@ func Diff(w io.Writer, r *fleetdiff.Report) error {
 		}
 		if c := e.Capacity; c != nil {
 			line("Capacity for the workloads (Karpenter's scheduler):")
-			line("  before: %s", capacityText(c.Before, c.Priced))
-			line("  after:  %s%s", capacityText(c.After, c.Priced), costDelta(c))
+			line("  before: %s", capacityText(c.Before, c))
+			line("  after:  %s%s", capacityText(c.After, c), costDelta(c))
 			line("  prices: %s", c.Prices)
 		}
 		if e.VersionFrom != "" {
@@ -333,7 +333,7 @@ func markdownEnv(e fleetdiff.Env) string {
 		what = append(what, fmt.Sprintf("%d workloads land elsewhere", len(e.Workloads)))
 	}
 	if c := e.Capacity; c != nil && c.Priced {
-		what = append(what, fmt.Sprintf("%s → %s", instancetypes.PerHour(c.Before.PerHour), instancetypes.PerHour(c.After.PerHour)))
+		what = append(what, fmt.Sprintf("%s → %s", instancetypes.PerHour(c.Before.PerHour, c.Currency), instancetypes.PerHour(c.After.PerHour, c.Currency)))
 	}
 	if len(what) == 0 && len(e.Files) > 0 {
 		what = append(what, "files")
@@ -375,14 +375,14 @@ func markdownEnv(e fleetdiff.Env) string {
 		}
 	}
 	if c := e.Capacity; c != nil {
-		b.WriteString("\n**Capacity for the workloads** (Karpenter's scheduler):\n\n| | Nodes | Instance mix | Pending | $/hour |\n|---|---|---|---|---|\n")
+		b.WriteString("\n**Capacity for the workloads** (Karpenter's scheduler):\n\n| | Nodes | Instance mix | Pending | Per hour |\n|---|---|---|---|---|\n")
 		for _, side := range []struct {
 			name string
 			c    fleetdiff.Capacity
 		}{{"before", c.Before}, {"after", c.After}} {
 			price := "—"
 			if c.Priced {
-				price = instancetypes.PerHour(side.c.PerHour)
+				price = instancetypes.PerHour(side.c.PerHour, c.Currency)
 			}
 			fmt.Fprintf(&b, "| %s | %d | %s | %d | %s |\n", side.name, side.c.Nodes, escape.Markdown(side.c.Mix), side.c.Pending, price)
 		}
@@ -486,7 +486,7 @@ func hoursWhere(h drift.HoursDelta) string {
 
 // capacityText writes one side's capacity: "3 nodes (2 c5.xlarge spot,
 // 1 m5.large on-demand), $0.5120/h, 0 Pending".
-func capacityText(c fleetdiff.Capacity, priced bool) string {
+func capacityText(c fleetdiff.Capacity, change *fleetdiff.CapacityChange) string {
 	s := fmt.Sprintf("%d nodes", c.Nodes)
 	if c.Nodes == 1 {
 		s = "1 node"
@@ -494,8 +494,8 @@ func capacityText(c fleetdiff.Capacity, priced bool) string {
 	if c.Mix != "" {
 		s += " (" + c.Mix + ")"
 	}
-	if priced {
-		s += ", " + instancetypes.PerHour(c.PerHour)
+	if change.Priced {
+		s += ", " + instancetypes.PerHour(c.PerHour, change.Currency)
 	}
 	return s + fmt.Sprintf(", %d Pending", c.Pending)
 }
@@ -510,5 +510,5 @@ func costDelta(c *fleetdiff.CapacityChange) string {
 	if d < 0 {
 		sign, d = "-", -d
 	}
-	return " (" + sign + instancetypes.PerHour(d) + ")"
+	return " (" + sign + instancetypes.PerHour(d, c.Currency) + ")"
 }

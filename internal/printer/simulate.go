@@ -64,7 +64,7 @@ func Simulate(w io.Writer, r *simulate.Report) {
 	for i, n := range r.Nodes {
 		price := ""
 		if n.Price > 0 {
-			price = " at " + instancetypes.PerHour(n.Price)
+			price = " at " + instancetypes.PerHour(n.Price, r.Capacity.Currency)
 		}
 		daemons := ""
 		if n.Daemons > 0 {
@@ -82,13 +82,13 @@ func Simulate(w io.Writer, r *simulate.Report) {
 func simulateCapacity(w io.Writer, c simulate.Capacity) {
 	total := ""
 	if c.Priced {
-		total = ", " + instancetypes.PerHour(c.PerHour)
+		total = ", " + instancetypes.PerHour(c.PerHour, c.Currency)
 	}
 	fmt.Fprintf(w, "\nCapacity: %s%s\n", things(c.Nodes, "new node"), total)
 	for _, p := range c.Pools {
 		price := ""
 		if c.Priced {
-			price = ", " + instancetypes.PerHour(p.PerHour)
+			price = ", " + instancetypes.PerHour(p.PerHour, c.Currency)
 		}
 		fmt.Fprintf(w, "  pool %s: %s (%s)%s\n", escape.Terminal(p.Pool), things(p.Nodes, "node"), instancetypes.MixText(p.Mix), price)
 	}
@@ -142,11 +142,11 @@ func SimulateMarkdown(w io.Writer, r *simulate.Report) {
 	if len(r.Nodes) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n**Nodes Karpenter would launch**\n\n| # | Pool | Round | Instance type | Zone | Pods | Requests | $/hour |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "\n**Nodes Karpenter would launch**\n\n| # | Pool | Round | Instance type | Zone | Pods | Requests | Per hour |\n|---|---|---|---|---|---|---|---|\n")
 	for i, n := range r.Nodes {
 		price := "—"
 		if r.Capacity.Priced {
-			price = instancetypes.PerHour(n.Price)
+			price = instancetypes.PerHour(n.Price, r.Capacity.Currency)
 		}
 		pods := fmt.Sprint(n.Pods)
 		if n.Daemons > 0 {
@@ -158,13 +158,13 @@ func SimulateMarkdown(w io.Writer, r *simulate.Report) {
 	c := r.Capacity
 	fmt.Fprintf(w, "\n**Capacity**: %s", things(c.Nodes, "new node"))
 	if c.Priced {
-		fmt.Fprintf(w, ", %s", instancetypes.PerHour(c.PerHour))
+		fmt.Fprintf(w, ", %s", instancetypes.PerHour(c.PerHour, c.Currency))
 	}
-	fmt.Fprintf(w, "\n\n| Pool | Nodes | Instance mix | $/hour |\n|---|---|---|---|\n")
+	fmt.Fprintf(w, "\n\n| Pool | Nodes | Instance mix | Per hour |\n|---|---|---|---|\n")
 	for _, p := range c.Pools {
 		price := "—"
 		if c.Priced {
-			price = instancetypes.PerHour(p.PerHour)
+			price = instancetypes.PerHour(p.PerHour, c.Currency)
 		}
 		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", escape.Code(p.Pool), p.Nodes, escape.Markdown(instancetypes.MixText(p.Mix)), price)
 	}

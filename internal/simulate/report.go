@@ -48,6 +48,9 @@ type Capacity struct {
 	Prices string `json:"prices"`
 	// Priced: the tables price the region.
 	Priced bool `json:"priced"`
+	// Currency is the ISO 4217 code of every price, when priced: CNY in
+	// the China regions.
+	Currency string `json:"currency,omitempty"`
 }
 
 // PoolCapacity is what one pool's new nodes come to.
@@ -72,6 +75,7 @@ func NewReport(env, region string, req *Request, resp *Response) *Report {
 	_, priced := instancetypes.Prices(region)
 	r.Capacity = Capacity{Mix: map[string]int{}, Priced: priced}
 	if priced {
+		r.Capacity.Currency = instancetypes.Currency(region)
 		r.Capacity.Prices = instancetypes.PriceSource(region)
 		if slices.ContainsFunc(resp.Nodes, func(n Node) bool { return n.CapacityType == "spot" }) {
 			r.Capacity.Prices += "; " + spotNote

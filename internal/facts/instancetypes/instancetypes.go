@@ -240,13 +240,13 @@ func Source() string {
 var sourceRelease = lazyre.New(`karpenter-provider-aws@v([0-9.]+)`)
 
 // PriceSource says where a region's prices come from: "Karpenter
-// 1.15.2's on-demand prices for us-east-1, generated 2026-07-20", or ""
+// 1.15.2's on-demand prices for us-east-1, in USD, generated 2026-07-20", or ""
 // when the table does not price the region.
 func PriceSource(region string) string {
 	if _, ok := Prices(region); !ok {
 		return ""
 	}
-	out := fmt.Sprintf("%s's on-demand prices for %s", Source(), region)
+	out := fmt.Sprintf("%s's on-demand prices for %s, in %s", Source(), region, Currency(region))
 	for line := range strings.Lines(sourceFile) {
 		if m := pricesDated().FindStringSubmatch(line); m != nil && m[1] == region {
 			out += ", generated " + m[2]
@@ -255,8 +255,24 @@ func PriceSource(region string) string {
 	return out
 }
 
-// PerHour writes a price an hour: "$0.3840/h".
-func PerHour(usd float64) string { return fmt.Sprintf("$%.4f/h", usd) }
+// Currency is the ISO 4217 code of a region's prices as the tables (and
+// the AWS Price List API they come from) give them: yuan in the China
+// regions, dollars elsewhere.
+func Currency(region string) string {
+	if strings.HasPrefix(region, "cn-") {
+		return "CNY"
+	}
+	return "USD"
+}
+
+// PerHour writes a price an hour in its currency: "$0.3840/h" in
+// dollars, "CNY 1.0130/h" in another currency, by its code.
+func PerHour(amount float64, currency string) string {
+	if currency == "USD" || currency == "" {
+		return fmt.Sprintf("$%.4f/h", amount)
+	}
+	return fmt.Sprintf("%s %.4f/h", currency, amount)
+}
 
 var pricesDated = lazyre.New(`^prices of (\S+) generated at ([0-9-]+)T`)
 

@@ -153,3 +153,28 @@ func TestPricesOfEachRegion(t *testing.T) {
 		t.Errorf("a region without prices: %v %v", p, ok)
 	}
 }
+
+// TestPricesCarryTheirCurrency: the China regions' prices are yuan, as
+// the Price List API gives them to Karpenter's tables (m5.large is
+// 1.013 CNY an hour in cn-north-1, 0.096 USD in us-east-1), and are
+// written with their code, never as dollars.
+func TestPricesCarryTheirCurrency(t *testing.T) {
+	for _, c := range []struct{ region, currency, m5, source string }{
+		{"cn-north-1", "CNY", "CNY 1.0130/h", "on-demand prices for cn-north-1, in CNY, generated 2024-11-06"},
+		{"us-east-1", "USD", "$0.0960/h", "on-demand prices for us-east-1, in USD, generated"},
+		{"us-gov-west-1", "USD", "", "in USD"},
+	} {
+		if got := Currency(c.region); got != c.currency {
+			t.Errorf("Currency(%s) = %s, want %s", c.region, got, c.currency)
+		}
+		if c.m5 != "" {
+			prices, _ := Prices(c.region)
+			if got := PerHour(prices["m5.large"], Currency(c.region)); got != c.m5 {
+				t.Errorf("%s: m5.large is %s, want %s", c.region, got, c.m5)
+			}
+		}
+		if got := PriceSource(c.region); !strings.Contains(got, c.source) {
+			t.Errorf("PriceSource(%s) = %q, want it to hold %q", c.region, got, c.source)
+		}
+	}
+}
