@@ -82,6 +82,9 @@ func newGroupRoom(g simulate.NodeGroup, daemons []*corev1.Pod) (*groupRoom, erro
 // place puts a pod on the first node with room for it, or says why none
 // has, as kube-scheduler words it.
 func (r *groupRoom) place(p *corev1.Pod) string {
+	if len(r.free) == 0 {
+		return fmt.Sprintf("node group %s has no nodes (size 0): it holds no pod", r.group.Name)
+	}
 	req := resources.RequestsForPods(p)
 	for i, free := range r.free {
 		if resources.Fits(req, free) {
