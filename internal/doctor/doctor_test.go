@@ -1200,6 +1200,16 @@ func TestTeamNodeRolePolicies(t *testing.T) {
 	if r := run(t, e, writeState(t, withOwn(describe, tag))); len(findings(r)) != 0 {
 		t.Errorf("the CNI's permissions in the team's inline policy:\n%s", text(r))
 	}
+	// The same, held to the cluster's region: a node calls its own
+	// region, which its requests carry as aws:RequestedRegion.
+	inRegion := func(st map[string]any) map[string]any {
+		st = maps.Clone(st)
+		st["Condition"] = map[string]any{"StringEquals": map[string]any{"aws:RequestedRegion": n.Region}}
+		return st
+	}
+	if r := run(t, e, writeState(t, withOwn(inRegion(describe), inRegion(tag)))); len(findings(r)) != 0 {
+		t.Errorf("the CNI's permissions held to the region:\n%s", text(r))
+	}
 	wrongTag := map[string]any{"Sid": "TagEni", "Effect": "Allow", "Action": "ec2:CreateTags", "Resource": "arn:aws:ec2:*:*:network-interface/*",
 		"Condition": map[string]any{"StringEquals": map[string]any{"aws:ResourceTag/cluster": "ws-prod"}}}
 	var got []string
