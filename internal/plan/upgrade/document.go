@@ -120,7 +120,13 @@ func (p *Plan) write(md bool) []byte {
 		if hop.LTSUntil != "" {
 			title += fmt.Sprintf(" (long-term support ends on %s)", hop.LTSUntil)
 		}
+		if hop.OutsideMatrix != "" {
+			title += " (outside the tested matrix)"
+		}
 		h(2, title)
+		if hop.OutsideMatrix != "" {
+			w("- %s\n", hop.OutsideMatrix)
+		}
 		list("controller IAM actions added", hop.IAM.Added)
 		list("controller IAM actions removed", hop.IAM.Removed)
 		list("statements re-scoped", hop.IAM.Rescoped)

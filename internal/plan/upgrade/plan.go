@@ -54,8 +54,10 @@ type Plan struct {
 	// first to last; envs the environment resolved at each (nil for the 0.x
 	// releases, which karpgen does not render).
 	versions []facts.Version
-	envs     []*model.Env
-	bundles  []*model.Bundle
+	// kube is the Kubernetes minor the cluster runs at each release.
+	kube    []string
+	envs    []*model.Env
+	bundles []*model.Bundle
 	// beta are the v1beta1 controller policies of a move from v1alpha5.
 	beta []iampolicy.ControllerPolicy
 }
@@ -91,6 +93,10 @@ type Hop struct {
 	// Drift names the pools whose nodes the hop replaces, from Objects.
 	Drift []string `json:"drift"`
 	Notes []string `json:"notes"`
+	// OutsideMatrix says the release of To is not tested on the
+	// Kubernetes the cluster runs then: a start that EKS's forced
+	// upgrades left behind moves forward through it.
+	OutsideMatrix string `json:"outsideMatrix,omitempty"`
 	// Objects, Policies and Helm are what the bundle rendered at From
 	// becomes at To, compared as karpgen diff compares a change: the
 	// NodePools and EC2NodeClasses with each field's effect under both
@@ -249,6 +255,7 @@ func New(e *model.Env, o Options) (*Plan, error) {
 	}
 	p.versions = append(p.versions, tv)
 	kube := p.kubernetesPath()
+	p.kube = kube
 	for i, v := range p.versions {
 		if v.Major == 0 {
 			p.envs = append(p.envs, nil)
@@ -308,7 +315,12 @@ func (p *Plan) startBlockers(e *model.Env, fv, tv facts.Version, kube string) {
 	if fv.Major > 0 {
 		rng, _ = p.envs[0].KubernetesRange()
 	}
-	if facts.MinorLess(kube, rng[0]) || facts.MinorLess(rng[1], kube) {
+	// A cluster newer than the start supports is where EKS's forced
+	// upgrades put every cluster left on an old release: Karpenter checks
+	// only a minimum version, so it runs there, and the plan moves forward
+	// from it (each hop outside the tested matrix says so). One older
+	// than the start supports cannot be running it.
+	if facts.MinorLess(kube, rng[0]) {
 		p.Blockers = append(p.Blockers, block("upgrade/from-kubernetes", fmt.Sprintf(
 			"Karpenter %s supports Kubernetes %s to %s; the cluster runs %s, so it cannot be running Karpenter %s: plan from the version the cluster runs, or set cluster.kubernetesVersion to the cluster's",
 			fv, rng[0], rng[1], kube, fv)))
@@ -345,6 +357,10 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 			}
 			p.Blockers = append(p.Blockers, block("upgrade/kubernetes-too-old", msg))
 			return
+		case facts.MinorLess(rng[1], k) && p.targetRuns(k):
+			// On the way forward to a release that supports the cluster's
+			// Kubernetes: outside the tested matrix, said on the hop.
+			continue
 		case facts.MinorLess(rng[1], k):
 			p.Blockers = append(p.Blockers, block("upgrade/kubernetes-too-new",
 				fmt.Sprintf("Karpenter %s supports Kubernetes %s to %s; the cluster runs %s%s", v, rng[0], rng[1], k, lastSupporting(k))))
@@ -372,6 +388,27 @@ func (p *Plan) blockers(tm *facts.Minor, tv facts.Version, kube []string) {
 }
 
 var kubeMinor = lazyre.New(`^1\.[0-9]+$`)
+
+// targetRuns says the target release supports Kubernetes k.
+func (p *Plan) targetRuns(k string) bool {
+	rng, _ := p.envs[len(p.envs)-1].KubernetesRange()
+	return !facts.MinorLess(k, rng[0]) && !facts.MinorLess(rng[1], k)
+}
+
+// outsideMatrix is why release i runs outside its tested Kubernetes
+// range, "" when it does not, with what to watch there.
+func (p *Plan) outsideMatrix(i int) string {
+	v, k := p.versions[i], p.kube[i]
+	rng := facts.ZeroKubernetes(v)
+	if e := p.envs[i]; e != nil {
+		rng, _ = e.KubernetesRange()
+	}
+	if !facts.MinorLess(rng[1], k) {
+		return ""
+	}
+	return fmt.Sprintf("outside the tested matrix: Karpenter %s is tested on Kubernetes %s to %s and the cluster runs %s. Karpenter checks only a minimum version, so it starts; "+
+		"stay on it no longer than the next hop, and after the hop check that the controller is Ready and logs no error, and that a pod that needs a new node gets one", v, rng[0], rng[1], k)
+}
 
 // kubernetesPath is the Kubernetes version the cluster runs at each
 // release of the move, and the Kubernetes upgrades (p.Kubernetes) that
@@ -440,7 +477,7 @@ func lastSupporting(k string) string {
 func (p *Plan) hop(i int) (Hop, error) {
 	from, to := p.versions[i-1], p.versions[i]
 	a, b := p.envs[i-1], p.envs[i]
-	h := Hop{From: from.String(), To: to.String()}
+	h := Hop{From: from.String(), To: to.String(), OutsideMatrix: p.outsideMatrix(i)}
 	if m, ok := facts.Lookup(to); ok {
 		h.LTSUntil = m.LTSUntil
 	}
