@@ -42,9 +42,19 @@ func Live(e *model.Env, s *State) (*live.Cluster, error) {
 	var cl eksCluster
 	if ok, err := readKnown(s, "eks-cluster.json", &cl); err != nil {
 		return nil, err
-	} else if ok && cl.Cluster.AccessConfig.AuthenticationMode != "" {
-		c.AuthMode = cl.Cluster.AccessConfig.AuthenticationMode
-		c.Known = append(c.Known, "auth")
+	} else if ok {
+		// Another environment's capture (another cluster, account,
+		// region or partition) would plan this one from what another
+		// holds: its subnets tagged with this one's discovery tag.
+		if cl.Cluster.Name != n.Cluster || cl.Cluster.Arn != "" && cl.Cluster.Arn != n.ClusterARN {
+			return nil, &StateError{File: "eks-cluster.json", Reason: fmt.Sprintf("the capture is of cluster %s (%s), not of %s's cluster %s (%s): capture this environment's (karpgen doctor %s --capture-script)",
+				strconv.Quote(cl.Cluster.Name), strconv.Quote(cl.Cluster.Arn), e.Name, n.Cluster, n.ClusterARN, e.Name)}
+		}
+		if cl.Cluster.AccessConfig.AuthenticationMode != "" {
+			c.AuthMode = cl.Cluster.AccessConfig.AuthenticationMode
+			c.Known = append(c.Known, "auth")
+		}
+		c.Kubernetes = cl.Cluster.Version
 	}
 	for _, name := range stacksOf(n) {
 		st, err := readStack(s, name)

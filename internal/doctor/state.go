@@ -128,6 +128,7 @@ func (s *State) read(file string, v any) (found bool, failed *captureError, err 
 type eksCluster struct {
 	Cluster struct {
 		Name               string `json:"name"`
+		Arn                string `json:"arn"`
 		Version            string `json:"version"`
 		Endpoint           string `json:"endpoint"`
 		ResourcesVpcConfig struct {

@@ -26,6 +26,9 @@ type Cluster struct {
 	// AuthMode is the cluster's authentication mode (CONFIG_MAP,
 	// API_AND_CONFIG_MAP, API).
 	AuthMode string
+	// Kubernetes is the minor the cluster runs ("1.32"), "" when not
+	// captured.
+	Kubernetes string
 	// Stacks are the stacks the profile names, by name.
 	Stacks map[string]*Stack
 	// HelmReleases are the cluster's Helm releases of Karpenter's charts.

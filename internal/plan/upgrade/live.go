@@ -21,6 +21,10 @@ func (p *Plan) readLive() error {
 		return nil
 	}
 	p.State = p.live.Dir
+	if k := p.live.Kubernetes; k != "" && k != p.KubernetesVersion {
+		p.Blockers = append(p.Blockers, block("upgrade/state-kubernetes", "the capture says cluster "+n.Cluster+" runs Kubernetes "+k+"; the profile says "+p.KubernetesVersion+
+			": set cluster.kubernetesVersion to "+k+", the cluster's, and the plan starts from there"))
+	}
 	if p.live.Knows("auth") && p.live.AuthMode == "CONFIG_MAP" && needsAccessEntries(target) {
 		p.Blockers = append(p.Blockers, block("upgrade/auth-mode", "the capture says cluster "+n.Cluster+" is in CONFIG_MAP authentication mode, where EKS refuses the access entries the target's template creates for its node roles and the IAM stack rolls back: "+
 			escape.ShellJoin("aws", "eks", "update-cluster-config", "--region", n.Region, "--name", n.Cluster, "--access-config", "authenticationMode=API_AND_CONFIG_MAP")+
