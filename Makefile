@@ -2,10 +2,18 @@
 # `make test` is the single gate (format, vet, tests, out/ current).
 GO       ?= go
 BIN      := bin/karpgen
+
+# One set of build flags for the tests, the binaries, the plugin image
+# and the release: static (no cgo) and -trimpath, so that a package a test
+# compiled is the one a binary links, and each is compiled once
+# (docs/performance.md). The link flags differ only in what they stamp.
+export CGO_ENABLED := 0
+export GOFLAGS := $(strip $(GOFLAGS) -trimpath)
+LDFLAGS := -s -w -buildid=
 # The IAM policy simulator; its packages are installed from its lockfile.
 SIMDIR   := test/iamsim
 
-.PHONY: release release-check all build render test fmt-check vet staticcheck unit iamsim module-zips out-check generate-check generate argocd-e2e terraform-validate simulator simulate-e2e install clean bench tools
+.PHONY: release release-check all build render test fmt-check vet staticcheck unit iamsim module-zips out-check generate-check generate argocd-e2e terraform-validate terraform-gate oracle-sums simulator simulate-e2e install clean bench tools
 
 all: build
 
@@ -13,19 +21,22 @@ all: build
 # ships, a binary without the dynamic loader starts 6 ms sooner on the
 # 2-core machine of docs/performance.md.
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -buildvcs=auto -ldflags="-s -w" -o $(BIN) ./cmd/karpgen
+	$(GO) build -buildvcs=auto -ldflags="$(LDFLAGS)" -o $(BIN) ./cmd/karpgen
 
 install:
-	CGO_ENABLED=0 $(GO) install -buildvcs=auto ./cmd/karpgen
+	$(GO) install -buildvcs=auto ./cmd/karpgen
 
 render: build
 	$(BIN) render
 
-test: fmt-check vet staticcheck unit out-check generate-check argocd-e2e terraform-validate simulate-e2e release-check
-	@sh hack/test-summary.sh $(SKIPS)
+test: fmt-check vet staticcheck unit out-check generate-check argocd-e2e terraform-gate simulate-e2e release-check
+	@sh hack/test-summary.sh $(SKIPS) $(DEFERRED)
 
 # Tests that skip for want of an outside checker list themselves here.
 SKIPS := $(CURDIR)/.cache/skips.txt
+# Oracles that change rarely and were not run, because what they check
+# is what they last passed on, list themselves here (docs/oracles.md).
+DEFERRED := $(CURDIR)/.cache/deferred.txt
 
 fmt-check:
 	@echo "== gofmt"
@@ -90,7 +101,7 @@ IMAGE_ARCH := $(shell $(GO) env GOARCH)
 argocd-e2e: build
 	@echo "== Argo CD end-to-end: karpgen's plugin, from its image, in argocd-cmp-server and the repo-server"
 	rm -rf bin/karpgen-cmp
-	CGO_ENABLED=0 GOOS=linux GOARCH=$(IMAGE_ARCH) $(GO) build -trimpath -ldflags="-s -w -buildid=" -o bin/karpgen-linux ./cmd/karpgen
+	GOOS=linux GOARCH=$(IMAGE_ARCH) $(GO) build -ldflags="$(LDFLAGS)" -o bin/karpgen-linux ./cmd/karpgen
 	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || echo 0) $(GO) run ./hack/cmpimage build -o bin/karpgen-cmp -version v0.0.0-test \
 		-plugin deploy/argocd/plugin.yaml linux/$(IMAGE_ARCH)=bin/karpgen-linux
 	$(GO) run ./hack/cmpimage extract -platform linux/$(IMAGE_ARCH) -o bin/karpgen-from-image bin/karpgen-cmp
@@ -102,6 +113,23 @@ argocd-e2e: build
 # out/ and of profiles that adopt, and tofu console's documents against
 # the CloudFormation template's.
 TF_BIN := $(CURDIR)/bin/terraform
+# make test runs it when what it checks (hack/oracle-inputs.sh terraform:
+# the test module, the schema, every module and template it reads) is not
+# what it last passed on (.ci/oracles.sum), or when ORACLES=all (the
+# scheduled job); `make oracle-sums` records a pass.
+ORACLES ?= changed
+ORACLE_SUMS := .ci/oracles.sum
+terraform-gate: build
+	@mkdir -p $(dir $(DEFERRED)) && rm -f $(DEFERRED)
+	@have=$$(bash hack/oracle-inputs.sh terraform $(CURDIR)/$(BIN)); \
+	if [ "$(ORACLES)" != all ] && [ "$$have" = "$$(sed -n 's/^terraform //p' $(ORACLE_SUMS))" ]; then \
+		echo "== Terraform: OpenTofu passed these modules and this schema already ($(ORACLE_SUMS)): not run again (ORACLES=all runs it)"; \
+		echo "OpenTofu validate and console (test/terraform): the modules and schema it passed ($$have)" >>$(DEFERRED); \
+	else $(MAKE) --no-print-directory terraform-validate; fi
+
+oracle-sums: terraform-validate
+	echo "terraform $$(bash hack/oracle-inputs.sh terraform $(CURDIR)/$(BIN))" >$(ORACLE_SUMS)
+
 terraform-validate: build
 	@echo "== Terraform: the IAM module validated by OpenTofu against the AWS provider's schema"
 	cd test/terraform && $(GO) vet ./... && $(GO) build -o $(TF_BIN)/tofu github.com/opentofu/opentofu/cmd/tofu && \
@@ -113,8 +141,8 @@ terraform-validate: build
 # a binary of the simulate/ module, so that karpgen's carries none of it.
 SIM_TOOLCHAIN := go1.27.3
 simulator:
-	cd simulate && GOTOOLCHAIN=$(SIM_TOOLCHAIN) $(GO) build -trimpath -ldflags="-s -w" -o ../bin/karpgen-simulate ./cmd/karpgen-simulate
-simulate-e2e: build tools
+	cd simulate && GOTOOLCHAIN=$(SIM_TOOLCHAIN) $(GO) build -ldflags="$(LDFLAGS)" -o ../bin/karpgen-simulate ./cmd/karpgen-simulate
+simulate-e2e: build bin/helm
 	@echo "== karpgen simulate: Karpenter's scheduler over the scenarios of simulate/testdata"
 	cd simulate && GOTOOLCHAIN=$(SIM_TOOLCHAIN) $(GO) vet ./... && \
 		GOTOOLCHAIN=$(SIM_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/$(BIN) HELM_BIN=$(CURDIR)/bin/helm $(GO) test -count=1 ./...
@@ -137,19 +165,23 @@ REFERENCE ?= reference/karpenter
 # helm and cue, built from their Go modules in tools/ (a module of its own),
 # static as their own releases are, so that the bench compares like with like.
 tools: bin/helm bin/cue
-bin/helm bin/cue: tools/go.mod tools/tools.go
-	cd tools && CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o ../bin/helm helm.sh/helm/v3/cmd/helm && CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o ../bin/cue cuelang.org/go/cmd/cue
+bin/helm: tools/go.mod tools/tools.go
+	cd tools && $(GO) build -ldflags="$(LDFLAGS)" -o ../bin/helm helm.sh/helm/v3/cmd/helm
+bin/cue: tools/go.mod tools/tools.go
+	cd tools && $(GO) build -ldflags="$(LDFLAGS)" -o ../bin/cue cuelang.org/go/cmd/cue
 
 # Binaries for linux and darwin (amd64, arm64), their SBOMs and SHA256SUMS
-# in dist/<version>/, the version being the tag of HEAD (hack/release.sh).
+# in dist/<version>/, the version being the tag of HEAD (hack/release.sh);
+# the tag's workflow (.github/workflows/release.yml) builds them all.
 release:
 	bash hack/release.sh
 
-# The release script end to end in a tagged clone of HEAD: release and
-# snapshot labels, every platform's binaries and SBOMs, the checksums and
-# the version the binary prints (hack/release-check.sh).
+# The release script end to end in a tagged clone of HEAD: release,
+# pre-release and snapshot labels, the host platform's binaries and SBOMs,
+# the checksums and the version the binary prints, and karpgen built for
+# darwin (hack/release-check.sh).
 release-check:
-	@echo "== release: a tagged clone of HEAD, every platform, verified"
+	@echo "== release: a tagged clone of HEAD, the host platform, verified; karpgen for darwin"
 	bash hack/release-check.sh
 
 clean:

@@ -142,3 +142,47 @@ func TestReleaseWorkflowLints(t *testing.T) {
 		}
 	}
 }
+
+// TestCIWorkflowLints: the gate's workflow passes actionlint, runs on
+// pushes to main, pull requests and a schedule (never
+// pull_request_target, which would run a fork's code with a write
+// token), reads only, pins every action by a full commit SHA, runs
+// .ci/run, and runs every oracle on the schedule alone.
+func TestCIWorkflowLints(t *testing.T) {
+	wf := lintWorkflow(t, "../.github/workflows/ci.yml")
+	var events []string
+	for _, ev := range wf.On {
+		events = append(events, ev.EventName())
+	}
+	if strings.Join(events, " ") != "push pull_request schedule" {
+		t.Errorf("the gate runs on %v, want push, pull_request and schedule", events)
+	}
+	if !readOnly(wf.Permissions) {
+		t.Errorf("the workflow must declare permissions: contents: read and nothing more")
+	}
+	pinned := regexp.MustCompile(`^[a-z0-9-]+/[a-z0-9-]+@[0-9a-f]{40}$`)
+	runs := false
+	for id, job := range wf.Jobs {
+		if job.Permissions != nil {
+			t.Errorf("job %s has permissions of its own", id)
+		}
+		for _, step := range job.Steps {
+			switch e := step.Exec.(type) {
+			case *actionlint.ExecAction:
+				if !pinned.MatchString(e.Uses.Value) {
+					t.Errorf("job %s: %s is not pinned by a commit SHA", id, e.Uses.Value)
+				}
+			case *actionlint.ExecRun:
+				if e.Run.Value == "bash .ci/run" {
+					runs = true
+					if env := step.Env; env == nil || env.Vars["oracles"] == nil || !strings.Contains(env.Vars["oracles"].Value.Value, "github.event_name == 'schedule' && 'all'") {
+						t.Errorf("job %s: ORACLES is not all on the schedule alone", id)
+					}
+				}
+			}
+		}
+	}
+	if !runs {
+		t.Error("no job runs bash .ci/run")
+	}
+}

@@ -27,7 +27,15 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-platforms="linux/amd64 linux/arm64 darwin/amd64 darwin/arm64"
+# Every platform a release ships; KARPGEN_PLATFORMS narrows a build (and
+# its --verify) to some of them, as hack/release-check.sh does on each push.
+platforms=${KARPGEN_PLATFORMS:-"linux/amd64 linux/arm64 darwin/amd64 darwin/arm64"}
+for platform in $platforms; do
+	case $platform in
+	linux/amd64 | linux/arm64 | darwin/amd64 | darwin/arm64) ;;
+	*) echo "release: KARPGEN_PLATFORMS names $platform, not one of linux/amd64 linux/arm64 darwin/amd64 darwin/arm64" >&2; exit 1 ;;
+	esac
+done
 
 # verify checks a release folder as a team would before installing it.
 verify() {
@@ -69,14 +77,47 @@ if [ "${1:-}" = --verify ]; then
 	exit 0
 fi
 
-version=$(git describe --tags --always --dirty 2>/dev/null || echo "v0.0.0-unknown")
+# The version: a release is HEAD on a tag that is exactly vMAJOR.MINOR.PATCH
+# in a clean tree; a pre-release is one on a semver pre-release tag
+# (v1.2.0-rc.1). Anything else is a snapshot, named after the newest such
+# tag it descends from (v1.2.0-3-gdeadbeef0123), or v0.0.0 when there is
+# none: a tag git accepts but an OCI image tag or a file name does not
+# (build metadata "+build.5", "/x", ";id", "rc1", ".4") never names one.
+num='(0|[1-9][0-9]*)'
+pre='(0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)'
+release_re="^v$num\\.$num\\.$num\$"
+prerelease_re="^v$num\\.$num\\.$num-$pre(\\.$pre)*\$"
+dirty=""
 if [ -n "$(git status --porcelain --untracked-files=all)" ]; then
-	case $version in *-dirty) ;; *) version="$version-dirty" ;; esac
+	dirty="-dirty"
 fi
-case $version in
-v[0-9]*.[0-9]*.[0-9]*) case $version in *-*) kind=snapshot ;; *) kind=release ;; esac ;;
-*) kind=snapshot ;;
-esac
+kind="" version=""
+if [ -z "$dirty" ]; then
+	while read -r tag; do
+		if [[ $tag =~ $release_re ]]; then
+			kind=release version=$tag
+			break
+		elif [[ $tag =~ $prerelease_re ]] && [ ${#tag} -le 128 ]; then
+			kind=pre-release version=$tag
+		fi
+	done < <(git tag --points-at HEAD 2>/dev/null | LC_ALL=C sort)
+fi
+if [ -z "$kind" ]; then
+	kind=snapshot base=v0.0.0 count=""
+	while read -r tag; do
+		if [[ $tag =~ $release_re || $tag =~ $prerelease_re ]] && [ ${#tag} -le 64 ]; then
+			base=$tag
+			count=$(git rev-list --count "refs/tags/$tag..HEAD")
+			break
+		fi
+	done < <(git tag --merged HEAD --sort=-creatordate 2>/dev/null)
+	if [ "$count" = 0 ]; then
+		version="$base$dirty"
+	else
+		sha=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+		version="$base-${count:-0}-g$sha$dirty"
+	fi
+fi
 if [ "${1:-}" = --version ]; then
 	echo "$kind $version"
 	exit 0

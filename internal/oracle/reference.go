@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -27,10 +26,25 @@ type TB interface {
 	TempDir() string
 }
 
-// Root is the repository's top folder.
+// Root is the repository's top folder: the one above the working
+// directory (a test runs in its package's folder) whose go.mod is
+// karpgen's. It does not ask the source file's path, which -trimpath
+// (the one set of build flags make uses) leaves relative.
 func Root() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	dir, err := os.Getwd()
+	if err != nil {
+		panic(err)
+	}
+	for d := dir; ; {
+		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && strings.HasPrefix(string(data), "module github.com/karpgen/karpgen\n") {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			panic("oracle: " + dir + " is not inside the karpgen repository")
+		}
+		d = parent
+	}
 }
 
 // Dir returns the reference folder: the repository's, or
