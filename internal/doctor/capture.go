@@ -177,8 +177,20 @@ run() {
 		# bytes the command printed.
 		message=$(LC_ALL=C tr -cd ' !#-[]-~' <"$dir/.stderr" | cut -c 1-500)
 		printf '{"error": {"code": "%%s", "message": "%%s"}}\n' "${code:-CommandFailed}" "$message" >"$dir/$file"
-		failed=$((failed + 1))
-		echo "capture: $file: ${code:-CommandFailed}" >&2
+		# "Does not exist" is an answer (no such stack, role, queue or
+		# object), which doctor and the plans read; anything else is a
+		# command that could not look.
+		case $code in
+		NoSuchEntity | NotFound | ResourceNotFoundException | AWS.SimpleQueueService.NonExistentQueue | QueueDoesNotExist) absent=1 ;;
+		ValidationError) case $message in *"does not exist"*) absent=1 ;; *) absent=0 ;; esac ;;
+		*) absent=0 ;;
+		esac
+		if [ "$absent" = 1 ]; then
+			echo "capture: $file: $code (does not exist)" >&2
+		else
+			failed=$((failed + 1))
+			echo "capture: $file: ${code:-CommandFailed}" >&2
+		fi
 	fi
 	rm -f "$dir/.stderr"
 }

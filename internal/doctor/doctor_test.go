@@ -583,6 +583,8 @@ func TestCaptureScript(t *testing.T) {
 case "$*" in
 *list-nodegroups*) echo "ng-a	ng-b";;
 *AWSServiceRoleForEC2Spot*) printf 'An error occurred (NoSuchEntity) when calling the GetRole operation: The role with name AWSServiceRoleForEC2Spot cannot be found.\t"quoted"\\ \r\033[31m\377\n' >&2; exit 254;;
+*cloudformation*) printf 'An error occurred (ValidationError) when calling the DescribeStacks operation: Stack with id X does not exist\n' >&2; exit 254;;
+*describe-security-groups*) [ -n "${DENY:-}" ] && { printf 'An error occurred (UnauthorizedOperation) when calling the DescribeSecurityGroups operation: You are not authorized to perform this operation.\n' >&2; exit 254; }; echo '{}';;
 *"--query"*) echo "vpc-0a1b2c";;
 *) printf '{"tool": "%s", "args": "%s"}\n' "$(basename "$0")" "$1 $2";;
 esac
@@ -594,15 +596,30 @@ esac
 	}
 	state := filepath.Join(dir, "state")
 	cmd := exec.Command("sh", path, state)
-	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"))
-	// One command failed: every file is written, the summary says so,
-	// and the script exits 1.
+	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "DENY=1")
+	// One command could not look: every file is written, the summary
+	// says so, and the script exits 1. What does not exist (the Spot
+	// role, the stacks of a shop without them) is an answer, not a
+	// failure.
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 		t.Fatalf("capture: %v\n%s", err, out)
 	}
-	if want := "capture: iam-spot-service-linked-role.json: NoSuchEntity\ncapture: 1 command(s) failed (their files hold the error); check the credentials and the kubeconfig, then run it again\n"; string(out) != want {
+	want := "capture: ec2-security-groups.json: UnauthorizedOperation\n" +
+		"capture: iam-spot-service-linked-role.json: NoSuchEntity (does not exist)\n" +
+		"capture: cfn-stack-Karpenter-ws-prod.json: ValidationError (does not exist)\n" +
+		"capture: cfn-resources-Karpenter-ws-prod.json: ValidationError (does not exist)\n" +
+		"capture: cfn-template-Karpenter-ws-prod.json: ValidationError (does not exist)\n" +
+		"capture: 1 command(s) failed (their files hold the error); check the credentials and the kubeconfig, then run it again\n"
+	if string(out) != want {
 		t.Errorf("capture printed %q, want %q", out, want)
+	}
+	// Without the denied command, a shop without the stacks or the Spot
+	// role captures cleanly: exit 0.
+	clean := exec.Command("sh", path, filepath.Join(dir, "clean"))
+	clean.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"))
+	if out, err := clean.CombinedOutput(); err != nil || !strings.HasSuffix(string(out), "captured into "+filepath.Join(dir, "clean")+"\n") {
+		t.Errorf("a capture whose failures are all answers: %v\n%s", err, out)
 	}
 	entries, _ := os.ReadDir(state)
 	// One file per command, and one per node group list-nodegroups
