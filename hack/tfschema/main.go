@@ -1,7 +1,9 @@
 // Command tfschema derives the part of the Terraform AWS provider's schema
 // that karpgen's Terraform module uses, in the format of `tofu providers
 // schema -json`, from the prebuilt provider package of CDK for Terraform
-// (npm @cdktf/provider-aws). That package is generated from the
+// (npm @cdktf/provider-aws, archived) or of its community successor, CDK
+// Terrain (@cdktn/provider-aws, the same layout with its classes based on
+// cdktn.* instead of cdktf.*). That package is generated from the
 // provider's own schema: its config structs (.jsii) say which arguments
 // a resource takes and which are required, its code says each argument's
 // Terraform name, type and nesting, and its getters name what the
@@ -10,7 +12,7 @@
 //
 //	go run ./hack/tfschema -package DIR -o reference/terraform/aws.json TYPE...
 //
-// DIR is the unpacked package (npm pack @cdktf/provider-aws@V; tar xzf).
+// DIR is the unpacked package (npm pack @cdktn/provider-aws@V; tar xzf).
 // A TYPE is a resource type, or data.TYPE for a data source.
 package main
 
@@ -25,7 +27,7 @@ import (
 )
 
 func main() {
-	dir := flag.String("package", "", "the unpacked @cdktf/provider-aws package")
+	dir := flag.String("package", "", "the unpacked @cdktn/provider-aws (or @cdktf/provider-aws) package")
 	out := flag.String("o", "", "the schema file to write")
 	flag.Parse()
 	if *dir == "" || *out == "" || flag.NArg() == 0 {
@@ -61,6 +63,10 @@ type deriver struct {
 	dir     string
 	types   map[string]jsiiType
 	version string
+	// pkg is the package's name (@cdktn/provider-aws), ns the namespace
+	// of the library its classes extend (cdktn, or cdktf for the
+	// archived @cdktf packages).
+	pkg, ns string
 }
 
 func run(dir, out string, names []string) error {
@@ -74,7 +80,19 @@ func run(dir, out string, names []string) error {
 	if err := json.Unmarshal(raw, &asm); err != nil {
 		return fmt.Errorf(".jsii: %w", err)
 	}
-	d := &deriver{dir: dir, types: asm.Types}
+	var manifest struct {
+		Name string `json:"name"`
+	}
+	if raw, err := os.ReadFile(filepath.Join(dir, "package.json")); err != nil {
+		return err
+	} else if err := json.Unmarshal(raw, &manifest); err != nil {
+		return fmt.Errorf("package.json: %w", err)
+	}
+	scope, _, _ := strings.Cut(strings.TrimPrefix(manifest.Name, "@"), "/")
+	if scope != "cdktf" && scope != "cdktn" {
+		return fmt.Errorf("package.json names %q, not @cdktn/provider-aws or @cdktf/provider-aws", manifest.Name)
+	}
+	d := &deriver{dir: dir, types: asm.Types, pkg: manifest.Name, ns: scope}
 	resources, data := map[string]any{}, map[string]any{}
 	for _, name := range names {
 		into, typ := resources, name
@@ -97,7 +115,7 @@ func run(dir, out string, names []string) error {
 				"data_source_schemas": data,
 			},
 		},
-		"//": "derived by hack/tfschema from @cdktf/provider-aws, made from hashicorp/aws " + d.version,
+		"//": "derived by hack/tfschema from " + d.pkg + ", made from hashicorp/aws " + d.version,
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
@@ -132,7 +150,7 @@ func (d *deriver) schema(typ string, data bool) (map[string]any, error) {
 	}
 	class := ""
 	for fqn, t := range d.types {
-		if t.Kind == "class" && strings.HasSuffix(fqn, "."+jsName(folder, true)) && (t.Base == "cdktf.TerraformResource" || t.Base == "cdktf.TerraformDataSource") {
+		if t.Kind == "class" && strings.HasSuffix(fqn, "."+jsName(folder, true)) && (t.Base == d.ns+".TerraformResource" || t.Base == d.ns+".TerraformDataSource") {
 			class = fqn
 		}
 	}
@@ -157,7 +175,7 @@ func (d *deriver) schema(typ string, data bool) (map[string]any, error) {
 	// that no argument sets.
 	attrs := block["attributes"].(map[string]any)
 	blocks := block["block_types"].(map[string]any)
-	classBody := method(js, "class "+jsName(folder, true)+" extends cdktf.Terraform")
+	classBody := method(js, "class "+jsName(folder, true)+" extends "+d.ns+".Terraform")
 	if classBody == "" {
 		return nil, fmt.Errorf("no class %s in lib/%s/index.js", jsName(folder, true), folder)
 	}
@@ -295,7 +313,7 @@ func structOf(raw json.RawMessage) (string, bool) {
 		return "", false
 	}
 	switch {
-	case t.FQN != "" && t.FQN != "cdktf.IResolvable":
+	case t.FQN != "" && t.FQN != "cdktf.IResolvable" && t.FQN != "cdktn.IResolvable":
 		return t.FQN, true
 	case t.Collection.ElementType != nil:
 		fqn, _ := structOf(t.Collection.ElementType)
