@@ -126,3 +126,8 @@ func isZoneSuffix(s string) bool {
 // Kubernetes version Karpenter supports. EKS published no Amazon Linux 2
 // AMIs for Kubernetes 1.33 and later.
 var AMIKubernetesMax = map[string]string{"al2": "1.32"}
+
+// AMISupportEnds is, for an AMI family, the day EKS's support of its
+// optimized AMIs ended: no new AMI, no fix, security ones included.
+// Amazon Linux 2's ended on 2025-11-26.
+var AMISupportEnds = map[string]string{"al2": "2025-11-26"}

@@ -332,6 +332,24 @@ var valuesRules = []*Rule{
 		},
 	},
 	{
+		ID: "value/ami-support", Severity: diag.Warning, Group: "Values",
+		Summary: "The AMI family's EKS optimized AMIs are in support on the day vet runs (Amazon Linux 2's ended on 2025-11-26).",
+		check: func(c *Context) {
+			for _, n := range names(c.P.NodeClasses) {
+				a := c.P.NodeClasses[n].AMI
+				fam := amiFamily(a)
+				if end, ok := facts.AMISupportEnds[fam]; ok && c.Today != "" && c.Today >= end {
+					path := at("nodeClasses", field(n), "ami", "family")
+					if a.Alias != "" {
+						path = at("nodeClasses", field(n), "ami", "alias")
+					}
+					c.Report(path, "move to al2023 (alias \"al2023@latest\") or bottlerocket",
+						"node class %q uses %s AMIs, whose support ended on %s: no new AMI, no fix, security ones included", n, familyName(fam), end)
+				}
+			}
+		},
+	},
+	{
 		ID: "value/ami-release", Severity: diag.Error, Group: "Values",
 		Summary: "A pinned AMI release (al2023@vYYYYMMDD) is not older than the cluster's Kubernetes minor: Karpenter resolves the alias for the cluster's minor, and a release built before upstream released that minor has no image for it. `upgrade --kubernetes-to` moves such an alias first, as a step.",
 		check: func(c *Context) {
