@@ -91,8 +91,9 @@ generate-check: module-zips
 
 # The plugin inside Argo CD's own argocd-cmp-server and repo-server
 # (test/argocd, a module of its own built from github.com/argoproj/argo-cd/v3
-# v3.6.1, which needs Go 1.27: the go command fetches that toolchain from
-# the module proxy), against the karpgen binary `make build` makes.
+# v3.6.2, and with go.3.5.mod from v3.5.8: Argo CD's two newest minors; Go
+# 1.27, which the go command fetches from the module proxy), against the
+# karpgen binary `make build` makes.
 # The plugin runs from the sidecar image: the binary is taken back out of
 # the OCI image hack/cmpimage builds (the release's, for this machine's
 # architecture), so the test runs what the image holds.
@@ -105,7 +106,8 @@ argocd-e2e: build
 	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || echo 0) $(GO) run ./hack/cmpimage build -o bin/karpgen-cmp -version v0.0.0-test \
 		-plugin deploy/argocd/plugin.yaml linux/$(IMAGE_ARCH)=bin/karpgen-linux
 	$(GO) run ./hack/cmpimage extract -platform linux/$(IMAGE_ARCH) -o bin/karpgen-from-image bin/karpgen-cmp
-	cd test/argocd && GOTOOLCHAIN=$(ARGOCD_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/bin/karpgen-from-image $(GO) test -count=1 ./...
+	cd test/argocd && GOTOOLCHAIN=$(ARGOCD_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/bin/karpgen-from-image $(GO) test -count=1 ./... && \
+		GOTOOLCHAIN=$(ARGOCD_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/bin/karpgen-from-image $(GO) test -count=1 -modfile=go.3.5.mod ./...
 
 # The bundle's Terraform module against OpenTofu and the AWS provider's
 # schema (test/terraform, a module of its own that builds OpenTofu v1.12.6

@@ -18,7 +18,8 @@ else
 	echo "   skipped: IAM policy simulator (run make iamsim)"
 fi
 argocd=$(sed -n 's|^[[:space:]]*github.com/argoproj/argo-cd/v3 \(v[0-9.]*\)$|\1|p' test/argocd/go.mod)
-echo "   ran:     Argo CD $argocd argocd-cmp-server and repo-server (test/argocd)"
+argocd35=$(sed -n 's|^[[:space:]]*github.com/argoproj/argo-cd/v3 \(v[0-9.]*\)$|\1|p' test/argocd/go.3.5.mod)
+echo "   ran:     Argo CD $argocd and $argocd35 argocd-cmp-server and repo-server (test/argocd)"
 tofu=$(sed -n 's|^[[:space:]]*github.com/opentofu/opentofu \(v[0-9.]*\)$|\1|p' test/terraform/go.mod)
 provider=$(sed -n 's|^provider registry.terraform.io/hashicorp/aws ||p' reference/terraform/SOURCE)
 if [ -n "$deferred" ] && [ -s "$deferred" ] && grep -q '^OpenTofu' "$deferred"; then
