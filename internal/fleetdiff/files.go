@@ -16,6 +16,12 @@ func files(base, head map[string][]byte, keep func(string) bool) ([]File, error)
 		}
 		_, inBase := base[p]
 		_, inHead := head[p]
+		if drawn(p) {
+			// A drawing's lines are coordinates: it is one changed file,
+			// and SUMMARY.md's table says what changed in words.
+			out = append(out, File{Path: p, Status: status(inBase, inHead)})
+			continue
+		}
 		text, err := textdiff.Unified(p, base[p], head[p], inBase, inHead, 2)
 		if err != nil {
 			return nil, err
@@ -30,3 +36,7 @@ func files(base, head map[string][]byte, keep func(string) bool) ([]File, error)
 	}
 	return out, nil
 }
+
+// drawn says a file is a drawing karpgen makes (budgets.svg), which a
+// diff shows as a file, not line by line.
+func drawn(p string) bool { return strings.HasSuffix(p, ".svg") }
