@@ -214,7 +214,31 @@ func (im *importer) adoptNodeRoles(karpenter *form.Karpenter) {
 // pods where that group is tainted.
 func (im *importer) nodeGroups(karpenter *form.Karpenter) map[string]form.NodeGroup {
 	v := im.values
-	group := orString(im.opts.NodeGroup, "system")
+	// The group the values pin the controller to: by its EKS label in
+	// the node selector, or in a required node affinity (the
+	// getting-started values' eks.amazonaws.com/nodegroup In [NAME]).
+	// Only when neither names one is a name assumed, and said.
+	pinned, at := "", v.keyPos("nodeSelector")
+	if g := v.get("nodeSelector", "eks.amazonaws.com/nodegroup").str(); g != "" {
+		pinned = g
+	}
+	for _, term := range v.get("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms").list() {
+		for _, e := range term.get("matchExpressions").list() {
+			if vals := e.get("values").strings(); pinned == "" && e.get("key").str() == "eks.amazonaws.com/nodegroup" && e.get("operator").str() == "In" && len(vals) == 1 {
+				pinned, at = vals[0], e.pos()
+			}
+		}
+	}
+	group := orString(im.opts.NodeGroup, pinned)
+	switch {
+	case group == "" && !v.ok():
+		group = "system"
+	case group == "":
+		group = "system"
+		im.note("controller-group", v.pos(), "the values pin the controller to no managed node group (no eks.amazonaws.com/nodegroup in its node selector or affinity): node group %s stands for it; name the cluster's with --node-group", group)
+	case pinned != "" && im.opts.NodeGroup == "":
+		im.note("controller-group", at, "the controller runs on node group %s, as its values pin it", group)
+	}
 	labels := map[string]string{"eks.amazonaws.com/nodegroup": group}
 	if sel := v.get("nodeSelector").stringMap(); len(sel) > 0 {
 		delete(sel, "kubernetes.io/os")
