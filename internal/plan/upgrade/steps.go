@@ -330,5 +330,32 @@ func (p *Plan) kubernetesSteps(add func(title, command, ifFails string), before 
 		}
 		add(fmt.Sprintf("Upgrade Kubernetes from %s to %s (the control plane, then the managed node groups)", k.From, k.To), strings.Join(cmds, "\n"),
 			"Karpenter's nodes move by drift when their AMI alias is @latest; with a pinned alias, name a release for the new Kubernetes in the profile")
+		if k.To == p.KubernetesTo {
+			p.pinnedIDSteps(add, k.To)
+		}
+	}
+}
+
+// pinnedIDSteps move the node classes that pin their AMIs by ID, once
+// the control plane runs the plan's last Kubernetes: an image holds the
+// kubelet of the Kubernetes it was built for, and its ID never selects
+// another, so their nodes would stay on the old kubelet for good (a
+// kubelet older than the control plane joins; a newer one would not,
+// hence after the control plane, not before).
+func (p *Plan) pinnedIDSteps(add func(title, command, ifFails string), k string) {
+	target := p.envs[len(p.envs)-1]
+	n := target.Names
+	for _, name := range slices.Sorted(maps.Keys(target.Profile.NodeClasses)) {
+		ami := target.Profile.NodeClasses[name].AMI
+		if len(ami.IDs) == 0 {
+			continue
+		}
+		cmd := ""
+		if param := facts.AMIRecommendedName(strings.ToLower(ami.Family), k); param != "" {
+			cmd = escape.ShellJoin("aws", "ssm", "get-parameter", "--region", n.Region, "--name", strings.TrimSuffix(param, "/image_name")+"/image_id", "--query", "Parameter.Value", "--output", "text")
+		}
+		add(fmt.Sprintf("Move node class %s's pinned AMIs (%s) to images for Kubernetes %s: set nodeClasses.%s.ami.ids to them (the command names the recommended one for x86_64; take each architecture you run), render, deploy, and let the nodes drift",
+			name, strings.Join(ami.IDs, ", "), k, name), cmd,
+			"with the IDs unchanged, the class's nodes keep the kubelet of the Kubernetes their images were built for")
 	}
 }
