@@ -115,6 +115,12 @@ func (p *Plan) write(md bool) []byte {
 			w("- %s %s (%s%s): %s\n", x.Action, x.Logical, x.Type, name, x.Why)
 		}
 	}
+	if len(p.Retirement) > 0 {
+		h(2, "The getting-started stack")
+		for _, l := range p.Retirement {
+			w("- %s\n", l)
+		}
+	}
 	for _, hop := range p.Hops {
 		title := fmt.Sprintf("%s → %s", hop.From, hop.To)
 		if hop.LTSUntil != "" {

@@ -1,14 +1,93 @@
 package upgrade
 
 import (
+	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
+
+// retirement is what the getting-started stack (Karpenter-<cluster>)
+// still holds of what the profile adopts: its resources have no
+// DeletionPolicy Retain by upstream's templates, so deleting the stack,
+// as a team does once the bundle's stack runs, deletes the queue and
+// the roles Karpenter uses. With the capture, each is named with its
+// logical ID and policy; without it, the plan says what to check.
+func (p *Plan) retirement() []string {
+	target := p.envs[len(p.envs)-1]
+	n := target.Names
+	gs := model.GettingStartedStack(n.Cluster)
+	if gs == n.Stack {
+		return nil // the bundle deploys to that stack itself
+	}
+	adopted := map[string]string{} // "type\x00name" -> what it is
+	if n.QueueExists && n.Queue != "" {
+		adopted["AWS::SQS::Queue\x00"+n.Queue] = "the interruption queue " + n.Queue
+	}
+	for _, r := range n.NodeRoles() {
+		if r.Exists {
+			adopted["AWS::IAM::Role\x00"+r.Name] = "the node role " + r.Name
+		}
+	}
+	if n.ControllerRoleExists {
+		adopted["AWS::IAM::Role\x00"+n.ControllerRole] = "the controller role " + n.ControllerRole
+	}
+	if len(adopted) == 0 {
+		return nil
+	}
+	deploy := escape.ShellJoin("aws", "cloudformation", "deploy", "--region", n.Region, "--stack-name", gs, "--template-file", "TEMPLATE")
+	retire := func(lead, which string) []string {
+		return []string{
+			lead + ": " + which + " no DeletionPolicy Retain, so deleting the stack deletes them, and Karpenter loses what it runs with.",
+			"To retire the stack: set DeletionPolicy: Retain on them in its template, update it (" + deploy + "), and only then delete it. Or keep it, and never delete it.",
+		}
+	}
+	var st *live.Stack
+	if p.live != nil {
+		st = p.live.Stacks[gs]
+	}
+	if st == nil || !st.Exists {
+		if st != nil {
+			return nil // the capture says it does not exist
+		}
+		var what []string
+		for _, k := range slices.Sorted(maps.Keys(adopted)) {
+			what = append(what, adopted[k])
+		}
+		return retire("If the getting-started guide made stack "+gs+", it holds "+strings.Join(what, ", ")+", which the profile adopts", "upstream's templates give them")
+	}
+	var held, unsafe []string
+	for _, r := range st.Resources {
+		what, ok := adopted[r.Type+"\x00"+cfnpreview.PhysicalName(r.Type, r.Physical)]
+		if !ok {
+			continue
+		}
+		held = append(held, what+" ("+r.Logical+")")
+		policy := ""
+		if st.Template != nil {
+			policy = st.Template.Resources[r.Logical].DeletionPolicy
+		}
+		if policy != "Retain" && policy != "RetainExceptOnCreate" {
+			unsafe = append(unsafe, r.Logical)
+		}
+	}
+	switch lead := "Stack " + gs + " still holds " + strings.Join(held, ", ") + ", which the profile adopts"; {
+	case len(held) == 0:
+		return nil
+	case len(unsafe) == 0:
+		return []string{lead + "; each has DeletionPolicy Retain, so deleting the stack leaves them in the account"}
+	case st.Template == nil:
+		return retire(lead, "its template was not captured; upstream's give them")
+	default:
+		return retire(lead, strings.Join(unsafe, ", ")+" have")
+	}
+}
 
 // readLive plans from the capture: what deploying the target's IAM does
 // to its stack, each change that harms what runs a blocker. Without a
@@ -16,6 +95,7 @@ import (
 func (p *Plan) readLive() error {
 	target := p.envs[len(p.envs)-1]
 	n := target.Names
+	p.Retirement = p.retirement()
 	if p.live == nil {
 		p.Assumes = p.assumptions(target)
 		return nil

@@ -47,6 +47,9 @@ type Plan struct {
 	// Stack is what deploying the target's IAM does to its stack, from
 	// the capture.
 	Stack *StackPreview `json:"stack,omitempty"`
+	// Retirement says what the getting-started stack still holds of what
+	// the profile adopts, and how to retire it without deleting that.
+	Retirement []string `json:"retirement,omitempty"`
 
 	live *live.Cluster
 

@@ -1,13 +1,16 @@
 package upgrade_test
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/karpgen/karpgen/internal/action"
+	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
 	"github.com/karpgen/karpgen/internal/iam/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/oracle"
@@ -153,4 +156,58 @@ func TestPlanRefusesBadRequests(t *testing.T) {
 		t.Fatalf("from the profile's version: %v %v", p, err)
 	}
 
+}
+
+// TestRetiringTheGettingStartedStack: over upstream's getting-started
+// templates of 0.32 to 0.37, a profile that adopts the queue and the node
+// role is told that the stack still holds them without DeletionPolicy
+// Retain (upstream's templates set none), and how to retire it; with
+// Retain on both, that deleting it leaves them.
+func TestRetiringTheGettingStartedStack(t *testing.T) {
+	p := *prodEnv(t).Profile
+	p.Karpenter.ExistingInterruptionQueue = p.Cluster.Name
+	p.Karpenter.ExistingNodeRole = "KarpenterNodeRole-" + p.Cluster.Name
+	e := model.Resolve(&p)
+	n := e.Names
+	gs := model.GettingStartedStack(n.Cluster)
+	dirs, _ := filepath.Glob(filepath.Join(oracle.Dir(t), "gettingstarted-v0.3*"))
+	dirs = append(dirs, filepath.Join(oracle.Dir(t), facts.Beta.Reference))
+	if len(dirs) < 6 {
+		t.Fatalf("getting-started templates: %v", dirs)
+	}
+	for _, dir := range dirs {
+		body, err := os.ReadFile(filepath.Join(dir, "cloudformation.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, retain := range []bool{false, true} {
+			text := string(body)
+			if retain {
+				text = strings.Replace(text, "  KarpenterNodeRole:\n", "  KarpenterNodeRole:\n    DeletionPolicy: Retain\n", 1)
+				text = strings.Replace(text, "  KarpenterInterruptionQueue:\n", "  KarpenterInterruptionQueue:\n    DeletionPolicy: Retain\n", 1)
+			}
+			tmpl, err := cfnpreview.Parse("cloudformation.yaml", []byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := &live.Stack{Name: gs, Exists: true, Template: tmpl, Status: "CREATE_COMPLETE",
+				Resources: []cfnpreview.Live{
+					{Logical: "KarpenterNodeRole", Physical: n.NodeRole, Type: "AWS::IAM::Role"},
+					{Logical: "KarpenterInterruptionQueue", Physical: "https://sqs." + n.Region + ".amazonaws.com/" + n.Account + "/" + n.Queue, Type: "AWS::SQS::Queue"},
+				}}
+			c := &live.Cluster{Dir: "cap", Stacks: map[string]*live.Stack{gs: st}}
+			plan, err := upgrade.New(e, upgrade.Options{From: facts.Minors[len(facts.Minors)-2].NewestPatch().String(), To: facts.Newest().NewestPatch().String(), Live: c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.Join(plan.Retirement, "\n")
+			want := "KarpenterNodeRole, KarpenterInterruptionQueue have no DeletionPolicy Retain, so deleting the stack deletes them"
+			if retain {
+				want = "each has DeletionPolicy Retain, so deleting the stack leaves them in the account"
+			}
+			if !strings.Contains(got, "Stack "+gs+" still holds the node role "+n.NodeRole+" (KarpenterNodeRole), the interruption queue "+n.Queue+" (KarpenterInterruptionQueue)") || !strings.Contains(got, want) {
+				t.Errorf("%s (retain %v): %s\nwant it to say %q", filepath.Base(dir), retain, got, want)
+			}
+		}
+	}
 }
