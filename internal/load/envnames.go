@@ -14,22 +14,30 @@ import (
 // syntax only, so it answers for a package that does not evaluate too:
 // init asks it before it adds a file beside the team's own.
 func DefinedEnvironments(file string, src []byte) (map[string]diag.Pos, error) {
+	out := map[string]diag.Pos{}
+	err := eachTopField(file, src, func(name string, field *ast.Field) {
+		if name == "environments" {
+			collectEnvs(field.Value, out)
+		}
+	})
+	return out, err
+}
+
+// eachTopField parses a file and calls fn for each field at its top
+// level whose label has a name.
+func eachTopField(file string, src []byte, fn func(name string, field *ast.Field)) error {
 	f, err := parser.ParseFile(file, src)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := map[string]diag.Pos{}
 	for _, d := range f.Decls {
-		field, ok := d.(*ast.Field)
-		if !ok {
-			continue
+		if field, ok := d.(*ast.Field); ok {
+			if name, _, err := ast.LabelName(field.Label); err == nil && name != "" {
+				fn(name, field)
+			}
 		}
-		if name, _, err := ast.LabelName(field.Label); err != nil || name != "environments" {
-			continue
-		}
-		collectEnvs(field.Value, out)
 	}
-	return out, nil
+	return nil
 }
 
 // collectEnvs adds the regular fields of a struct literal (or of each
@@ -64,24 +72,12 @@ func collectEnvs(x ast.Expr, out map[string]diag.Pos) {
 // included), with their positions: two files of one package that both
 // declare one are unified, each changing the other's.
 func TopLevelFields(file string, src []byte) (map[string]diag.Pos, error) {
-	f, err := parser.ParseFile(file, src)
-	if err != nil {
-		return nil, err
-	}
 	out := map[string]diag.Pos{}
-	for _, d := range f.Decls {
-		field, ok := d.(*ast.Field)
-		if !ok {
-			continue
-		}
-		name, _, err := ast.LabelName(field.Label)
-		if err != nil || name == "" || name == "environments" {
-			continue
-		}
-		if _, seen := out[name]; !seen {
+	err := eachTopField(file, src, func(name string, field *ast.Field) {
+		if _, seen := out[name]; !seen && name != "environments" {
 			p := field.Label.Pos()
 			out[name] = diag.Pos{File: p.Filename(), Line: p.Line(), Col: p.Column()}
 		}
-	}
-	return out, nil
+	})
+	return out, err
 }
