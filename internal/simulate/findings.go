@@ -69,7 +69,12 @@ func hintFor(reason string, asks []AskedPool) string {
 			}
 			return fmt.Sprintf("its selectors ask for pool %s%s: add the toleration %s of that pool to its pod template", a.Pool, others, strings.Join(tols, " and "))
 		}
-		return "add the toleration " + toleration(m[1], m[2], m[3]) + " to its pod template, or select a pool or node group it tolerates"
+		if len(asks) == 0 {
+			return "add the toleration " + toleration(m[1], m[2], m[3]) + " to its pod template, or select a pool or node group it tolerates"
+		}
+		// The pools its selectors allow take it as it is: the taints
+		// named are of pools it cannot select, and the fix is in the
+		// rest of the reason (a volume's zone, a limit).
 	}
 	if m := labelReason().FindStringSubmatch(reason); m != nil {
 		if m[1] == "karpenter.sh/provisioner-name" {
