@@ -125,6 +125,37 @@ func (c *cluster) withVolumes(pods []*corev1.Pod, claims map[*corev1.Pod][]corev
 			}
 		}
 	}
+	// A claim a pod mounts that the workloads do not hold (it lives in
+	// another folder, or the cluster made it): taken as unbound, of the
+	// default class, so in any zone, and said, rather than the pod
+	// Pending for a file that is simply elsewhere.
+	for _, p := range pods {
+		for _, v := range p.Spec.Volumes {
+			if v.PersistentVolumeClaim == nil {
+				continue
+			}
+			key := types.NamespacedName{Namespace: p.Namespace, Name: v.PersistentVolumeClaim.ClaimName}
+			if err := c.client.Get(c.ctx, key, &corev1.PersistentVolumeClaim{}); err == nil {
+				continue
+			}
+			name := defaultName
+			if name == "" {
+				name = "default"
+				if err := assume(name, "the default the workloads do not mark (for claims that name no class)"); err != nil {
+					return nil, nil, nil, err
+				}
+				defaultName = name
+			}
+			pvc := &corev1.PersistentVolumeClaim{
+				ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name},
+				Spec:       corev1.PersistentVolumeClaimSpec{StorageClassName: &name, AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}},
+			}
+			if err := c.client.Create(c.ctx, pvc); err != nil {
+				return nil, nil, nil, fmt.Errorf("claim %s: %w", key.Name, err)
+			}
+			assumed = append(assumed, fmt.Sprintf("PersistentVolumeClaim %s/%s, which a workload mounts and the workloads do not hold, is taken as unbound (StorageClass %s), so in any zone", key.Namespace, key.Name, name))
+		}
+	}
 	// Claims given with the workloads, unbound, that name a class the
 	// workloads do not hold: the same assumption as for the claims made
 	// here.
