@@ -40,6 +40,9 @@ func lintWorkflow(t *testing.T, path string) *actionlint.Workflow {
 	return wf
 }
 
+// pinned is an action pinned by a full commit SHA.
+var pinned = regexp.MustCompile(`^[a-z0-9-]+/[a-z0-9-]+@[0-9a-f]{40}$`)
+
 // readOnly says whether permissions grant contents: read and nothing more.
 func readOnly(p *actionlint.Permissions) bool {
 	return p != nil && p.Scopes["contents"] != nil && p.Scopes["contents"].Value.Value == "read" && len(p.Scopes) == 1
@@ -108,7 +111,6 @@ func TestReleaseWorkflowLints(t *testing.T) {
 	if wf.Permissions == nil || len(wf.Permissions.Scopes) != 0 || wf.Permissions.All != nil {
 		t.Errorf("the workflow must grant nothing at the top (permissions: {})")
 	}
-	pinned := regexp.MustCompile(`^[a-z0-9-]+/[a-z0-9-]+@[0-9a-f]{40}$`)
 	for id, job := range wf.Jobs {
 		got := map[string]string{}
 		if job.Permissions != nil {
@@ -160,7 +162,6 @@ func TestCIWorkflowLints(t *testing.T) {
 	if !readOnly(wf.Permissions) {
 		t.Errorf("the workflow must declare permissions: contents: read and nothing more")
 	}
-	pinned := regexp.MustCompile(`^[a-z0-9-]+/[a-z0-9-]+@[0-9a-f]{40}$`)
 	runs := false
 	for id, job := range wf.Jobs {
 		if job.Permissions != nil {

@@ -80,7 +80,9 @@ func (r Request) substitute(s string) (string, bool) {
 	last := 0
 	for _, m := range variable().FindAllStringIndex(s, -1) {
 		out.WriteString(escapeBackslash(s[last:m[0]]))
-		out.WriteString(r.variable(s[m[0]:m[1]], &ok))
+		v, filled := r.variable(s[m[0]:m[1]])
+		out.WriteString(v)
+		ok = ok && filled
 		last = m[1]
 	}
 	out.WriteString(escapeBackslash(s[last:]))
@@ -113,32 +115,29 @@ func unescape(s string) string {
 	return b.String()
 }
 
-// variable is the escaped text of one ${...}; ok turns false when the
+// variable is the escaped text of one ${...}, and false when the
 // request cannot fill it.
-func (r Request) variable(m string, ok *bool) string {
-	{
-		name := strings.TrimSpace(m[2 : len(m)-1])
-		switch name {
-		case "*", "?":
-			return `\` + name
-		case "$":
-			return name
-		}
-		def, hasDefault := "", false
-		if k, d, found := strings.Cut(name, ","); found {
-			name, def = strings.TrimSpace(k), strings.Trim(strings.TrimSpace(d), "'")
-			hasDefault = true
-		}
-		v, present := r.lookup(name)
-		switch {
-		case present && len(v) == 1:
-			return escapeLiteral(v[0])
-		case !present && hasDefault:
-			return escapeLiteral(def)
-		}
-		*ok = false
-		return ""
+func (r Request) variable(m string) (string, bool) {
+	name := strings.TrimSpace(m[2 : len(m)-1])
+	switch name {
+	case "*", "?":
+		return `\` + name, true
+	case "$":
+		return name, true
 	}
+	def, hasDefault := "", false
+	if k, d, found := strings.Cut(name, ","); found {
+		name, def = strings.TrimSpace(k), strings.Trim(strings.TrimSpace(d), "'")
+		hasDefault = true
+	}
+	v, present := r.lookup(name)
+	switch {
+	case present && len(v) == 1:
+		return escapeLiteral(v[0]), true
+	case !present && hasDefault:
+		return escapeLiteral(def), true
+	}
+	return "", false
 }
 
 // Level is one level of an organization (root, an OU, the account) and

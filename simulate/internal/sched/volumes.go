@@ -98,6 +98,17 @@ func (c *cluster) withVolumes(pods []*corev1.Pod, claims map[*corev1.Pod][]corev
 			defaultName = sc.Name
 		}
 	}
+	// defaultClassName is the class of a claim that names none: the one
+	// the workloads mark default, else one assumed, once.
+	defaultClassName := func() (string, error) {
+		if defaultName == "" {
+			defaultName = "default"
+			if err := assume(defaultName, "the default the workloads do not mark (for claims that name no class)"); err != nil {
+				return "", err
+			}
+		}
+		return defaultName, nil
+	}
 	for _, p := range pods {
 		for _, pvc := range claims[p] {
 			key := types.NamespacedName{Namespace: p.Namespace, Name: pvc.Name}
@@ -107,13 +118,9 @@ func (c *cluster) withVolumes(pods []*corev1.Pod, claims map[*corev1.Pod][]corev
 			pvc := pvc.DeepCopy()
 			pvc.Namespace = p.Namespace
 			if pvc.Spec.StorageClassName == nil || *pvc.Spec.StorageClassName == "" {
-				name := defaultName
-				if name == "" {
-					name = "default"
-					if err := assume(name, "the default the workloads do not mark (for claims that name no class)"); err != nil {
-						return nil, nil, nil, err
-					}
-					defaultName = name
+				name, err := defaultClassName()
+				if err != nil {
+					return nil, nil, nil, err
 				}
 				pvc.Spec.StorageClassName = &name
 			}
@@ -138,13 +145,9 @@ func (c *cluster) withVolumes(pods []*corev1.Pod, claims map[*corev1.Pod][]corev
 			if err := c.client.Get(c.ctx, key, &corev1.PersistentVolumeClaim{}); err == nil {
 				continue
 			}
-			name := defaultName
-			if name == "" {
-				name = "default"
-				if err := assume(name, "the default the workloads do not mark (for claims that name no class)"); err != nil {
-					return nil, nil, nil, err
-				}
-				defaultName = name
+			name, err := defaultClassName()
+			if err != nil {
+				return nil, nil, nil, err
 			}
 			pvc := &corev1.PersistentVolumeClaim{
 				ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name},
