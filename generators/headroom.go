@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/model"
 )
 
@@ -58,7 +59,7 @@ func Headroom(e *model.Env) []any {
 		} else if len(np.OS) > 1 {
 			// A pool of both: the placeholders are Linux pods, on Linux
 			// nodes.
-			selector[model.KeyOS] = "linux"
+			selector[facts.KeyOS] = "linux"
 		}
 		pod := obj{
 			"priorityClassName":             HeadroomPriorityClass,
@@ -83,7 +84,7 @@ func Headroom(e *model.Env) []any {
 		if h.OnePerNode {
 			// Each placeholder keeps a node of its own warm.
 			pod["affinity"] = obj{"podAntiAffinity": obj{"requiredDuringSchedulingIgnoredDuringExecution": []any{
-				obj{"topologyKey": model.KeyHostname, "labelSelector": obj{"matchLabels": labels}},
+				obj{"topologyKey": facts.KeyHostname, "labelSelector": obj{"matchLabels": labels}},
 			}}}
 		}
 		if len(tolerations) > 0 {

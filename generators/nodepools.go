@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/karpgen/karpgen/internal/budget"
-	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/facts/instancetypes"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
@@ -115,9 +115,9 @@ func nodePool(name string, np profile.NodePool) obj {
 }
 
 // Requirements are a pool's scheduling requirements as the NodePool
-// writes them (model.PoolRequirements), with minValues.
+// writes them (instancetypes.Requirements), with minValues.
 func Requirements(np profile.NodePool) []any {
-	return plain(model.PoolRequirements(np)).([]any)
+	return plain(instancetypes.Requirements(np)).([]any)
 }
 
 func itoa(xs []int) []string {

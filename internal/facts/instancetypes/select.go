@@ -6,24 +6,24 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
 // labelOf reads the labels the table knows of a type.
 var labelOf = map[string]func(Type) (string, bool){
-	model.KeyInstanceType: func(t Type) (string, bool) { return t.Name, true },
-	model.KeyFamily:       func(t Type) (string, bool) { return t.Family, true },
-	model.KeySize:         func(t Type) (string, bool) { return t.Size, true },
-	model.KeyCategory:     func(t Type) (string, bool) { return t.Category, t.Category != "" },
-	model.KeyGeneration:   func(t Type) (string, bool) { return strconv.Itoa(t.Generation), t.Category != "" },
-	model.KeyArch:         func(t Type) (string, bool) { return t.Arch, t.Arch != "" },
+	facts.KeyInstanceType: func(t Type) (string, bool) { return t.Name, true },
+	facts.KeyFamily:       func(t Type) (string, bool) { return t.Family, true },
+	facts.KeySize:         func(t Type) (string, bool) { return t.Size, true },
+	facts.KeyCategory:     func(t Type) (string, bool) { return t.Category, t.Category != "" },
+	facts.KeyGeneration:   func(t Type) (string, bool) { return strconv.Itoa(t.Generation), t.Category != "" },
+	facts.KeyArch:         func(t Type) (string, bool) { return t.Arch, t.Arch != "" },
 }
 
 // instanceKeys are the labels that describe an instance type which the
 // table cannot answer: a requirement on them is not evaluated.
 var instanceKeys = []string{
-	model.KeyCPU, "karpenter.k8s.aws/instance-memory", "karpenter.k8s.aws/instance-cpu-manufacturer",
+	facts.KeyCPU, "karpenter.k8s.aws/instance-memory", "karpenter.k8s.aws/instance-cpu-manufacturer",
 	"karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz", "karpenter.k8s.aws/instance-ebs-bandwidth",
 	"karpenter.k8s.aws/instance-network-bandwidth", "karpenter.k8s.aws/instance-gpu-name",
 	"karpenter.k8s.aws/instance-gpu-manufacturer", "karpenter.k8s.aws/instance-gpu-count",
@@ -56,7 +56,7 @@ var selections sync.Map // key -> Selection
 // Select applies a pool's requirements to the table. The Selection is
 // shared: callers do not change it.
 func Select(np profile.NodePool, region string) Selection {
-	reqs := model.PoolRequirements(np)
+	reqs := Requirements(np)
 	key, err := json.Marshal(struct {
 		R []profile.Requirement
 		G string
@@ -174,7 +174,7 @@ func matches(r profile.Requirement, value string, defined bool) bool {
 // when some type is left at the end.
 func Emptying(np profile.NodePool) (r profile.Requirement, before int, ok bool) {
 	left := All()
-	for _, req := range model.PoolRequirements(np) {
+	for _, req := range Requirements(np) {
 		get, known := labelOf[req.Key]
 		if !known || !wellFormed(req) {
 			continue
