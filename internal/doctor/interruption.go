@@ -11,8 +11,8 @@ import (
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iam/guardrails"
-	"github.com/karpgen/karpgen/internal/iam/iameval"
 	"github.com/karpgen/karpgen/internal/iam/iampolicy"
+	"github.com/karpgen/karpgen/internal/iameval"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )

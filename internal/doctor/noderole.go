@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/iam/iameval"
+	"github.com/karpgen/karpgen/internal/iameval"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/iam/guardrails"
-	"github.com/karpgen/karpgen/internal/iam/iameval"
 	"github.com/karpgen/karpgen/internal/iam/iampolicy"
+	"github.com/karpgen/karpgen/internal/iameval"
 	"github.com/karpgen/karpgen/internal/model"
 )
 

@@ -11,7 +11,7 @@ import (
 	"slices"
 
 	"github.com/karpgen/karpgen/internal/facts"
-	"github.com/karpgen/karpgen/internal/iam/iameval"
+	"github.com/karpgen/karpgen/internal/iameval"
 	"github.com/karpgen/karpgen/internal/profile"
 )
 

@@ -4,7 +4,7 @@
 // makes for a profile. It reads the documents the profile names from its
 // folder, lists the requests the controller will make for the profile's
 // pools, node classes and queue (their tags, region, instance types,
-// metadata options and volumes), and evaluates each with internal/iam/iameval
+// metadata options and volumes), and evaluates each with internal/iameval
 // against the bundle's own controller policy.
 package guardrails
 
@@ -18,7 +18,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/iam/iameval"
+	"github.com/karpgen/karpgen/internal/iameval"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/util/safefs"

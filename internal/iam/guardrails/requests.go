@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/facts/instancetypes"
-	"github.com/karpgen/karpgen/internal/iam/iameval"
+	"github.com/karpgen/karpgen/internal/iameval"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 )

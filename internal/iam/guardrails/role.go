@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/karpgen/karpgen/internal/iam/iameval"
+	"github.com/karpgen/karpgen/internal/iameval"
 	"github.com/karpgen/karpgen/internal/model"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/karpgen/karpgen/internal/iam/iameval"
+	"github.com/karpgen/karpgen/internal/iameval"
 	"github.com/karpgen/karpgen/internal/oracle"
 )
 
@@ -60,7 +60,7 @@ func TestAgreesWithTheSimulator(t *testing.T) {
 
 // FuzzAgreesWithTheSimulator grows the differential test: each input
 // seeds a batch of generated cases (`go test -fuzz FuzzAgreesWithTheSimulator
-// ./internal/iam/iameval`; seeds 2 and 3 with 10,000 cases each agree too).
+// ./internal/iameval`; seeds 2 and 3 with 10,000 cases each agree too).
 func FuzzAgreesWithTheSimulator(f *testing.F) {
 	f.Add(uint64(2))
 	f.Fuzz(func(t *testing.T, seed uint64) {
