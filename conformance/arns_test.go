@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/plan/upgrade"
+	"github.com/karpgen/karpgen/internal/printer"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/templates"
 )
@@ -115,16 +117,18 @@ func writtenFor(t *testing.T, e *model.Env) map[string]string {
 	if plan.Blocked() {
 		t.Fatalf("the plan of %s from %s is blocked: %v", e.Name, facts.Oldest().Reference, plan.Blockers)
 	}
-	js, err := plan.JSON()
+	for name, format := range map[string]string{"text": printer.FormatText, "markdown": printer.FormatMarkdown, "JSON": printer.FormatJSON} {
+		var b bytes.Buffer
+		if err := printer.Report(&b, format, plan); err != nil {
+			t.Fatal(err)
+		}
+		out["upgrade plan ("+name+")"] = b.String()
+	}
+	files, err := plan.Artifacts()
 	if err != nil {
 		t.Fatal(err)
 	}
-	out["upgrade plan (text)"], out["upgrade plan (markdown)"], out["upgrade plan (JSON)"] = string(plan.Text()), string(plan.Markdown()), string(js)
-	pb, err := plan.Bundle()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for path, data := range pb.Files {
+	for path, data := range files {
 		out["upgrade/"+path] = string(data)
 	}
 	return out

@@ -34,15 +34,7 @@ func runDiff(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return printInvalid(stderr, err)
 	}
-	switch format {
-	case "json":
-		err = printer.JSON(stdout, report)
-	case "markdown":
-		err = printer.DiffMarkdown(stdout, report)
-	default:
-		err = printer.Diff(stdout, report)
-	}
-	if err != nil {
+	if err := printer.Report(stdout, format, report); err != nil {
 		return err
 	}
 	if report.Summary.Changed > 0 || len(report.Fleet) > 0 {

@@ -42,12 +42,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return printInvalid(stderr, err)
 	}
-	if format == "json" {
-		err = printer.JSON(stdout, report)
-	} else {
-		err = printer.Doctor(stdout, report)
-	}
-	if err != nil {
+	if err := printer.Report(stdout, format, report); err != nil {
 		return err
 	}
 	if report.Errors() {

@@ -49,11 +49,5 @@ func runMigrate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return printInvalid(stderr, err)
 	}
-	switch format {
-	case "json":
-		return printer.JSON(stdout, r)
-	case "markdown":
-		return printer.MigrateMarkdown(stdout, r)
-	}
-	return printer.Migrate(stdout, r)
+	return printer.Report(stdout, format, r)
 }

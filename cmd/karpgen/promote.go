@@ -31,11 +31,5 @@ func runPromote(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return printInvalid(stderr, err)
 	}
-	switch format {
-	case "json":
-		return printer.JSON(stdout, plan)
-	case "markdown":
-		return printer.PromoteMarkdown(stdout, plan)
-	}
-	return printer.Promote(stdout, plan)
+	return printer.Report(stdout, format, plan)
 }

@@ -33,8 +33,5 @@ func runRotate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return printInvalid(stderr, err)
 	}
-	if format == "json" {
-		return printer.JSON(stdout, plan)
-	}
-	return printer.Rotate(stdout, plan)
+	return printer.Report(stdout, format, plan)
 }

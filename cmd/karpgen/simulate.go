@@ -38,14 +38,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return printInvalid(stderr, err)
 	}
-	switch format {
-	case "json":
-		err = printer.JSON(stdout, report)
-	case "markdown":
-		printer.SimulateMarkdown(stdout, report)
-	default:
-		printer.Simulate(stdout, report)
-	}
+	err = printer.Report(stdout, format, report)
 	if err == nil && report.Pending() > 0 {
 		return &exitError{exitFound, errors.New("simulate: pods stay Pending (above)")}
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/karpgen/karpgen/internal/action"
+	"github.com/karpgen/karpgen/internal/printer"
 )
 
 // runUpgrade plans the move of one environment to another Karpenter
@@ -56,18 +57,7 @@ func runUpgrade(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return printInvalid(stderr, err)
 	}
-	var text []byte
-	switch format {
-	case "json":
-		if text, err = plan.JSON(); err != nil {
-			return err
-		}
-	case "markdown":
-		text = plan.Markdown()
-	default:
-		text = plan.Text()
-	}
-	if _, err := stdout.Write(text); err != nil {
+	if err := printer.Report(stdout, format, plan); err != nil {
 		return err
 	}
 	if plan.Blocked() {

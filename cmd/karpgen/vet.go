@@ -83,13 +83,7 @@ func dayOf(on string) (string, error) {
 // table, or with -o json a list a security team can review.
 func explain(res *action.Vetted, format string, stdout, stderr io.Writer) error {
 	findings := res.Findings
-	var err error
-	if format == "json" {
-		err = printer.JSON(stdout, res.Rows)
-	} else {
-		err = printer.Explain(stdout, res.Rows)
-	}
-	if err != nil {
+	if err := printer.Report(stdout, format, res.Rows); err != nil {
 		return err
 	}
 	if diag.HasErrors(findings) {

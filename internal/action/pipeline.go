@@ -24,7 +24,7 @@ import (
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/output"
-	"github.com/karpgen/karpgen/internal/plan/upgrade"
+	"github.com/karpgen/karpgen/internal/printer"
 	"github.com/karpgen/karpgen/internal/util/gcpolicy"
 	"github.com/karpgen/karpgen/internal/util/progress"
 )
@@ -248,4 +248,4 @@ func (c *Collect) Finish(fleet map[string][]byte) error {
 // Replanner makes the upgrade plans written under out/<env>/upgrade/
 // again from the result's environments, for a sink that checks or keeps
 // them.
-func (r *Result) Replanner() output.Replanner { return upgrade.Replanner(r.Envs, r.Live) }
+func (r *Result) Replanner() output.Replanner { return printer.Replanner(r.Envs, r.Live) }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/plan/upgrade"
+	"github.com/karpgen/karpgen/internal/printer"
 	"github.com/karpgen/karpgen/internal/util/progress"
 )
 
@@ -126,7 +127,7 @@ func (r *Render) Write(res *Result) error {
 // WritePlan writes an upgrade plan and what it applies into
 // out/<env>/upgrade/<to>/ (upgrade --write); w takes what was written.
 func WritePlan(plan *upgrade.Plan, out Out, w io.Writer) error {
-	b, err := plan.Bundle()
+	b, err := printer.UpgradeFolder(plan)
 	if err != nil {
 		return err
 	}

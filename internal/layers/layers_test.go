@@ -17,14 +17,13 @@ const module = "github.com/karpgen/karpgen/"
 // rooms are the packages by room, from the bottom (see the package
 // doc); a name ending in "/..." stands for the packages below it.
 var rooms = [][]string{
-	{"schema", "internal/profile/...", "internal/facts", "internal/diag", "internal/util/...", "internal/iam/iameval", "internal/facts/drift",
+	{"schema", "internal/profile/...", "internal/facts", "internal/diag", "internal/util/...", "internal/iameval", "internal/facts/drift",
 		"internal/gitrev", "internal/templates", "internal/facts/kubelet", "internal/fieldpos", "internal/bench/fleet", "internal/simulate/wire"},
 	{"internal/model", "internal/facts/instancetypes", "internal/iam/iampolicy", "internal/oracle", "internal/budget"},
 	{"internal/load", "internal/load/internal/...", "generators", "internal/iam/guardrails", "internal/iam/cfnpreview"},
 	{"internal/lint"},
-	{"internal/envcheck", "internal/importer", "internal/output", "internal/fleetdiff", "internal/doctor", "internal/doctor/live", "internal/plan/promote", "internal/plan/rotate", "internal/plan/migrate", "internal/simulate"},
+	{"internal/envcheck", "internal/importer", "internal/output", "internal/fleetdiff", "internal/doctor", "internal/doctor/live", "internal/plan/promote", "internal/plan/rotate", "internal/plan/migrate", "internal/plan/upgrade", "internal/simulate"},
 	{"internal/printer"},
-	{"internal/plan/upgrade"},
 	{"internal/action"},
 	{"cmd/...", "conformance", "hack/...", "internal/bench/...", "internal/layers"},
 }
@@ -120,6 +119,69 @@ func TestNoUpwardImports(t *testing.T) {
 		}
 	}
 	t.Logf("%d packages, %d imports between them", len(pkgs), edges)
+}
+
+// familyOf is the folder of internal/ a package belongs to (its
+// family: internal/facts/drift is of facts), or the package itself
+// outside internal/.
+func familyOf(pkg string) string {
+	if rest, ok := strings.CutPrefix(pkg, "internal/"); ok {
+		first, _, _ := strings.Cut(rest, "/")
+		return "internal/" + first
+	}
+	return pkg
+}
+
+// TestNoFamilyRunsBackUp: the families of internal/ (facts, iam, plan,
+// doctor...) are drawn as one box each on the map. Drawn that way, no
+// arrow may run back up: no family imports one that imports it, however
+// far round. A family whose packages stand in several rooms must not
+// have a room of another family between them that it both imports and
+// is imported by.
+func TestNoFamilyRunsBackUp(t *testing.T) {
+	graph := map[string]map[string]bool{}
+	for pkg, deps := range imports(t) {
+		from := familyOf(pkg)
+		if graph[from] == nil {
+			graph[from] = map[string]bool{}
+		}
+		for _, dep := range deps {
+			if to := familyOf(dep); to != from {
+				graph[from][to] = true
+			}
+		}
+	}
+	// reaches says whether to can be reached from from.
+	reaches := func(from, to string) bool {
+		seen := map[string]bool{}
+		stack := []string{from}
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for next := range graph[n] {
+				if next == to {
+					return true
+				}
+				if !seen[next] {
+					seen[next] = true
+					stack = append(stack, next)
+				}
+			}
+		}
+		return false
+	}
+	var back []string
+	for from, tos := range graph {
+		for to := range tos {
+			if reaches(to, from) {
+				back = append(back, from+" -> "+to)
+			}
+		}
+	}
+	slices.Sort(back)
+	for _, b := range back {
+		t.Errorf("%s runs back up: the family it imports imports it again", b)
+	}
 }
 
 // TestRoomsNameRealPackages: the table names no package that is gone.

@@ -1,14 +1,14 @@
 // Package printer shows what karpgen found and planned to people and to
 // scripts: findings of vet, import, render, doctor and upgrade in one
 // text form and one JSON form, the doctor's report, the fleet diff's, the
-// plans of promote, rotate and migrate, the simulation's report and the
-// IAM table of vet --explain-iam.
+// plans of upgrade, promote, rotate and migrate, the simulation's report
+// and the IAM table of vet --explain-iam. Report prints any of them in
+// the format -o names.
 //
 // The rule: what a command prints is printed here, from values the
-// actions return; nothing else writes a report to a terminal. A document
-// that is also a file of a bundle is written by the package that makes
-// the bundle, and printed as written: the upgrade plan's PLAN.md (which
-// uses this package's lines) and SUMMARY.md.
+// actions return; nothing else writes a report to a terminal. The
+// upgrade plan's UPGRADE.md is printed here too and written by the
+// action; SUMMARY.md, a file of every bundle, is the generators'.
 package printer
 
 import (

@@ -14,7 +14,27 @@ import (
 
 // Simulate writes a simulation's report for a terminal: every workload with where its
 // pods land, then the nodes Karpenter would launch.
-func Simulate(w io.Writer, r *simulate.Report) {
+func Simulate(w io.Writer, r *simulate.Report) error {
+	return buffered(w, r, simulateText)
+}
+
+// SimulateMarkdown writes a simulation's report as a pull-request comment: the headline, a
+// table of the workloads, one of the nodes Karpenter would launch, and
+// the capacity by pool with its price an hour.
+func SimulateMarkdown(w io.Writer, r *simulate.Report) error {
+	return buffered(w, r, simulateMarkdown)
+}
+
+// buffered writes what print writes of r in one write, whose error it
+// returns.
+func buffered[T any](w io.Writer, r T, print func(io.Writer, T)) error {
+	var b strings.Builder
+	print(&b, r)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func simulateText(w io.Writer, r *simulate.Report) {
 	pods, onGroups := podCounts(r)
 	settled := ""
 	if r.Rounds > 0 {
@@ -95,10 +115,7 @@ func simulateCapacity(w io.Writer, c simulate.Capacity) {
 	fmt.Fprintf(w, "Prices: %s\n", c.Prices)
 }
 
-// SimulateMarkdown writes a simulation's report as a pull-request comment: the headline, a
-// table of the workloads, one of the nodes Karpenter would launch, and
-// the capacity by pool with its price an hour.
-func SimulateMarkdown(w io.Writer, r *simulate.Report) {
+func simulateMarkdown(w io.Writer, r *simulate.Report) {
 	pods, onGroups := podCounts(r)
 	fmt.Fprintf(w, "### karpgen simulate %s\n\n", escape.Code(r.Env))
 	fmt.Fprintf(w, "%s of %s: %d on node groups, %d on %s, %d Pending", things(pods, "pod"), things(len(r.Workloads), "workload"),

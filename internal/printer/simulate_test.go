@@ -19,8 +19,12 @@ func TestSimulatePricesInTheirCurrency(t *testing.T) {
 		t.Fatalf("currency %q, want CNY", r.Capacity.Currency)
 	}
 	var text, md bytes.Buffer
-	Simulate(&text, r)
-	SimulateMarkdown(&md, r)
+	if err := Simulate(&text, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := SimulateMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
 	for name, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
 		if strings.Contains(out, "$") || !strings.Contains(out, "CNY 1.0130/h") || !strings.Contains(out, "in CNY") {
 			t.Errorf("%s:\n%s", name, out)

@@ -1,6 +1,7 @@
 package upgrade_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/oracle"
 	"github.com/karpgen/karpgen/internal/plan/upgrade"
+	"github.com/karpgen/karpgen/internal/printer"
 )
 
 func prodEnv(t *testing.T) *model.Env {
@@ -67,12 +69,12 @@ func TestGoldenPlans(t *testing.T) {
 			if p.Blocked() {
 				t.Errorf("blocked: %+v", p.Blockers)
 			}
-			js, err := p.JSON()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for ext, got := range map[string][]byte{"txt": p.Text(), "json": js} {
-				oracle.Golden(t, filepath.Join("testdata", "plans", pair[0]+"-"+pair[1]+"."+ext), got)
+			for ext, format := range map[string]string{"txt": printer.FormatText, "json": printer.FormatJSON} {
+				var got bytes.Buffer
+				if err := printer.Report(&got, format, p); err != nil {
+					t.Fatal(err)
+				}
+				oracle.Golden(t, filepath.Join("testdata", "plans", pair[0]+"-"+pair[1]+"."+ext), got.Bytes())
 			}
 		})
 	}
@@ -123,12 +125,12 @@ func TestTransitionPolicies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := p.Bundle()
+			files, err := p.Artifacts()
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, m := range []*facts.Minor{from, to} {
-				if out, ok := oracle.Simulate(t, b.Files, e.Names, m.Minor); !ok {
+				if out, ok := oracle.Simulate(t, files, e.Names, m.Minor); !ok {
 					t.Errorf("scenarios of %s:\n%s", m.Minor, out)
 				}
 			}
