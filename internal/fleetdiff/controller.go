@@ -12,11 +12,16 @@ import (
 )
 
 // ControllerDelta is what changes in the controller's IAM between two
-// bundles, its policy read as one whatever the files it is split in (a
-// release may split it where another does not): actions allowed now and
-// not before and the reverse, and statements whose content changes.
+// environments' bundles, its policy read as one whatever the files it is
+// split in (a release may split it where another does not): actions
+// allowed now and not before and the reverse, statements whose content
+// changes, and the managed policies that appear or go.
 type ControllerDelta struct {
-	Added, Removed, Rescoped []string
+	Added           []string `json:"added"`
+	Removed         []string `json:"removed"`
+	Rescoped        []string `json:"rescoped"`
+	PoliciesAdded   []string `json:"policiesAdded"`
+	PoliciesRemoved []string `json:"policiesRemoved"`
 }
 
 // ControllerStatements are the statements, by Sid, of the controller
@@ -25,17 +30,29 @@ func ControllerStatements(files map[string][]byte) map[string]map[string]any {
 	return Statements(files, model.IAMFile(model.ControllerPolicyPrefix))
 }
 
-// Controller compares the controller policies of two bundles' files.
-func Controller(before, after map[string][]byte) ControllerDelta {
-	was, is := ControllerStatements(before), ControllerStatements(after)
+// Controller compares the controller policies of an environment's bundle
+// before and after a change (the environment as it was, and as it is).
+func Controller(was, env *model.Env, before, after *model.Bundle) ControllerDelta {
 	var d ControllerDelta
-	d.Added, d.Removed = iampolicy.Diff(allowed(was), allowed(is))
+	d.PoliciesAdded, d.PoliciesRemoved = iampolicy.Diff(policyNames(was), policyNames(env))
+	old, is := ControllerStatements(before.Files), ControllerStatements(after.Files)
+	d.Added, d.Removed = iampolicy.Diff(allowed(old), allowed(is))
 	for _, sid := range slices.Sorted(maps.Keys(is)) {
-		if old, ok := was[sid]; ok && !reflect.DeepEqual(iampolicy.Normalize(old), iampolicy.Normalize(is[sid])) {
+		if st, ok := old[sid]; ok && !reflect.DeepEqual(iampolicy.Normalize(st), iampolicy.Normalize(is[sid])) {
 			d.Rescoped = append(d.Rescoped, sid)
 		}
 	}
 	return d
+}
+
+// policyNames are the names of an environment's controller managed
+// policies.
+func policyNames(e *model.Env) []string {
+	var out []string
+	for _, cp := range iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
+		out = append(out, cp.Name)
+	}
+	return out
 }
 
 // allowed lists the actions of statements.

@@ -6,27 +6,7 @@ import (
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/iam/iampolicy"
-	"github.com/karpgen/karpgen/internal/model"
 )
-
-// iamDelta compares the controller's policies of the bundles rendered at
-// two releases (fleetdiff.Controller), and the managed policies that
-// appear or go.
-func iamDelta(a, b *model.Env, before, after *model.Bundle) IAMDelta {
-	c := fleetdiff.Controller(before.Files, after.Files)
-	d := IAMDelta{Added: c.Added, Removed: c.Removed, Rescoped: c.Rescoped}
-	d.PoliciesAdded, d.PoliciesRemoved = iampolicy.Diff(policyNames(a), policyNames(b))
-	return d
-}
-
-// policyNames are the names of the controller's managed policies.
-func policyNames(e *model.Env) []string {
-	var out []string
-	for _, cp := range iampolicy.ControllerPolicies(e.Facts, e.Names, e.IAMGates) {
-		out = append(out, cp.Name)
-	}
-	return out
-}
 
 // crdChanges names what the CRDs accept now that they did not: the enums
 // and label keys of the facts table.

@@ -112,14 +112,9 @@ type Hop struct {
 	Helm     []fleetdiff.Value  `json:"helm"`
 }
 
-// IAMDelta is what changes in the controller's policies.
-type IAMDelta struct {
-	Added           []string `json:"added"`
-	Removed         []string `json:"removed"`
-	Rescoped        []string `json:"rescoped"`
-	PoliciesAdded   []string `json:"policiesAdded"`
-	PoliciesRemoved []string `json:"policiesRemoved"`
-}
+// IAMDelta is what changes in the controller's policies
+// (fleetdiff.Controller).
+type IAMDelta = fleetdiff.ControllerDelta
 
 // NodeDelta is what changes in the node role's managed policies.
 type NodeDelta struct {
@@ -522,7 +517,7 @@ func (p *Plan) hop(i int) (Hop, error) {
 	if c != nil {
 		h.Objects, h.Policies, h.Helm = c.Objects, c.IAM, c.Helm
 	}
-	h.IAM = iamDelta(a, b, p.bundles[i-1], p.bundles[i])
+	h.IAM = fleetdiff.Controller(a, b, p.bundles[i-1], p.bundles[i])
 	h.NodeRole.ManagedPoliciesAdded, h.NodeRole.ManagedPoliciesRemoved = iampolicy.Diff(a.Facts.NodeRolePolicies, b.Facts.NodeRolePolicies)
 	h.CRDs.Added, _ = iampolicy.Diff(a.Facts.CRDs, b.Facts.CRDs)
 	h.CRDs.Changed = crdChanges(a.Facts, b.Facts)
