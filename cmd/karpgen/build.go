@@ -21,45 +21,46 @@ import (
 // profiles folder only and may name nothing remote; the result is checked
 // again (lint.CheckBuilt) before anything is printed. Warnings are not
 // printed; any error and an empty result fail with nothing on stdout.
-func runBuild(args []string, stdout, stderr io.Writer) error {
+func buildCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
 	b := action.Build{Stdout: stdout}
 	var fromArgoCD, discover bool
 	// Argo CD applies what build prints: even its help goes to stderr.
-	fs := newFlags("build", stderr, stderr)
 	addProfilesFlag(fs, &b.Dir)
 	fs.StringSliceVar(&b.AllowKinds, "allow-kinds", nil, "kinds (Kind or group/Kind) an overlay may add, remove or rename objects of; by default it may only patch, label and annotate karpgen's objects")
 	fs.BoolVar(&fromArgoCD, "from-argocd", false, "the environment is the Application's plugin env KARPGEN_ENV, else its env parameter, else its name (the plugin's generate command)")
 	fs.BoolVar(&discover, "discover", false, "print the first profile of the profiles folder, or nothing, and build nothing (the plugin's discover command)")
 	addEvalFlags(fs, &b.Eval)
-	if err := parse(fs, args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			// Argo CD applies what build prints: help is never a success.
-			return usageErr("build: prints the objects of one environment; nothing else")
-		}
-		return err
-	}
-	if discover {
-		if fs.NArg() != 0 || fromArgoCD {
-			return usageErr("build: --discover takes no environment")
-		}
-		return discoverProfiles(b.Dir, stdout)
-	}
-	envs := fs.Args()
-	if fromArgoCD {
-		if fs.NArg() != 0 {
-			return usageErr("build: --from-argocd names the environment itself")
-		}
-		env, err := argoCDEnv()
-		if err != nil {
+	return func(args []string) error {
+		if err := parse(fs, args); err != nil {
+			if errors.Is(err, pflag.ErrHelp) {
+				// Argo CD applies what build prints: help is never a success.
+				return usageErr("build: prints the objects of one environment; nothing else")
+			}
 			return err
 		}
-		envs = []string{env}
+		if discover {
+			if fs.NArg() != 0 || fromArgoCD {
+				return usageErr("build: --discover takes no environment")
+			}
+			return discoverProfiles(b.Dir, stdout)
+		}
+		envs := fs.Args()
+		if fromArgoCD {
+			if fs.NArg() != 0 {
+				return usageErr("build: --from-argocd names the environment itself")
+			}
+			env, err := argoCDEnv()
+			if err != nil {
+				return err
+			}
+			envs = []string{env}
+		}
+		if len(envs) != 1 {
+			return usageErr("build: name exactly one environment")
+		}
+		b.Env = envs[0]
+		return printInvalid(stderr, b.Run())
 	}
-	if len(envs) != 1 {
-		return usageErr("build: name exactly one environment")
-	}
-	b.Env = envs[0]
-	return printInvalid(stderr, b.Run())
 }
 
 // The variables Argo CD's cmp-server gives the plugin's commands: the

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/karpgen/karpgen/internal/action"
 )
 
@@ -64,29 +66,34 @@ complete -c karpgen -f -a '(__karpgen_complete)'
 `,
 }
 
-func runCompletion(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("completion", stdout, stderr)
-	if err := parse(fs, args); err != nil {
+func completionCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
+	return func(args []string) error {
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		if fs.NArg() != 1 || completionScripts[fs.Arg(0)] == "" {
+			return usageErr("completion: name the shell: bash, zsh or fish")
+		}
+		_, err := io.WriteString(stdout, completionScripts[fs.Arg(0)])
 		return err
 	}
-	if fs.NArg() != 1 || completionScripts[fs.Arg(0)] == "" {
-		return usageErr("completion: name the shell: bash, zsh or fish")
-	}
-	_, err := io.WriteString(stdout, completionScripts[fs.Arg(0)])
-	return err
 }
 
-// runComplete answers a completion script: the candidates for the last
-// word of args (which may be empty), one per line.
-func runComplete(args []string, stdout, _ io.Writer) error {
-	for _, c := range complete(args) {
-		fmt.Fprintln(stdout, c)
+// completeCommand answers a completion script: the candidates for the
+// last word of args (which may be empty), one per line. Its arguments are
+// the command line being typed, never parsed as its own flags.
+func completeCommand(_ *pflag.FlagSet, stdout, _ io.Writer) func(args []string) error {
+	return func(args []string) error {
+		for _, c := range complete(args) {
+			fmt.Fprintln(stdout, c)
+		}
+		return nil
 	}
-	return nil
 }
 
 // valueFlags are the flags whose value is completed from karpgen's own
-// tables; file and folder flags and output formats come from the help.
+// tables; file and folder flags and output formats come from the flags'
+// declarations.
 var valueFlags = map[string]func() []string{
 	"--template": action.TemplateNames,
 	"--to":       func() []string { return append(action.Releases(), action.ToLTS) },
@@ -141,7 +148,7 @@ func complete(args []string) []string {
 	return nil
 }
 
-// flagsOf lists a command's flags, read from its own help.
+// flagsOf lists a command's flags, as it declares them.
 func flagsOf(cmd string) []helpFlag {
 	for _, c := range commands() {
 		if c.name == cmd {

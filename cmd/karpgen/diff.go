@@ -17,30 +17,31 @@ var errChanged = &exitError{exitFound, errors.New("")}
 
 // runDiff renders the profiles and their base in memory and reports what
 // the change does, environment by environment.
-func runDiff(args []string, stdout, stderr io.Writer) error {
+func diffCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
 	var d action.Diff
 	var format string
-	fs := newFlags("diff", stdout, stderr)
 	addBaseFlags(fs, &d.Base)
 	fs.StringArrayVar(&d.Workloads, "workloads", nil, "also place the workloads of `PATH` (a manifest or a folder; repeat it) on both sides with Karpenter's scheduler, and name those whose pods land elsewhere or stay Pending after the change")
 	addProfilesFlag(fs, &d.Dir)
 	addEvalFlags(fs, &d.Eval)
 	addFormatFlag(fs, &format, "output format: text, markdown or json", "text", "markdown", "json")
-	if err := parse(fs, args); err != nil {
-		return err
+	return func(args []string) error {
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		d.Envs = fs.Args()
+		report, err := d.Run()
+		if err != nil {
+			return printInvalid(stderr, err)
+		}
+		if err := printer.Report(stdout, format, report); err != nil {
+			return err
+		}
+		if report.Summary.Changed > 0 || len(report.Fleet) > 0 {
+			return errChanged
+		}
+		return nil
 	}
-	d.Envs = fs.Args()
-	report, err := d.Run()
-	if err != nil {
-		return printInvalid(stderr, err)
-	}
-	if err := printer.Report(stdout, format, report); err != nil {
-		return err
-	}
-	if report.Summary.Changed > 0 || len(report.Fleet) > 0 {
-		return errChanged
-	}
-	return nil
 }
 
 // addBaseFlags declares --base, --base-rev and --base-dir: --base is a

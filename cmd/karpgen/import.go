@@ -8,15 +8,16 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/printer"
 )
 
-func runImport(args []string, stdout, stderr io.Writer) error {
+func importCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
 	var im action.Import
 	opts := &im.Options
 	var format string
-	fs := newFlags("import", stdout, stderr)
 	// flagOf names the flag of each option, for an import that needs one.
 	flagOf := map[string]string{}
 	option := func(p *string, field, name, value, usage string) {
@@ -36,50 +37,52 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&im.Out, "output-file", "", "file to write the profile to (default: standard output); never overwritten")
 	addFormatFlag(fs, &format, "output format: text or json (what the import changed or dropped, on standard error)", "text", "json")
 	fs.BoolVar(&im.Draft, "draft", false, "write the profile even when vet refuses it, with vet's findings as comments at its end, and exit 1")
-	if err := parse(fs, args); err != nil {
-		// -o was import's output file before it meant the format, as in
-		// every other command.
-		var fe *formatError
-		if errors.As(err, &fe) {
-			return usageErr("import: -o is the output format, text or json, not %q; write the profile to a file with --output-file %s", fe.got, fe.got)
-		}
-		return err
-	}
-	im.Files, im.Stdin = fs.Args(), os.Stdin
-	res, err := im.Run()
-	var need *action.NeedsError
-	if errors.As(err, &need) {
-		return usageErr("import: %s", needs(need, flagOf))
-	}
-	if err != nil {
-		return err
-	}
-	findings, refused, draft, out, profile := res.Findings, res.Refused, im.Draft, im.Out, res.Profile
-	if format == "json" {
-		if err := printer.FindingsJSON(stderr, relative(findings)); err != nil {
+	return func(args []string) error {
+		if err := parse(fs, args); err != nil {
+			// -o was import's output file before it meant the format, as in
+			// every other command.
+			var fe *formatError
+			if errors.As(err, &fe) {
+				return usageErr("import: -o is the output format, text or json, not %q; write the profile to a file with --output-file %s", fe.got, fe.got)
+			}
 			return err
 		}
-	} else {
-		printer.Findings(stderr, relative(findings))
-	}
-	if refused && !draft {
-		return &exitError{exitInvalid, errors.New("import: the imported profile would not vet (above); nothing was written: give the flags or fix the input the findings name, or write it as a draft with --draft")}
-	}
-	if out == "" {
-		if _, err := stdout.Write(profile); err != nil {
-			return err
+		im.Files, im.Stdin = fs.Args(), os.Stdin
+		res, err := im.Run()
+		var need *action.NeedsError
+		if errors.As(err, &need) {
+			return usageErr("import: %s", needs(need, flagOf))
 		}
-	} else {
-		written, err := action.WriteProfile(out, profile)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s\n", filepath.ToSlash(written))
+		findings, refused, draft, out, profile := res.Findings, res.Refused, im.Draft, im.Out, res.Profile
+		if format == "json" {
+			if err := printer.FindingsJSON(stderr, relative(findings)); err != nil {
+				return err
+			}
+		} else {
+			printer.Findings(stderr, relative(findings))
+		}
+		if refused && !draft {
+			return &exitError{exitInvalid, errors.New("import: the imported profile would not vet (above); nothing was written: give the flags or fix the input the findings name, or write it as a draft with --draft")}
+		}
+		if out == "" {
+			if _, err := stdout.Write(profile); err != nil {
+				return err
+			}
+		} else {
+			written, err := action.WriteProfile(out, profile)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "wrote %s\n", filepath.ToSlash(written))
+		}
+		if refused {
+			return &exitError{exitFound, errors.New("import: wrote a draft: vet refuses it as it is (above, and at its end); fix what the findings name, then run karpgen vet")}
+		}
+		return nil
 	}
-	if refused {
-		return &exitError{exitFound, errors.New("import: wrote a draft: vet refuses it as it is (above, and at its end); fix what the findings name, then run karpgen vet")}
-	}
-	return nil
 }
 
 // needs says which flags an import needs, with why.

@@ -4,15 +4,16 @@ import (
 	"io"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/util/progress"
 )
 
-func runRender(args []string, stdout, stderr io.Writer) error {
+func renderCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
 	start := time.Now()
 	r := action.Render{Stdout: stdout, Stderr: stderr}
 	var showProgress bool
-	fs := newFlags("render", stdout, stderr)
 	addProfilesFlag(fs, &r.Dir)
 	addEvalFlags(fs, &r.Eval)
 	addOutFlags(fs, &r.Out, "folder of the rendered bundles, one folder per environment")
@@ -20,23 +21,25 @@ func runRender(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&r.DeleteForeign, "delete-foreign", false, "delete files in out/<env>/ that karpgen did not write (by default they stop the render)")
 	addStateFlag(fs, &r.State)
 	fs.BoolVar(&showProgress, "progress", false, "show evaluated and rendered environments (done/total) on stderr even when it is not a terminal (by default only on a terminal, never in CI)")
-	if err := parse(fs, args); err != nil {
-		return err
+	return func(args []string) error {
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		r.Envs = fs.Args()
+		r.Meter = new(progress.Meter)
+		p := newProgress(stderr, showProgress, start)
+		p.watch(r.Meter)
+		res, err := r.Load()
+		p.end()
+		if err != nil {
+			return err
+		}
+		if err := printFindings(stderr, res.Findings); err != nil {
+			return err
+		}
+		p.watch(r.Meter)
+		defer p.end()
+		// Every profile is valid here.
+		return r.Write(res)
 	}
-	r.Envs = fs.Args()
-	r.Meter = new(progress.Meter)
-	p := newProgress(stderr, showProgress, start)
-	p.watch(r.Meter)
-	res, err := r.Load()
-	p.end()
-	if err != nil {
-		return err
-	}
-	if err := printFindings(stderr, res.Findings); err != nil {
-		return err
-	}
-	p.watch(r.Meter)
-	defer p.end()
-	// Every profile is valid here.
-	return r.Write(res)
 }

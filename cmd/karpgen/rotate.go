@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 
+	"github.com/spf13/pflag"
+
 	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/printer"
 )
@@ -11,10 +13,9 @@ import (
 // once as three changes of the profile: the new pool beside the old, the
 // old capped, the old removed. The base is read as diff reads it; the
 // profile is never edited.
-func runRotate(args []string, stdout, stderr io.Writer) error {
+func rotateCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
 	var r action.Rotate
 	var format string
-	fs := newFlags("rotate", stdout, stderr)
 	fs.StringVar(&r.Pool, "pool", "", "the pool whose change replaces its nodes (required)")
 	fs.StringVar(&r.Next, "next", "", "name of the pool that takes over (default: <pool>-next)")
 	addBaseFlags(fs, &r.Base)
@@ -22,16 +23,18 @@ func runRotate(args []string, stdout, stderr io.Writer) error {
 	addEvalFlags(fs, &r.Eval)
 	addFormatFlag(fs, &format, "output format: text or json", "text", "json")
 	addStateFlag(fs, &r.State)
-	if err := parse(fs, args); err != nil {
-		return err
+	return func(args []string) error {
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		if fs.NArg() != 1 {
+			return usageErr("rotate: name exactly one environment")
+		}
+		r.Env = fs.Arg(0)
+		plan, err := r.Run()
+		if err != nil {
+			return printInvalid(stderr, err)
+		}
+		return printer.Report(stdout, format, plan)
 	}
-	if fs.NArg() != 1 {
-		return usageErr("rotate: name exactly one environment")
-	}
-	r.Env = fs.Arg(0)
-	plan, err := r.Run()
-	if err != nil {
-		return printInvalid(stderr, err)
-	}
-	return printer.Report(stdout, format, plan)
 }

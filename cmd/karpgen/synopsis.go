@@ -1,15 +1,15 @@
 package main
 
 import (
-	"bytes"
-	"regexp"
 	"strings"
+
+	"github.com/spf13/pflag"
 )
 
 // The synopsis of every command and the flags shell completion offers are
-// read from the command's own help (its usage line and its flags), so the
-// root usage text, the README's command list, completion and the help
-// cannot disagree (TestReadmeSynopsis).
+// read from the command's record (its usage line and the flags it
+// declares), as its help is, so the root usage text, the README's command
+// list, completion and the help cannot disagree (TestReadmeSynopsis).
 
 // placeholders name the value of a flag in the synopsis; DIR and FILE
 // flags are completed with file names.
@@ -21,24 +21,20 @@ var placeholders = map[string]string{
 	"max-environments": "N", "max-objects": "N", "allow-kinds": "KINDS", "version": "VERSION", "base-rev": "REV", "base-dir": "DIR",
 }
 
-var (
-	helpFlagLine = regexp.MustCompile(`^\s+(?:-\w, )?--([a-z0-9-]+)(?: (\w+))?\s{2,}(.*)$`)
-	formatWords  = regexp.MustCompile(`output format: ([a-z]+(?:, [a-z]+)*(?: or [a-z]+)?)`)
-)
-
-// helpFlag is a flag as a command's help lists it.
+// helpFlag is a flag as a command declares it: typ is the name its help
+// gives the value ("" for a boolean flag).
 type helpFlag struct {
-	name, typ, usage string
+	name, typ string
+	value     pflag.Value
 }
 
 // formats are the values of an output-format flag ("text", "json"), or
 // none.
 func (f helpFlag) formats() []string {
-	m := formatWords.FindStringSubmatch(f.usage)
-	if f.name != "output" || m == nil {
-		return nil
+	if fv, ok := f.value.(*formatValue); ok {
+		return fv.allowed
 	}
-	return strings.Split(strings.NewReplacer(", ", "|", " or ", "|").Replace(m[1]), "|")
+	return nil
 }
 
 // placeholder names the flag's value; "" for a boolean flag.
@@ -52,21 +48,13 @@ func (f helpFlag) placeholder() string {
 	return strings.ToUpper(f.typ)
 }
 
-// helpFlags are the flags of a command's --help, in its order.
+// helpFlags are the flags a command declares, in the order of its help.
 func helpFlags(c command) []helpFlag {
-	var help bytes.Buffer
-	c.run([]string{"--help"}, &help, &help)
 	var out []helpFlag
-	inFlags := false
-	for _, l := range strings.Split(help.String(), "\n") {
-		if l == "Flags:" {
-			inFlags = true
-			continue
-		}
-		if m := helpFlagLine.FindStringSubmatch(l); inFlags && m != nil {
-			out = append(out, helpFlag{m[1], m[2], m[3]})
-		}
-	}
+	c.flagSet().VisitAll(func(f *pflag.Flag) {
+		typ, _ := pflag.UnquoteUsage(f)
+		out = append(out, helpFlag{f.Name, typ, f.Value})
+	})
 	return out
 }
 

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/printer"
 )
@@ -15,30 +17,31 @@ import (
 // builds take the version Go stamps from the module and VCS.
 var version string
 
-func runVersion(args []string, stdout, stderr io.Writer) error {
+func versionCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
 	var format string
-	fs := newFlags("version", stdout, stderr)
 	addFormatFlag(fs, &format, "output format: text or json", "text", "json")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	v := action.Version(version)
-	if format == "json" {
-		return printer.JSON(stdout, v)
-	}
-	fmt.Fprintf(stdout, "karpgen %s (Karpenter %s to %s)\n", v.Version, v.Minors[0], v.Minors[len(v.Minors)-1])
-	if v.Revision != "" {
-		state := ""
-		if v.Modified {
-			state = ", with uncommitted changes"
+	return func(args []string) error {
+		if err := parse(fs, args); err != nil {
+			return err
 		}
-		fmt.Fprintf(stdout, "revision %s (%s%s)\n", v.Revision, v.Time, state)
+		v := action.Version(version)
+		if format == "json" {
+			return printer.JSON(stdout, v)
+		}
+		fmt.Fprintf(stdout, "karpgen %s (Karpenter %s to %s)\n", v.Version, v.Minors[0], v.Minors[len(v.Minors)-1])
+		if v.Revision != "" {
+			state := ""
+			if v.Modified {
+				state = ", with uncommitted changes"
+			}
+			fmt.Fprintf(stdout, "revision %s (%s%s)\n", v.Revision, v.Time, state)
+		}
+		fmt.Fprintf(stdout, "built with %s\nKarpenter releases: %s\n", v.Go, strings.Join(v.Releases, ", "))
+		var l []string
+		for _, m := range v.LTS {
+			l = append(l, m.Minor+" ends on "+m.Until)
+		}
+		fmt.Fprintf(stdout, "long-term support: %s\n", strings.Join(l, ", "))
+		return nil
 	}
-	fmt.Fprintf(stdout, "built with %s\nKarpenter releases: %s\n", v.Go, strings.Join(v.Releases, ", "))
-	var l []string
-	for _, m := range v.LTS {
-		l = append(l, m.Minor+" ends on "+m.Until)
-	}
-	fmt.Fprintf(stdout, "long-term support: %s\n", strings.Join(l, ", "))
-	return nil
 }

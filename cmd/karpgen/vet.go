@@ -9,16 +9,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/printer"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
-func runVet(args []string, stdout, stderr io.Writer) error {
+func vetCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
 	var v action.Vet
 	var format, on string
-	fs := newFlags("vet", stdout, stderr)
 	addProfilesFlag(fs, &v.Dir)
 	addEvalFlags(fs, &v.Eval)
 	addFormatFlag(fs, &format, "output format: text or json", "text", "json")
@@ -27,36 +28,38 @@ func runVet(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&v.ExplainIAM, "explain-iam", false, "list every request the controller makes with its decision under the guardrails, and the deciding statements")
 	fs.StringArrayVar(&v.Workloads, "workloads", nil, "also place the workloads of `PATH` (a manifest or a folder; repeat it) with Karpenter's scheduler (karpgen simulate), and refuse a workload whose pods would never schedule")
 	fs.StringVar(&on, "on", "", "check support windows as of `DAY` (YYYY-MM-DD; default today, or the day of SOURCE_DATE_EPOCH)")
-	if err := parse(fs, args); err != nil {
-		return err
+	return func(args []string) error {
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		today, err := dayOf(on)
+		if err != nil {
+			return usageErr("vet: --on: %v", err)
+		}
+		v.Envs, v.Today = fs.Args(), today
+		res, err := v.Run()
+		if err != nil {
+			return err
+		}
+		if v.ExplainIAM {
+			return explain(res, format, stdout, stderr)
+		}
+		checked := counted(len(res.Envs), "environment", "environments") + listed(res.Envs)
+		if res.Values != "" {
+			checked = fmt.Sprintf("%s against the chart of Karpenter %s", escape.Terminal(res.Values), res.Minor)
+		}
+		if format == "text" {
+			fmt.Fprintf(stdout, "vet: %s: %s\n", checked, tally(res.Findings))
+			return printFindings(stderr, res.Findings)
+		}
+		if err := printer.FindingsJSON(stdout, relative(res.Findings)); err != nil {
+			return err
+		}
+		if diag.HasErrors(res.Findings) {
+			return errInvalid
+		}
+		return nil
 	}
-	today, err := dayOf(on)
-	if err != nil {
-		return usageErr("vet: --on: %v", err)
-	}
-	v.Envs, v.Today = fs.Args(), today
-	res, err := v.Run()
-	if err != nil {
-		return err
-	}
-	if v.ExplainIAM {
-		return explain(res, format, stdout, stderr)
-	}
-	checked := counted(len(res.Envs), "environment", "environments") + listed(res.Envs)
-	if res.Values != "" {
-		checked = fmt.Sprintf("%s against the chart of Karpenter %s", escape.Terminal(res.Values), res.Minor)
-	}
-	if format == "text" {
-		fmt.Fprintf(stdout, "vet: %s: %s\n", checked, tally(res.Findings))
-		return printFindings(stderr, res.Findings)
-	}
-	if err := printer.FindingsJSON(stdout, relative(res.Findings)); err != nil {
-		return err
-	}
-	if diag.HasErrors(res.Findings) {
-		return errInvalid
-	}
-	return nil
 }
 
 // dayOf is the day vet checks support windows for: the --on flag, else
