@@ -7,8 +7,9 @@ import (
 )
 
 // KubernetesReleased is the day upstream released each Kubernetes minor
-// (kubernetes.io/releases, the release announcements): EKS builds its
-// node images for a minor only from then on.
+// (kubernetes.io/releases, the release announcements; the day the module
+// proxy dates k8s.io/api v0.N.0, which is tagged with the release):
+// EKS builds its node images for a minor only from then on.
 var KubernetesReleased = map[string]string{
 	"1.23": "2021-12-07",
 	"1.24": "2022-05-03",
@@ -23,6 +24,8 @@ var KubernetesReleased = map[string]string{
 	"1.33": "2025-04-23",
 	"1.34": "2025-08-27",
 	"1.35": "2025-12-17",
+	"1.36": "2026-04-22",
+	"1.37": "2026-08-26",
 }
 
 // datedAlias is an AMI alias pinned to a dated release: EKS's Amazon

@@ -5,8 +5,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/semver"
+
+	"github.com/karpgen/karpgen/internal/facts"
 )
 
 // TestMaintainingRecipe walks docs/maintaining.md's recipe for a new
@@ -101,4 +107,57 @@ func TestMaintainingRecipe(t *testing.T) {
 			t.Errorf("docs/maintaining.md names go generate ./%s, which has no go:generate directive", g)
 		}
 	}
+}
+
+// TestRecipeTablesFollowTheFacts: the two tables the recipe edits by hand
+// beside the facts table are not forgotten when a minor arrives. Every
+// Kubernetes minor a Karpenter minor supports has its release day in
+// facts.KubernetesReleased, and simulate/go.mod runs the scheduler of the
+// newest Karpenter minor, at no later patch than that release requires
+// (the proxy may not serve the one it requires; docs/diff.md).
+func TestRecipeTablesFollowTheFacts(t *testing.T) {
+	for _, m := range facts.Minors {
+		lo, hi := kubeMinor(t, m.Kubernetes[0]), kubeMinor(t, m.Kubernetes[1])
+		for k := lo; k <= hi; k++ {
+			if v := "1." + strconv.Itoa(k); facts.KubernetesReleased[v] == "" {
+				t.Errorf("Karpenter %s supports Kubernetes %s, which facts.KubernetesReleased does not date (internal/facts/kubernetes.go)", m.Minor, v)
+			}
+		}
+	}
+	newest := facts.Newest()
+	required := requirement(t, filepath.Join("..", "..", "reference", "karpenter", newest.Reference, "go.mod"), "sigs.k8s.io/karpenter")
+	pinned := requirement(t, filepath.Join("..", "..", "simulate", "go.mod"), "sigs.k8s.io/karpenter")
+	if semver.MajorMinor(pinned) != semver.MajorMinor(required) || semver.Compare(pinned, required) > 0 {
+		t.Errorf("simulate/go.mod runs sigs.k8s.io/karpenter %s; the newest release, %s, requires %s: pin the scheduler of its minor", pinned, newest.Reference, required)
+	}
+}
+
+// kubeMinor is the minor of a Kubernetes version "1.N".
+func kubeMinor(t *testing.T, v string) int {
+	t.Helper()
+	n, err := strconv.Atoi(strings.TrimPrefix(v, "1."))
+	if err != nil {
+		t.Fatalf("Kubernetes version %q", v)
+	}
+	return n
+}
+
+// requirement is the version a go.mod requires of a module.
+func requirement(t *testing.T, path, module string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := modfile.ParseLax(path, data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range f.Require {
+		if r.Mod.Path == module {
+			return r.Mod.Version
+		}
+	}
+	t.Fatalf("%s requires no %s", path, module)
+	return ""
 }
