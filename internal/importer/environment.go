@@ -5,6 +5,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/diag"
@@ -106,8 +107,37 @@ func (im *importer) kubernetesVersion() string {
 			im.note("default-version", im.first, "node classes use %s AMIs, which EKS publishes up to Kubernetes %s: the profile says %s; move them to al2023@latest to go further", family, max, max)
 		}
 	}
+	// A pinned dated release has no image for a Kubernetes minor released
+	// after it: the newest it serves holds the default back too.
+	for _, name := range slices.Sorted(maps.Keys(im.classes)) {
+		nc := im.classes[name]
+		if nc.AMI == nil {
+			continue
+		}
+		was, release := kube, ""
+		for {
+			day, _, lacks := facts.AMIReleaseLacks(nc.AMI.Alias, kube)
+			older, ok := olderMinor(kube)
+			if !lacks || !ok {
+				break
+			}
+			kube, release = older, day
+		}
+		if kube != was {
+			im.note("default-version", im.first, "node class %q pins AMI release %s of %s, which has no image for a Kubernetes minor after %s: the profile stays there; pin a newer release to go further", name, nc.AMI.Alias, release, kube)
+		}
+	}
 	im.note("default-version", im.first, "no Kubernetes version given: the profile says Kubernetes %s, the newest Karpenter %s and the imported node classes support; set cluster.kubernetesVersion to the cluster's", kube, im.version)
 	return kube
+}
+
+// olderMinor is the Kubernetes minor before k ("1.35" before "1.36").
+func olderMinor(k string) (string, bool) {
+	n, err := strconv.Atoi(strings.TrimPrefix(k, "1."))
+	if err != nil || n <= 0 {
+		return "", false
+	}
+	return "1." + strconv.Itoa(n-1), true
 }
 
 // auth is how the controller authenticates: IRSA with the role the Helm
