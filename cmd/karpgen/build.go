@@ -14,7 +14,7 @@ import (
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
-// runBuild prints the Kubernetes objects of one environment as a single
+// buildCommand prints the Kubernetes objects of one environment as a single
 // YAML stream: what Argo CD applies. It is the bundle's kustomization,
 // with the overlay in <profiles>/overlays/<env>/ on top when there is one.
 // Only that environment is evaluated. The overlay is read from the
@@ -24,20 +24,12 @@ import (
 func buildCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
 	b := action.Build{Stdout: stdout}
 	var fromArgoCD, discover bool
-	// Argo CD applies what build prints: even its help goes to stderr.
 	addProfilesFlag(fs, &b.Dir)
 	fs.StringSliceVar(&b.AllowKinds, "allow-kinds", nil, "kinds (Kind or group/Kind) an overlay may add, remove or rename objects of; by default it may only patch, label and annotate karpgen's objects")
 	fs.BoolVar(&fromArgoCD, "from-argocd", false, "the environment is the Application's plugin env KARPGEN_ENV, else its env parameter, else its name (the plugin's generate command)")
 	fs.BoolVar(&discover, "discover", false, "print the first profile of the profiles folder, or nothing, and build nothing (the plugin's discover command)")
 	addEvalFlags(fs, &b.Eval)
 	return func(args []string) error {
-		if err := parse(fs, args); err != nil {
-			if errors.Is(err, pflag.ErrHelp) {
-				// Argo CD applies what build prints: help is never a success.
-				return usageErr("build: prints the objects of one environment; nothing else")
-			}
-			return err
-		}
 		if discover {
 			if fs.NArg() != 0 || fromArgoCD {
 				return usageErr("build: --discover takes no environment")
@@ -100,4 +92,13 @@ func discoverProfiles(dir string, stdout io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// buildParseError: Argo CD applies what build prints, so its help is
+// never a success.
+func buildParseError(err error) error {
+	if errors.Is(err, pflag.ErrHelp) {
+		return usageErr("build: prints the objects of one environment; nothing else")
+	}
+	return err
 }

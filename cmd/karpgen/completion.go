@@ -68,9 +68,6 @@ complete -c karpgen -f -a '(__karpgen_complete)'
 
 func completionCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
 	return func(args []string) error {
-		if err := parse(fs, args); err != nil {
-			return err
-		}
 		if fs.NArg() != 1 || completionScripts[fs.Arg(0)] == "" {
 			return usageErr("completion: name the shell: bash, zsh or fish")
 		}

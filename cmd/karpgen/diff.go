@@ -15,7 +15,7 @@ import (
 // say than the report.
 var errChanged = &exitError{exitFound, errors.New("")}
 
-// runDiff renders the profiles and their base in memory and reports what
+// diffCommand renders the profiles and their base in memory and reports what
 // the change does, environment by environment.
 func diffCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
 	var d action.Diff
@@ -26,9 +26,6 @@ func diffCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string
 	addEvalFlags(fs, &d.Eval)
 	addFormatFlag(fs, &format, "output format: text, markdown or json", "text", "markdown", "json")
 	return func(args []string) error {
-		if err := parse(fs, args); err != nil {
-			return err
-		}
 		d.Envs = fs.Args()
 		report, err := d.Run()
 		if err != nil {

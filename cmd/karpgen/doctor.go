@@ -10,7 +10,7 @@ import (
 	"github.com/karpgen/karpgen/internal/printer"
 )
 
-// runDoctor prints the capture script of an environment, or checks a
+// doctorCommand prints the capture script of an environment, or checks a
 // captured folder against the bundle, offline.
 func doctorCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
 	var d action.Doctor
@@ -22,9 +22,6 @@ func doctorCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []stri
 	addEvalFlags(fs, &d.Eval)
 	addFormatFlag(fs, &format, "output format: text or json", "text", "json")
 	return func(args []string) error {
-		if err := parse(fs, args); err != nil {
-			return err
-		}
 		switch {
 		case fs.NArg() != 1:
 			return usageErr("doctor: name exactly one environment")

@@ -38,15 +38,6 @@ func importCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []stri
 	addFormatFlag(fs, &format, "output format: text or json (what the import changed or dropped, on standard error)", "text", "json")
 	fs.BoolVar(&im.Draft, "draft", false, "write the profile even when vet refuses it, with vet's findings as comments at its end, and exit 1")
 	return func(args []string) error {
-		if err := parse(fs, args); err != nil {
-			// -o was import's output file before it meant the format, as in
-			// every other command.
-			var fe *formatError
-			if errors.As(err, &fe) {
-				return usageErr("import: -o is the output format, text or json, not %q; write the profile to a file with --output-file %s", fe.got, fe.got)
-			}
-			return err
-		}
 		im.Files, im.Stdin = fs.Args(), os.Stdin
 		res, err := im.Run()
 		var need *action.NeedsError
@@ -92,4 +83,14 @@ func needs(e *action.NeedsError, flagOf map[string]string) string {
 		parts = append(parts, flagOf[n.Option]+" ("+n.Why+")")
 	}
 	return "give " + strings.Join(parts, ", ")
+}
+
+// importParseError: -o was import's output file before it meant the
+// format, as in every other command; a file name given to it says so.
+func importParseError(err error) error {
+	var fe *formatError
+	if errors.As(err, &fe) {
+		return usageErr("import: -o is the output format, text or json, not %q; write the profile to a file with --output-file %s", fe.got, fe.got)
+	}
+	return err
 }

@@ -20,9 +20,6 @@ func initCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string
 	fs.StringVar(&p.Region, "region", "us-east-1", "AWS region of the clusters")
 	fs.StringVar(&p.Account, "account", "123456789012", "AWS account ID")
 	return func(args []string) error {
-		if err := parse(fs, args); err != nil {
-			return err
-		}
 		if fs.NArg() > 0 {
 			return usageErr("init: unexpected arguments %v", fs.Args())
 		}

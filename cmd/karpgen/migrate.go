@@ -17,7 +17,7 @@ var migrateFlag = map[string]string{
 	"Deployment": "--autoscaler-deployment",
 }
 
-// runMigrate prints the runbook that brings a cluster scaled by Cluster
+// migrateCommand prints the runbook that brings a cluster scaled by Cluster
 // Autoscaler over to the Karpenter its profile describes. It writes
 // nothing.
 func migrateCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
@@ -33,9 +33,6 @@ func migrateCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []str
 	addFormatFlag(fs, &format, "output format: text, markdown or json", "text", "markdown", "json")
 	addStateFlag(fs, &m.State)
 	return func(args []string) error {
-		if err := parse(fs, args); err != nil {
-			return err
-		}
 		if fs.NArg() != 1 {
 			return usageErr("migrate: name exactly one environment")
 		}

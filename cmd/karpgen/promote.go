@@ -9,7 +9,7 @@ import (
 	"github.com/karpgen/karpgen/internal/printer"
 )
 
-// runPromote plans moving the AMI releases one environment runs to the
+// promoteCommand plans moving the AMI releases one environment runs to the
 // next, as a change of the next one's profile, with what it replaces and
 // when. The profile is never edited.
 func promoteCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
@@ -23,9 +23,6 @@ func promoteCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []str
 	addFormatFlag(fs, &format, "output format: text, markdown or json", "text", "markdown", "json")
 	addStateFlag(fs, &p.State)
 	return func(args []string) error {
-		if err := parse(fs, args); err != nil {
-			return err
-		}
 		if fs.NArg() != 0 {
 			return usageErr("promote: name the environments with --from and --to")
 		}

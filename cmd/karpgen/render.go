@@ -22,9 +22,6 @@ func renderCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []stri
 	addStateFlag(fs, &r.State)
 	fs.BoolVar(&showProgress, "progress", false, "show evaluated and rendered environments (done/total) on stderr even when it is not a terminal (by default only on a terminal, never in CI)")
 	return func(args []string) error {
-		if err := parse(fs, args); err != nil {
-			return err
-		}
 		r.Envs = fs.Args()
 		r.Meter = new(progress.Meter)
 		p := newProgress(stderr, showProgress, start)

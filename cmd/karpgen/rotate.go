@@ -9,7 +9,7 @@ import (
 	"github.com/karpgen/karpgen/internal/printer"
 )
 
-// runRotate plans a change of a pool that would replace all its nodes at
+// rotateCommand plans a change of a pool that would replace all its nodes at
 // once as three changes of the profile: the new pool beside the old, the
 // old capped, the old removed. The base is read as diff reads it; the
 // profile is never edited.
@@ -24,9 +24,6 @@ func rotateCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []stri
 	addFormatFlag(fs, &format, "output format: text or json", "text", "json")
 	addStateFlag(fs, &r.State)
 	return func(args []string) error {
-		if err := parse(fs, args); err != nil {
-			return err
-		}
 		if fs.NArg() != 1 {
 			return usageErr("rotate: name exactly one environment")
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/karpgen/karpgen/internal/printer"
 )
 
-// runSimulate places workloads on an environment with Karpenter's own
+// simulateCommand places workloads on an environment with Karpenter's own
 // scheduler (run by karpgen-simulate) and prints where each lands. It
 // writes nothing; it exits 1 when a pod stays Pending.
 func simulateCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string) error {
@@ -23,9 +23,6 @@ func simulateCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []st
 	addEvalFlags(fs, &sim.Eval)
 	addFormatFlag(fs, &format, "output format: text, markdown (a pull-request comment) or json", "text", "markdown", "json")
 	return func(args []string) error {
-		if err := parse(fs, args); err != nil {
-			return err
-		}
 		if fs.NArg() != 1 {
 			return usageErr("simulate: name exactly one environment")
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/karpgen/karpgen/internal/printer"
 )
 
-// runUpgrade plans the move of one environment to another Karpenter
+// upgradeCommand plans the move of one environment to another Karpenter
 // version, and with --write puts the plan and what it applies in
 // out/<env>/upgrade/<to>/. A plan with blockers exits 1 and writes
 // nothing. The profile is never edited.
@@ -30,9 +30,6 @@ func upgradeCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []str
 	fs.BoolVar(&write, "write", false, "write the plan, the transition policies and the target's Helm values and IAM")
 	addStateFlag(fs, &u.State)
 	return func(args []string) error {
-		if err := parse(fs, args); err != nil {
-			return err
-		}
 		if fs.NArg() != 1 {
 			return usageErr("upgrade: name exactly one environment")
 		}

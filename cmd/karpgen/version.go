@@ -21,9 +21,6 @@ func versionCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []str
 	var format string
 	addFormatFlag(fs, &format, "output format: text or json", "text", "json")
 	return func(args []string) error {
-		if err := parse(fs, args); err != nil {
-			return err
-		}
 		v := action.Version(version)
 		if format == "json" {
 			return printer.JSON(stdout, v)

@@ -29,9 +29,6 @@ func vetCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string)
 	fs.StringArrayVar(&v.Workloads, "workloads", nil, "also place the workloads of `PATH` (a manifest or a folder; repeat it) with Karpenter's scheduler (karpgen simulate), and refuse a workload whose pods would never schedule")
 	fs.StringVar(&on, "on", "", "check support windows as of `DAY` (YYYY-MM-DD; default today, or the day of SOURCE_DATE_EPOCH)")
 	return func(args []string) error {
-		if err := parse(fs, args); err != nil {
-			return err
-		}
 		today, err := dayOf(on)
 		if err != nil {
 			return usageErr("vet: --on: %v", err)
