@@ -1,6 +1,10 @@
 package action
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/karpgen/karpgen/internal/diag"
+)
 
 // UsageError is a request the command cannot carry out as given: a flag's
 // value, a missing argument. The command line exits 2 with it.
@@ -29,9 +33,7 @@ func wrap(what string, err error) error { return fmt.Errorf("%s: %w", what, err)
 // OptionError is an option of a plan the plan refuses: Option is the
 // field of the action's Options it is about, which the command line
 // names by its flag.
-type OptionError struct{ Option, Value, Reason string }
-
-func (e *OptionError) Error() string { return e.Option + ": " + e.Reason }
+type OptionError = diag.OptionError
 
 // FoundError is a check that found what it looks for: out/ differs from
 // the profiles (render --check). The command line exits 1 with it.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/plan/migrate"
@@ -76,20 +77,27 @@ type Upgrade struct {
 
 // Run makes the plan. An option the plan refuses is an *OptionError.
 func (u *Upgrade) Run() (*upgrade.Plan, error) {
-	envs, err := named(u.Dir, []string{u.Env}, u.Eval, true)
+	return planOne("upgrade", u.Dir, u.Env, u.Eval, true, u.State, func(e *model.Env, capture *live.Cluster) (*upgrade.Plan, error) {
+		o := u.Options
+		o.Live = capture
+		return upgrade.New(e, o)
+	})
+}
+
+// planOne runs a planner (command names it) on one environment and the
+// capture of its cluster read from state ("" for none); strict loads the
+// environment as upgrade does (see named).
+func planOne[T any](command, dir, env string, ev Eval, strict bool, state string, plan func(*model.Env, *live.Cluster) (T, error)) (T, error) {
+	var none T
+	envs, err := named(dir, []string{env}, ev, strict)
 	if err != nil {
-		return nil, err
+		return none, err
 	}
-	o := u.Options
-	if o.Live, err = ReadState("upgrade", u.State, envs[0]); err != nil {
-		return nil, err
+	capture, err := ReadState(command, state, envs[0])
+	if err != nil {
+		return none, err
 	}
-	plan, err := upgrade.New(envs[0], o)
-	var refused *upgrade.OptionError
-	if errors.As(err, &refused) {
-		return nil, &OptionError{refused.Option, refused.Value, refused.Reason}
-	}
-	return plan, err
+	return plan(envs[0], capture)
 }
 
 // Migrate makes the runbook from Cluster Autoscaler (karpgen migrate).
@@ -102,20 +110,11 @@ type Migrate struct {
 
 // Run makes the runbook. An option it refuses is an *OptionError.
 func (m *Migrate) Run() (*migrate.Runbook, error) {
-	envs, err := named(m.Dir, []string{m.Env}, m.Eval, false)
-	if err != nil {
-		return nil, err
-	}
-	o := m.Options
-	if o.Live, err = ReadState("migrate", m.State, envs[0]); err != nil {
-		return nil, err
-	}
-	r, err := migrate.FromClusterAutoscaler(envs[0], o)
-	var refused *migrate.OptionError
-	if errors.As(err, &refused) {
-		return nil, &OptionError{refused.Option, refused.Value, refused.Reason}
-	}
-	return r, err
+	return planOne("migrate", m.Dir, m.Env, m.Eval, false, m.State, func(e *model.Env, capture *live.Cluster) (*migrate.Runbook, error) {
+		o := m.Options
+		o.Live = capture
+		return migrate.FromClusterAutoscaler(e, o)
+	})
 }
 
 // Promote plans moving the AMI releases of From to To (karpgen

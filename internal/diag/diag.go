@@ -169,3 +169,15 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// OptionError is an option of a request a planner refuses (upgrade's
+// target, migrate's node groups): Option is the field of the planner's
+// Options it is about, which the command line names by its flag.
+type OptionError struct{ Option, Value, Reason string }
+
+func (e *OptionError) Error() string {
+	if e.Value == "" {
+		return e.Option + ": " + e.Reason
+	}
+	return e.Option + " " + e.Value + ": " + e.Reason
+}

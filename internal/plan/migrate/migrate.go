@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/model"
@@ -58,39 +59,42 @@ type Step struct {
 }
 
 // OptionError is an option the runbook cannot take.
-type OptionError struct{ Option, Value, Reason string }
+type OptionError = diag.OptionError
 
-func (e *OptionError) Error() string { return e.Reason }
+// refuse is the runbook's refusal of an option.
+func refuse(option, value, reason string) error {
+	return &OptionError{Option: option, Value: value, Reason: reason}
+}
 
 // FromClusterAutoscaler is the runbook from Cluster Autoscaler.
 func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 	if len(o.OldGroups) == 0 {
-		return nil, &OptionError{"OldGroups", "", "name the node groups Cluster Autoscaler scales, which Karpenter replaces"}
+		return nil, refuse("OldGroups", "", "name the node groups Cluster Autoscaler scales, which Karpenter replaces")
 	}
 	if msg := lint.CheckNamespace(o.Namespace); msg != "" {
-		return nil, &OptionError{"Namespace", o.Namespace, msg}
+		return nil, refuse("Namespace", o.Namespace, msg)
 	}
 	if msg := lint.CheckResourceName("deployment", o.Deployment); msg != "" {
-		return nil, &OptionError{"Deployment", o.Deployment, msg}
+		return nil, refuse("Deployment", o.Deployment, msg)
 	}
 	for i, g := range o.OldGroups {
 		// The names are printed in commands, comments and Markdown:
 		// held to EKS's rule first, so that none holds a line break or
 		// a shell word of its own.
 		if msg := lint.CheckNodeGroupName(g); msg != "" {
-			return nil, &OptionError{"OldGroups", g, msg}
+			return nil, refuse("OldGroups", g, msg)
 		}
 		if slices.Contains(o.OldGroups[:i], g) {
-			return nil, &OptionError{"OldGroups", g, fmt.Sprintf("node group %s is named twice", g)}
+			return nil, refuse("OldGroups", g, fmt.Sprintf("node group %s is named twice", g))
 		}
 		if _, kept := e.Profile.NodeGroups[g]; kept {
-			return nil, &OptionError{"OldGroups", g, fmt.Sprintf("node group %s is one the profile keeps (nodeGroups.%s): it is not emptied", g, g)}
+			return nil, refuse("OldGroups", g, fmt.Sprintf("node group %s is one the profile keeps (nodeGroups.%s): it is not emptied", g, g))
 		}
 	}
 	if o.Live.Knows("nodegroups") {
 		for _, g := range o.OldGroups {
 			if _, ok := o.Live.NodeGroup(g); !ok {
-				return nil, &OptionError{"OldGroups", g, fmt.Sprintf("the capture in %s has no node group %s (it holds %s)", o.Live.Dir, g, strings.Join(slices.Sorted(maps.Keys(o.Live.NodeGroups)), ", "))}
+				return nil, refuse("OldGroups", g, fmt.Sprintf("the capture in %s has no node group %s (it holds %s)", o.Live.Dir, g, strings.Join(slices.Sorted(maps.Keys(o.Live.NodeGroups)), ", ")))
 			}
 		}
 	}

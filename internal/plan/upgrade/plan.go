@@ -163,16 +163,7 @@ type Options struct {
 
 // OptionError is a move the planner refuses because of one option: the
 // field of Options, the value given, and why.
-type OptionError struct {
-	Option, Value, Reason string
-}
-
-func (e *OptionError) Error() string {
-	if e.Value == "" {
-		return e.Option + ": " + e.Reason
-	}
-	return e.Option + " " + e.Value + ": " + e.Reason
-}
+type OptionError = diag.OptionError
 
 // New plans the move of a resolved environment.
 func New(e *model.Env, o Options) (*Plan, error) {
