@@ -113,7 +113,7 @@ func commands(e *model.Env) []command {
 		command{"k8s-pdbs.json", "kubectl get poddisruptionbudgets --all-namespaces -o json"},
 		// The workloads: a Cluster Autoscaler among them scales the node
 		// groups beside Karpenter.
-		command{"k8s-workloads.json", "kubectl get deployments,statefulsets,daemonsets --all-namespaces -o json"},
+		command{"k8s-workloads.json", "kubectl get deployments,statefulsets,daemonsets,jobs,cronjobs --all-namespaces -o json"},
 		// The volumes and their classes: `karpgen simulate --workloads`
 		// of the capture's folder places the workloads' pods in the zones
 		// their volumes are in, as Karpenter does.
@@ -209,6 +209,20 @@ failed=0
 	fmt.Fprintf(&b, `for g in $(aws eks list-nodegroups --region %[1]s --cluster-name %[2]s --query 'nodegroups[]' --output text 2>/dev/null); do
 	case $g in *[!A-Za-z0-9_-]*) continue ;; esac
 	run "eks-nodegroup-$g.json" aws eks describe-nodegroup --region %[1]s --cluster-name %[2]s --nodegroup-name "$g" --output json
+	# The version of its launch template the group uses: the security
+	# groups its nodes carry (without one, the cluster security group).
+	lt=$(aws eks describe-nodegroup --region %[1]s --cluster-name %[2]s --nodegroup-name "$g" --query 'nodegroup.launchTemplate.id' --output text 2>/dev/null)
+	ltv=$(aws eks describe-nodegroup --region %[1]s --cluster-name %[2]s --nodegroup-name "$g" --query 'nodegroup.launchTemplate.version' --output text 2>/dev/null)
+	case $lt in lt-[0-9a-f]*) ;; *) continue ;; esac
+	case $lt$ltv in *[!A-Za-z0-9_-]*) continue ;; esac
+	run "ec2-launch-template-$g.json" aws ec2 describe-launch-template-versions --region %[1]s --launch-template-id "$lt" --versions "$ltv" --output json
+done
+# Every Pod Identity association with the role it binds, which the list
+# does not name. An ID EKS would not give is skipped.
+for a in $(aws eks list-pod-identity-associations --region %[1]s --cluster-name %[2]s --query 'associations[].associationId' --output text 2>/dev/null); do
+	case $a in a-[a-z0-9]*) ;; *) continue ;; esac
+	case $a in *[!A-Za-z0-9-]*) continue ;; esac
+	run "eks-pod-identity-association-$a.json" aws eks describe-pod-identity-association --region %[1]s --cluster-name %[2]s --association-id "$a" --output json
 done
 `, escape.Shell(e.Names.Region), escape.Shell(e.Names.Cluster))
 	b.WriteString(`if [ "$failed" -gt 0 ]; then

@@ -12,7 +12,6 @@ import (
 	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
 	"github.com/karpgen/karpgen/internal/model"
-	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
 // stacksOf are the CloudFormation stacks the capture reads: the one the
@@ -55,6 +54,19 @@ func Live(e *model.Env, s *State) (*live.Cluster, error) {
 			c.Known = append(c.Known, "auth")
 		}
 		c.Kubernetes = cl.Cluster.Version
+		c.ClusterSecurityGroup = cl.Cluster.ResourcesVpcConfig.ClusterSecurityGroupID
+	}
+	if p := e.Profile.Cluster.Owners.Terraform; p != nil {
+		c.Terraform = &live.TerraformOwner{VPCModule: p.VPCModule, EKSModule: p.EKSModule, Dir: p.Dir}
+	}
+	if err := readNetwork(s, c); err != nil {
+		return nil, err
+	}
+	if err := readWorkloads(s, c); err != nil {
+		return nil, err
+	}
+	if err := readAssociations(s, c); err != nil {
+		return nil, err
 	}
 	for _, name := range stacksOf(n) {
 		st, err := readStack(s, name)
@@ -91,7 +103,7 @@ func Live(e *model.Env, s *State) (*live.Cluster, error) {
 	} else if ok {
 		c.Known = append(c.Known, "tracking")
 		if id := d.Metadata.Annotations["argocd.argoproj.io/tracking-id"]; id != "" {
-			app, err := trackedApplication(id)
+			app, err := live.TrackedApplication(id)
 			if err != nil {
 				return nil, &StateError{File: "k8s-karpenter-deployment.json", Path: "metadata.annotations.argocd.argoproj.io/tracking-id", Reason: err.Error()}
 			}
@@ -242,6 +254,12 @@ func readNodeGroups(s *State, c *live.Cluster) error {
 					Max     int `json:"maxSize"`
 					Desired int `json:"desiredSize"`
 				} `json:"scalingConfig"`
+				Tags           map[string]string `json:"tags"`
+				LaunchTemplate *struct {
+					ID      string `json:"id"`
+					Name    string `json:"name"`
+					Version string `json:"version"`
+				} `json:"launchTemplate"`
 			} `json:"nodegroup"`
 		}
 		ok, err := readKnown(s, file, &g)
@@ -253,8 +271,15 @@ func readNodeGroups(s *State, c *live.Cluster) error {
 			continue
 		}
 		ng := g.Nodegroup
-		c.NodeGroups[ng.Name] = live.NodeGroup{Name: ng.Name, Role: ng.Role, Subnets: ng.Subnets, InstanceTypes: ng.InstanceTypes,
-			Min: ng.Scaling.Min, Max: ng.Scaling.Max, Desired: ng.Scaling.Desired}
+		group := live.NodeGroup{Name: ng.Name, Role: ng.Role, Subnets: ng.Subnets, InstanceTypes: ng.InstanceTypes,
+			Min: ng.Scaling.Min, Max: ng.Scaling.Max, Desired: ng.Scaling.Desired, Tags: ng.Tags}
+		if lt := ng.LaunchTemplate; lt != nil {
+			group.LaunchTemplate = &live.LaunchTemplate{ID: lt.ID, Name: lt.Name, Version: lt.Version}
+			if err := readLaunchTemplate(s, strings.TrimSuffix(strings.TrimPrefix(file, "eks-nodegroup-"), ".json"), group.LaunchTemplate); err != nil {
+				return err
+			}
+		}
+		c.NodeGroups[ng.Name] = group
 		if !slices.Contains(c.Known, "nodegroups") {
 			c.Known = append(c.Known, "nodegroups")
 		}
@@ -317,22 +342,127 @@ func readNodes(s *State, c *live.Cluster) error {
 	return nil
 }
 
-// trackingID is Argo CD's tracking annotation: the Application (its name,
-// or NAMESPACE_NAME for one outside Argo CD's own namespace), then the
-// object's group/kind and namespace/name.
-var trackingID = lazyre.New(`^(?:([a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?)_)?([a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?):[A-Za-z0-9.-]*/[A-Za-z0-9]+:[a-z0-9.-]*/[a-z0-9.-]+$`)
+// readLaunchTemplate reads the version of a node group's launch template
+// the capture read (ec2-launch-template-<group>.json, as
+// describe-launch-template-versions prints it): the security groups it
+// gives the nodes, on the instance or on its network interfaces.
+func readLaunchTemplate(s *State, group string, lt *live.LaunchTemplate) error {
+	var v struct {
+		Versions []struct {
+			ID   string `json:"LaunchTemplateId"`
+			Data struct {
+				SecurityGroupIDs  []string `json:"SecurityGroupIds"`
+				NetworkInterfaces []struct {
+					Groups []string `json:"Groups"`
+				} `json:"NetworkInterfaces"`
+			} `json:"LaunchTemplateData"`
+		} `json:"LaunchTemplateVersions"`
+	}
+	file := "ec2-launch-template-" + group + ".json"
+	ok, err := readKnown(s, file, &v)
+	if err != nil || !ok || len(v.Versions) == 0 {
+		return err
+	}
+	if v.Versions[0].ID != lt.ID {
+		return &StateError{File: file, Path: "LaunchTemplateVersions[0].LaunchTemplateId", Reason: fmt.Sprintf("the capture holds launch template %s, not %s, which node group %s uses", strconv.Quote(v.Versions[0].ID), lt.ID, group)}
+	}
+	data := v.Versions[0].Data
+	groups := slices.Clone(data.SecurityGroupIDs)
+	for _, ni := range data.NetworkInterfaces {
+		groups = append(groups, ni.Groups...)
+	}
+	slices.Sort(groups)
+	lt.Read, lt.SecurityGroups = true, slices.Compact(groups)
+	return nil
+}
 
-// trackedApplication is the Application a tracking id names, as the
-// argocd command line takes it: NAME, or NAMESPACE/NAME. Anything else
-// (a line break, a space, a quote) names no Application and is refused,
-// so that no captured text reaches a runbook's command as it is.
-func trackedApplication(id string) (string, error) {
-	m := trackingID().FindStringSubmatch(id)
-	if m == nil {
-		return "", fmt.Errorf("%s is not an Argo CD tracking id (APPLICATION:GROUP/KIND:NAMESPACE/NAME, the Application a Kubernetes name or NAMESPACE_NAME)", strconv.Quote(id))
+// readNetwork reads the VPC's subnets and security groups with their
+// tags, which say who owns them.
+func readNetwork(s *State, c *live.Cluster) error {
+	var subnets ec2Subnets
+	var groups ec2SecurityGroups
+	okSubnets, err := readKnown(s, "ec2-subnets.json", &subnets)
+	if err != nil {
+		return err
 	}
-	if m[1] != "" {
-		return m[1] + "/" + m[2], nil
+	okGroups, err := readKnown(s, "ec2-security-groups.json", &groups)
+	if err != nil {
+		return err
 	}
-	return m[2], nil
+	if !okSubnets || !okGroups {
+		return nil
+	}
+	c.Known = append(c.Known, "network")
+	c.Subnets, c.SecurityGroups = map[string]live.Tagged{}, map[string]live.Tagged{}
+	for _, x := range subnets.Subnets {
+		c.Subnets[x.SubnetID] = live.Tagged{ID: x.SubnetID, Tags: tagMap(x.Tags)}
+	}
+	for _, x := range groups.SecurityGroups {
+		c.SecurityGroups[x.GroupID] = live.Tagged{ID: x.GroupID, Name: x.GroupName, Description: x.Description, Tags: tagMap(x.Tags)}
+	}
+	return nil
+}
+
+// readWorkloads reads the metadata of the cluster's Deployments, which
+// say who deploys them.
+func readWorkloads(s *State, c *live.Cluster) error {
+	var list struct {
+		Items []struct {
+			Kind     string `json:"kind"`
+			Metadata struct {
+				Name        string            `json:"name"`
+				Namespace   string            `json:"namespace"`
+				Labels      map[string]string `json:"labels"`
+				Annotations map[string]string `json:"annotations"`
+			} `json:"metadata"`
+		} `json:"items"`
+	}
+	ok, err := readKnown(s, "k8s-workloads.json", &list)
+	if err != nil || !ok {
+		return err
+	}
+	c.Known = append(c.Known, "workloads")
+	c.Deployments = map[string]live.Object{}
+	for _, x := range list.Items {
+		if x.Kind != "Deployment" {
+			continue
+		}
+		m := x.Metadata
+		c.Deployments[m.Namespace+"/"+m.Name] = live.Object{Kind: x.Kind, Namespace: m.Namespace, Name: m.Name, Labels: m.Labels, Annotations: m.Annotations}
+	}
+	return nil
+}
+
+// readAssociations reads every eks-pod-identity-association-*.json
+// (describe-pod-identity-association): list-pod-identity-associations
+// names no role.
+func readAssociations(s *State, c *live.Cluster) error {
+	names, err := fs.Glob(s.fsys, "eks-pod-identity-association-*.json")
+	if err != nil {
+		return err
+	}
+	slices.Sort(names)
+	for _, file := range names {
+		var a struct {
+			Association struct {
+				ID             string `json:"associationId"`
+				Namespace      string `json:"namespace"`
+				ServiceAccount string `json:"serviceAccount"`
+				RoleARN        string `json:"roleArn"`
+			} `json:"association"`
+		}
+		ok, err := readKnown(s, file, &a)
+		if err != nil {
+			return err
+		}
+		if !ok || a.Association.ID == "" {
+			continue
+		}
+		x := a.Association
+		c.Associations = append(c.Associations, live.Association{ID: x.ID, Namespace: x.Namespace, ServiceAccount: x.ServiceAccount, RoleARN: x.RoleARN})
+		if !slices.Contains(c.Known, "associations") {
+			c.Known = append(c.Known, "associations")
+		}
+	}
+	return nil
 }

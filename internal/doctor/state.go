@@ -132,7 +132,8 @@ type eksCluster struct {
 		Version            string `json:"version"`
 		Endpoint           string `json:"endpoint"`
 		ResourcesVpcConfig struct {
-			VpcID string `json:"vpcId"`
+			VpcID                  string `json:"vpcId"`
+			ClusterSecurityGroupID string `json:"clusterSecurityGroupId"`
 		} `json:"resourcesVpcConfig"`
 		Identity struct {
 			OIDC struct {
@@ -165,6 +166,15 @@ type awsTag struct {
 	Value string `json:"Value"`
 }
 
+// tagMap is a list of EC2 tags as a map.
+func tagMap(tags []awsTag) map[string]string {
+	out := map[string]string{}
+	for _, t := range tags {
+		out[t.Key] = t.Value
+	}
+	return out
+}
+
 type ec2Subnets struct {
 	Subnets []struct {
 		SubnetID                string   `json:"SubnetId"`
@@ -177,9 +187,10 @@ type ec2Subnets struct {
 
 type ec2SecurityGroups struct {
 	SecurityGroups []struct {
-		GroupID   string   `json:"GroupId"`
-		GroupName string   `json:"GroupName"`
-		Tags      []awsTag `json:"Tags"`
+		GroupID     string   `json:"GroupId"`
+		GroupName   string   `json:"GroupName"`
+		Description string   `json:"Description"`
+		Tags        []awsTag `json:"Tags"`
 	} `json:"SecurityGroups"`
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/plan/migrate"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
@@ -21,11 +22,23 @@ func Migrate(w io.Writer, r *migrate.Runbook) error {
 	for _, a := range r.Assumes {
 		line("Planned without a capture (--state): %s.", a)
 	}
+	if len(r.Owners) > 0 {
+		line("Changed through their owners:")
+		for _, x := range r.Owners {
+			line("  %s: %s", x.Resource, ownerText(x.Owner))
+		}
+	}
 	for i, s := range r.Steps {
 		line("")
 		line("%d. %s", i+1, s.Title)
 		for _, t := range s.Text {
 			line("   %s", t)
+		}
+		for _, sn := range s.Snippets {
+			line("   in %s:", sn.Where)
+			for _, l := range strings.Split(sn.Text, "\n") {
+				line("      %s", l)
+			}
 		}
 		for _, c := range s.Commands {
 			line("   $ %s", c)
@@ -49,10 +62,20 @@ func MigrateMarkdown(w io.Writer, r *migrate.Runbook) error {
 	for _, a := range r.Assumes {
 		fmt.Fprintf(&b, "\nPlanned without a capture (`--state`): %s.\n", escape.Markdown(a))
 	}
+	if len(r.Owners) > 0 {
+		b.WriteString("\nChanged through their owners:\n\n")
+		for _, x := range r.Owners {
+			fmt.Fprintf(&b, "- %s: %s\n", escape.Markdown(x.Resource), escape.Markdown(ownerText(x.Owner)))
+		}
+	}
 	for i, s := range r.Steps {
 		fmt.Fprintf(&b, "\n## %d. %s\n", i+1, escape.Markdown(s.Title))
 		for _, t := range s.Text {
 			fmt.Fprintf(&b, "\n%s\n", t)
+		}
+		for _, sn := range s.Snippets {
+			fence := escape.Fence(sn.Text)
+			fmt.Fprintf(&b, "\nIn %s:\n\n%s%s\n%s\n%s\n", escape.Markdown(sn.Where), fence, sn.Lang, sn.Text, fence)
 		}
 		block(&b, "", s.Commands)
 		block(&b, "Check:", s.Check)
@@ -71,4 +94,20 @@ func block(b *strings.Builder, title string, commands []string) {
 	}
 	fence := escape.Fence(strings.Join(commands, "\n"))
 	fmt.Fprintf(b, "\n%ssh\n%s\n%s\n", fence, strings.Join(commands, "\n"), fence)
+}
+
+// ownerText says who owns a resource and what says so.
+func ownerText(o live.Owner) string {
+	kind := map[string]string{live.OwnerTerraform: "Terraform", live.OwnerEksctl: "eksctl", live.OwnerCloudFormation: "CloudFormation",
+		live.OwnerArgoCD: "Argo CD", live.OwnerHelm: "Helm", live.OwnerEKS: "EKS", live.OwnerNobody: "nobody"}[o.Kind]
+	if kind == "" {
+		kind = o.Kind
+	}
+	switch {
+	case o.Name != "" && o.Logical != "":
+		kind += " " + o.Name + " (" + o.Logical + ")"
+	case o.Name != "":
+		kind += " " + o.Name
+	}
+	return kind + " (" + o.Evidence + ")"
 }

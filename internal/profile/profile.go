@@ -77,6 +77,22 @@ type Cluster struct {
 	AccountID         string `json:"accountID"`
 	KubernetesVersion string `json:"kubernetesVersion"`
 	OIDCIssuer        string `json:"oidcIssuer,omitempty"`
+	Owners            Owners `json:"owners,omitempty"`
+}
+
+// Owners say who owns what the runbooks change where tags do not.
+type Owners struct {
+	// Terraform names the modules that make the network and node groups;
+	// nil when Terraform does not.
+	Terraform *TerraformOwner `json:"terraform,omitempty"`
+}
+
+// TerraformOwner is the terraform-aws-vpc and terraform-aws-eks module
+// blocks of the root module in Dir.
+type TerraformOwner struct {
+	VPCModule string `json:"vpcModule"`
+	EKSModule string `json:"eksModule"`
+	Dir       string `json:"dir"`
 }
 
 // Karpenter is how Karpenter is installed and authenticates.

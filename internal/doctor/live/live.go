@@ -48,9 +48,37 @@ type Cluster struct {
 	// Holding are the PodDisruptionBudgets that allow no disruption now
 	// ("namespace/name"): a drain of their pods' nodes waits on them.
 	Holding []string
+	// ClusterSecurityGroup is the security group EKS made for the
+	// cluster, which nodes of a group without a launch template carry.
+	ClusterSecurityGroup string
+	// Subnets and SecurityGroups are the VPC's, by ID.
+	Subnets, SecurityGroups map[string]Tagged
+	// Deployments are the cluster's Deployments, by "namespace/name".
+	Deployments map[string]Object
+	// Associations are the cluster's EKS Pod Identity associations, with
+	// the role each binds.
+	Associations []Association
+	// Terraform is the owner the profile declares for what Terraform
+	// makes (cluster.owners.terraform), nil for none.
+	Terraform *TerraformOwner
 	// Known lists what was read: "auth", "helm", "tracking",
-	// "application", "nodegroups", "nodes", "pdbs".
+	// "application", "nodegroups", "nodes", "pdbs", "network",
+	// "workloads", "associations".
 	Known []string
+}
+
+// Association is an EKS Pod Identity association.
+type Association struct {
+	ID, Namespace, ServiceAccount, RoleARN string
+}
+
+// TerraformOwner names the Terraform modules that make the cluster's
+// network and node groups (terraform-aws-vpc and terraform-aws-eks), as
+// the profile declares them: tags do not say what Terraform made.
+type TerraformOwner struct {
+	// VPCModule and EKSModule are the module blocks' names ("vpc",
+	// "eks"); Dir is the root module's folder, where terraform plan runs.
+	VPCModule, EKSModule, Dir string
 }
 
 // Node is one of Karpenter's nodes: its NodeClaim's pool, class, image,
@@ -82,6 +110,20 @@ type NodeGroup struct {
 	Name, Role             string
 	Subnets, InstanceTypes []string
 	Min, Max, Desired      int
+	// Tags are the group's own tags (eksctl's name its stack).
+	Tags map[string]string
+	// LaunchTemplate is the group's launch template, nil for none (its
+	// nodes then carry the cluster security group).
+	LaunchTemplate *LaunchTemplate
+}
+
+// LaunchTemplate is a node group's launch template: the version the group
+// uses, and the security groups that version gives its nodes (Read is
+// false when the capture did not read the version).
+type LaunchTemplate struct {
+	ID, Name, Version string
+	Read              bool
+	SecurityGroups    []string
 }
 
 // Knows says whether the capture held a part ("auth", "helm", ...).

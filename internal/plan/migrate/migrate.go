@@ -22,7 +22,6 @@ import (
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/util/escape"
-	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
 // Options name what the profile does not know of the running cluster.
@@ -46,16 +45,22 @@ type Runbook struct {
 	// Assumes says what it leaves to the commands.
 	State   string   `json:"state,omitempty"`
 	Assumes []string `json:"assumes,omitempty"`
-	Steps   []Step   `json:"steps"`
+	// Owners are the resources the steps change, each with the owner
+	// the steps change it through, and what says so.
+	Owners []Owned `json:"owners"`
+	Steps  []Step  `json:"steps"`
 }
 
 // Step is one step of the runbook: what to know (Markdown), the commands
 // to run, and the commands that check it before the next step.
 type Step struct {
-	Title    string   `json:"title"`
-	Text     []string `json:"text"`
-	Commands []string `json:"commands"`
-	Check    []string `json:"check"`
+	Title string   `json:"title"`
+	Text  []string `json:"text"`
+	// Snippets are changes to make in an owner's configuration (Terraform,
+	// eksctl's ClusterConfig) before the commands run.
+	Snippets []Snippet `json:"snippets"`
+	Commands []string  `json:"commands"`
+	Check    []string  `json:"check"`
 }
 
 // OptionError is an option the runbook cannot take.
@@ -106,8 +111,16 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 		r.Assumes = []string{"the node groups' subnets, roles and sizes and the cluster's authentication mode are read by the commands when they run"}
 	}
 	add := func(title string, text, commands, check []string) {
-		r.Steps = append(r.Steps, Step{Title: title, Text: orEmpty(text), Commands: orEmpty(commands), Check: orEmpty(check)})
+		r.Steps = append(r.Steps, Step{Title: title, Text: orEmpty(text), Snippets: []Snippet{}, Commands: orEmpty(commands), Check: orEmpty(check)})
 	}
+	addStep := func(st Step) {
+		st.Text, st.Commands, st.Check = orEmpty(st.Text), orEmpty(st.Commands), orEmpty(st.Check)
+		if st.Snippets == nil {
+			st.Snippets = []Snippet{}
+		}
+		r.Steps = append(r.Steps, st)
+	}
+	own := newOwners(e, o.Live)
 	kube := func(args ...string) string { return escape.ShellJoin(append([]string{"kubectl"}, args...)...) }
 	aws := func(args ...string) string { return escape.ShellJoin(append([]string{"aws"}, args...)...) }
 
@@ -122,15 +135,7 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 	}
 	for _, s := range generators.SetupSteps(e) {
 		if strings.HasPrefix(s, "Tag the node subnets") {
-			add("Tag the subnets and the security group Karpenter's nodes use", []string{
-				"The node classes select subnets and security groups by the tag " + escape.Code(discoveryKey(e)+": "+discoveryValue(e)) + ". " +
-					"Tag the cluster security group, which EKS makes and the nodes of a managed node group without a launch template of its own carry; " +
-					"a node group with a launch template of its own gives its nodes that template's security groups instead (" +
-					escape.Code(escape.ShellJoin("aws", "ec2", "describe-launch-template-versions", "--launch-template-id", "<id>", "--query", "LaunchTemplateVersions[0].LaunchTemplateData.SecurityGroupIds")) + "): tag those.",
-			}, tagCommands(e, o), []string{
-				aws("ec2", "describe-subnets", "--filters", "Name=tag:"+discoveryKey(e)+",Values="+discoveryValue(e), "--query", "Subnets[].SubnetId"),
-				aws("ec2", "describe-security-groups", "--filters", "Name=tag:"+discoveryKey(e)+",Values="+discoveryValue(e), "--query", "SecurityGroups[].GroupId"),
-			})
+			addStep(tagStep(e, o, own))
 			continue
 		}
 		if strings.HasPrefix(s, "Check the account and the cluster") {
@@ -140,25 +145,7 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 			// In a cluster that runs, the groups the profile keeps exist
 			// already: Cluster Autoscaler sized them, and its removal
 			// leaves them at whatever size they had. Fix each at its size.
-			var cmds []string
-			for _, g := range slices.Sorted(maps.Keys(e.Profile.NodeGroups)) {
-				if o.Live.Knows("nodegroups") {
-					ng, ok := o.Live.NodeGroup(g)
-					if !ok {
-						cmds = append(cmds, "# node group "+g+" is not in the capture: create it as SUMMARY.md says")
-						continue
-					}
-					size, why := keptSize(e, g, ng)
-					scaling := fmt.Sprintf("minSize=%d,maxSize=%d,desiredSize=%d", size, size, size)
-					cmds = append(cmds, escape.ShellJoin("aws", "eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--scaling-config", scaling)+"   # "+why)
-					continue
-				}
-				cmds = append(cmds, "size=$("+escape.ShellJoin("aws", "eks", "describe-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--query", "nodegroup.scalingConfig.desiredSize", "--output", "text")+") && "+
-					escape.ShellJoin("aws", "eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g)+` --scaling-config "minSize=$size,maxSize=$size,desiredSize=$size"`)
-			}
-			add("Fix the sizes of the node groups the profile keeps", []string{s,
-				"Where a group exists already, fix it at its size: minimum, maximum and desired alike, so that nothing but you changes it once Cluster Autoscaler is gone (the commands below); create the ones that do not exist.",
-			}, cmds, []string{aws("eks", "list-nodegroups", "--cluster-name", n.Cluster) + "   # the groups the profile keeps: " + kept(e)})
+			addStep(keptSizesStep(e, o, own, s))
 			continue
 		}
 		add(firstSentence(s), []string{s}, nil, nil)
@@ -168,13 +155,11 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 		"Leave Cluster Autoscaler running: a pod Pending now may land on either; Karpenter's pools launch only for pods they fit.",
 	}, nil, []string{doctor, kube("get", "nodepools,ec2nodeclasses"), kube("get", "nodeclaims", "-o", "wide")})
 
-	add("Stop Cluster Autoscaler", []string{
-		"If Argo CD (or another GitOps controller) deploys Cluster Autoscaler, set its replicas to 0 in that source, or turn off its Application's self-heal first: a self-heal scales the Deployment back up within minutes. The first command prints the Application that tracks it (empty when none does; with label tracking, look at its `app.kubernetes.io/instance` label).",
-	}, []string{
-		kube("-n", o.Namespace, "get", "deployment/"+o.Deployment, "-o", `jsonpath={.metadata.annotations.argocd\.argoproj\.io/tracking-id}`),
-		kube("-n", o.Namespace, "scale", "deployment/"+o.Deployment, "--replicas=0"),
-	}, []string{kube("-n", o.Namespace, "get", "deployment/"+o.Deployment, "-o", "jsonpath={.status.replicas}") + "   # empty or 0, and still so a few minutes later",
-		doctor + "   # doctor/cluster-autoscaler ok: no Cluster Autoscaler runs in any namespace"})
+	autoscaler, err := own.deployment(o.Namespace, o.Deployment)
+	if err != nil {
+		return nil, fmt.Errorf("%s: Deployment %s/%s: %w", o.Live.Dir, o.Namespace, o.Deployment, err)
+	}
+	addStep(stopAutoscaler(o, autoscaler, doctor))
 
 	// What the drains will ask of the pools, before the first: an EBS
 	// volume stays in its zone, so a StatefulSet whose volume sits where
@@ -201,19 +186,13 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 			kube("get", "pods", "-A", "--field-selector=status.phase=Pending") + "   # no pod Pending for long",
 			kube("get", "nodes", "-l", sel) + "   # every node SchedulingDisabled, running DaemonSets only",
 		})
-		add("Shrink, then remove node group "+g, nil, []string{
-			aws("eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--scaling-config", "minSize=0,maxSize=1,desiredSize=0"),
-			aws("eks", "delete-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g),
-		}, []string{aws("eks", "list-nodegroups", "--cluster-name", n.Cluster) + "   # " + g + " gone; the groups the profile keeps: " + kept(e)})
+		addStep(removeGroupStep(e, o, own, g))
 	}
 	if n.NodeRoleExists && losesAccess(e, o) {
 		keepNodeAccess(e, add)
 	}
-	add("Remove Cluster Autoscaler", []string{
-		"Remove it as it was installed (this, or helm uninstall), then its IAM role or policy and the `k8s.io/cluster-autoscaler/*` tags of the groups that remain.",
-	}, []string{
-		kube("-n", o.Namespace, "delete", "deployment/"+o.Deployment),
-	}, []string{doctor})
+	addStep(removeAutoscaler(o, autoscaler, doctor))
+	r.Owners = own.list()
 	return r, nil
 }
 
@@ -305,33 +284,6 @@ func roleAccount(arn string) string {
 		return parts[4]
 	}
 	return ""
-}
-
-// subnetID is what EC2 names a subnet; anything else in a capture is not
-// put in a command.
-var subnetID = lazyre.New(`^subnet-[0-9a-f]{8,17}$`)
-
-// tagCommands tag the subnets of the node groups Karpenter replaces and
-// the cluster security group (the one EKS makes and every node of a
-// managed node group without a launch template of its own carries).
-func tagCommands(e *model.Env, o Options) []string {
-	n := e.Names
-	tag := "Key=" + discoveryKey(e) + ",Value=" + discoveryValue(e)
-	var out []string
-	// The subnets the old node groups' nodes run in, as upstream's
-	// migration guide tags them: never every subnet of the cluster, whose
-	// public ones nodes do not belong in. The capture names them.
-	for _, g := range o.OldGroups {
-		if ng, ok := o.Live.NodeGroup(g); ok && len(ng.Subnets) > 0 && !slices.ContainsFunc(ng.Subnets, func(s string) bool { return !subnetID().MatchString(s) }) {
-			out = append(out, escape.ShellJoin(append([]string{"aws", "ec2", "create-tags", "--tags", tag, "--resources"}, ng.Subnets...)...)+"   # the subnets of node group "+g+", from the capture")
-			continue
-		}
-		out = append(out, "aws ec2 create-tags --tags "+escape.ShellJoin(tag)+" --resources $("+
-			escape.ShellJoin("aws", "eks", "describe-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--query", "nodegroup.subnets", "--output", "text")+")   # the subnets of node group "+g)
-	}
-	return append(out,
-		"aws ec2 create-tags --tags "+escape.ShellJoin(tag)+" --resources $("+
-			escape.ShellJoin("aws", "eks", "describe-cluster", "--name", n.Cluster, "--query", "cluster.resourcesVpcConfig.clusterSecurityGroupId", "--output", "text")+")   # the cluster security group")
 }
 
 func kept(e *model.Env) string {

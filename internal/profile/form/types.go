@@ -57,6 +57,29 @@ type Cluster struct {
 	// describe-cluster` prints, or its host form
 	// (oidc.eks.<region>.amazonaws.com/id/<ID>); vet checks it.
 	OIDCIssuer string `json:"oidcIssuer,omitempty"`
+	// Who owns what the runbooks change where tags do not say: a capture shows
+	// eksctl's and CloudFormation's tags, Argo CD's tracking and Helm's
+	// annotations, but nothing marks what Terraform made.
+	Owners *Owners `json:"owners,omitempty"`
+}
+
+// Owners is the schema's #Owners.
+type Owners struct {
+	// Terraform makes the cluster's subnets (terraform-aws-vpc), node security
+	// group and managed node groups (terraform-aws-eks): the runbooks change
+	// them in its configuration, never with the AWS CLI, whose changes the
+	// next apply undoes.
+	Terraform *OwnersTerraform `json:"terraform,omitempty"`
+}
+
+// OwnersTerraform is the schema's #Owners.terraform.
+type OwnersTerraform struct {
+	// The terraform-aws-vpc module block (module "vpc" {...}).
+	VpcModule string `json:"vpcModule,omitempty"`
+	// The terraform-aws-eks module block (module "eks" {...}).
+	EKSModule string `json:"eksModule,omitempty"`
+	// The root module's folder, where terraform plan runs.
+	Dir string `json:"dir,omitempty"`
 }
 
 // Karpenter is the schema's #Karpenter.
