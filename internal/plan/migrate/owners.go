@@ -50,7 +50,7 @@ func (o *owners) terraform(module string) *live.Owner {
 	if module == "eks" {
 		name = t.EKSModule
 	}
-	return &live.Owner{Kind: live.OwnerTerraform, Name: "module." + name, Evidence: "the profile (cluster.owners.terraform)"}
+	return &live.Owner{Kind: live.OwnerTerraform, Name: "module." + name, Evidence: "declared in the profile: cluster.owners.terraform"}
 }
 
 // note records a resource's owner for the runbook's list.
@@ -146,7 +146,7 @@ func (o *owners) terraformDir() string {
 // terraformPlan is the check of a Terraform change: a plan that shows
 // only what it should.
 func (o *owners) terraformPlan(expect string) string {
-	return escape.ShellJoin("terraform", "-chdir="+o.terraformDir(), "plan") + "   # " + expect + "; nothing else"
+	return escape.ShellJoin("terraform", "-chdir="+o.terraformDir(), "plan") + "   # shows " + expect + "; nothing else: stop if it shows more"
 }
 
 // hclMap writes a Terraform map of one key.

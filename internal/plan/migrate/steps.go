@@ -64,8 +64,10 @@ func tagStep(e *model.Env, o Options, own *owners) Step {
 		// Without a capture the groups' subnets are not known, but the
 		// profile says Terraform makes them: the module's input is all
 		// the runbook can name.
-		tagThrough(&st, e, own, ownedIDs{ids: []string{"(the old node groups')"}, owner: own.note("the old node groups' subnets", *vpc)}, "subnets", key, value)
-		tagThrough(&st, e, own, ownedIDs{ids: []string{"(the node security group)"}, owner: own.note("the node security group", *own.terraform("eks"))}, "security groups", key, value)
+		terraformRun(&st, own, []string{
+			tagThrough(&st, e, own, ownedIDs{ids: []string{"(the old node groups')"}, owner: own.note("the old node groups' subnets", *vpc)}, "subnets", key, value),
+			tagThrough(&st, e, own, ownedIDs{ids: []string{"(the node security group)"}, owner: own.note("the node security group", *own.terraform("eks"))}, "security groups", key, value),
+		})
 		st.Check = append(st.Check,
 			escape.ShellJoin("aws", "ec2", "describe-subnets", "--filters", "Name=tag:"+key+",Values="+value, "--query", "Subnets[].SubnetId"),
 			escape.ShellJoin("aws", "ec2", "describe-security-groups", "--filters", "Name=tag:"+key+",Values="+value, "--query", "SecurityGroups[].GroupId"))
@@ -90,8 +92,11 @@ func tagStep(e *model.Env, o Options, own *owners) Step {
 			}
 		}
 	}
+	var planned []string
 	for _, x := range group(subnets, own.subnet) {
-		tagThrough(&st, e, own, x, "subnets", key, value)
+		if p := tagThrough(&st, e, own, x, "subnets", key, value); p != "" {
+			planned = append(planned, p)
+		}
 	}
 	// The security groups the old groups' nodes carry: their launch
 	// templates' (terraform-aws-eks puts its node security group there),
@@ -116,8 +121,11 @@ func tagStep(e *model.Env, o Options, own *owners) Step {
 		}
 	}
 	for _, x := range group(groups, own.securityGroup) {
-		tagThrough(&st, e, own, x, "security groups", key, value)
+		if p := tagThrough(&st, e, own, x, "security groups", key, value); p != "" {
+			planned = append(planned, p)
+		}
 	}
+	terraformRun(&st, own, planned)
 	if !known {
 		st.Text = append(st.Text, "Which security groups the old groups' nodes carry is not known here (no capture, or none of a group's launch template): a group with a launch template of its own gives its nodes that template's ("+
 			escape.Code(escape.ShellJoin("aws", "ec2", "describe-launch-template-versions", "--launch-template-id", "<id>", "--query", "LaunchTemplateVersions[0].LaunchTemplateData.SecurityGroupIds"))+"); one without, the cluster security group. Tag those, through their owner.")
@@ -131,8 +139,9 @@ func tagStep(e *model.Env, o Options, own *owners) Step {
 }
 
 // tagThrough adds the change that tags resources (of what, "subnets" or
-// "security groups") through their owner.
-func tagThrough(st *Step, e *model.Env, own *owners, x ownedIDs, what, key, value string) {
+// "security groups") through their owner. A Terraform change returns what
+// its plan shows, for the one plan and apply of the step (terraformRun).
+func tagThrough(st *Step, e *model.Env, own *owners, x ownedIDs, what, key, value string) (planned string) {
 	ids := strings.Join(x.ids, ", ")
 	switch x.owner.Kind {
 	case live.OwnerTerraform:
@@ -143,8 +152,7 @@ func tagThrough(st *Step, e *model.Env, own *owners, x ownedIDs, what, key, valu
 		st.Snippets = append(st.Snippets, Snippet{Where: fmt.Sprintf("%s (%s; merge with the tags it holds)", x.owner.Name, input), Lang: "hcl",
 			Text: input + " = " + hclMap(key, value)})
 		st.Text = append(st.Text, fmt.Sprintf("Terraform makes %s %s (%s): the AWS provider removes tags its configuration does not hold, so a tag added with the AWS CLI goes at the next apply. Add it to %s of %s.", what, ids, x.owner.Evidence, escape.Code(input), escape.Code(x.owner.Name)))
-		st.Commands = append(st.Commands, escape.ShellJoin("terraform", "-chdir="+own.terraformDir(), "apply"))
-		st.Check = append(st.Check, own.terraformPlan(resource+": tags updated in place, before the apply"))
+		return resource + ": tags updated in place"
 	case live.OwnerCloudFormation:
 		text, commands, check := changeSet(e.Names.Region, x.owner, fmt.Sprintf("add the tag {Key: %s, Value: %s} to the Tags of %s", key, value, ids))
 		st.Text = append(st.Text, text...)
@@ -160,6 +168,16 @@ func tagThrough(st *Step, e *model.Env, own *owners, x ownedIDs, what, key, valu
 		}
 		st.Commands = append(st.Commands, escape.ShellJoin(append([]string{"aws", "ec2", "create-tags", "--tags", "Key=" + key + ",Value=" + value, "--resources"}, x.ids...)...)+"   # "+what+": "+note)
 	}
+	return ""
+}
+
+// terraformRun adds a step's Terraform run: one plan, which must show
+// what the changes expect and nothing else, then the apply.
+func terraformRun(st *Step, own *owners, expect []string) {
+	if len(expect) == 0 {
+		return
+	}
+	st.Commands = append(st.Commands, own.terraformPlan(strings.Join(expect, "; ")), escape.ShellJoin("terraform", "-chdir="+own.terraformDir(), "apply"))
 }
 
 // keptSizesStep fixes the sizes of the groups the profile keeps, each
@@ -170,7 +188,7 @@ func keptSizesStep(e *model.Env, o Options, own *owners, setup string) Step {
 	st := Step{Title: "Fix the sizes of the node groups the profile keeps", Text: []string{setup,
 		"Where a group exists already, fix it at its size: minimum, maximum and desired alike, so that nothing but you changes it once Cluster Autoscaler is gone; create the ones that do not exist.",
 	}}
-	var eks []string
+	var eks, planned []string
 	for _, g := range slices.Sorted(maps.Keys(e.Profile.NodeGroups)) {
 		if !o.Live.Knows("nodegroups") {
 			st.Commands = append(st.Commands, "size=$("+escape.ShellJoin("aws", "eks", "describe-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--query", "nodegroup.scalingConfig.desiredSize", "--output", "text")+") && "+
@@ -187,7 +205,7 @@ func keptSizesStep(e *model.Env, o Options, own *owners, setup string) Step {
 		case live.OwnerTerraform:
 			k := terraformKey(ng, g)
 			eks = append(eks, fmt.Sprintf("%s = {\n  min_size     = %d\n  max_size     = %d\n  desired_size = %d # %s\n}", hclString(k), size, size, size, why))
-			st.Check = append(st.Check, own.terraformPlan(fmt.Sprintf(`%s.module.eks_managed_node_group[%s].aws_eks_node_group.this[0]: scaling_config updated in place`, owner.Name, hclString(k))))
+			planned = append(planned, fmt.Sprintf(`%s.module.eks_managed_node_group[%s].aws_eks_node_group.this[0]: scaling_config updated in place`, owner.Name, hclString(k)))
 		case live.OwnerEksctl:
 			st.Commands = append(st.Commands, escape.ShellJoin("eksctl", "scale", "nodegroup", "--cluster", n.Cluster, "--region", n.Region, "--name", g,
 				"--nodes", fmt.Sprint(size), "--nodes-min", fmt.Sprint(size), "--nodes-max", fmt.Sprint(size))+"   # "+why+"; and the same minSize, maxSize and desiredCapacity in the ClusterConfig")
@@ -205,7 +223,7 @@ func keptSizesStep(e *model.Env, o Options, own *owners, setup string) Step {
 		t := own.terraform("eks")
 		st.Text = append(st.Text, fmt.Sprintf("Terraform makes the groups (%s): a size changed with the AWS CLI is put back at the next apply. terraform-aws-eks does not change a group's desired size after it made it, so minimum and maximum alike hold it.", t.Evidence))
 		st.Snippets = append(st.Snippets, Snippet{Where: t.Name + " (eks_managed_node_groups; each entry's other settings as they are)", Lang: "hcl", Text: strings.Join(eks, "\n")})
-		st.Commands = append(st.Commands, escape.ShellJoin("terraform", "-chdir="+own.terraformDir(), "apply"))
+		terraformRun(&st, own, planned)
 	}
 	st.Check = append(st.Check, escape.ShellJoin("aws", "eks", "list-nodegroups", "--cluster-name", n.Cluster)+"   # the groups the profile keeps: "+kept(e))
 	return st
@@ -223,8 +241,8 @@ func removeGroupStep(e *model.Env, o Options, own *owners, g string) Step {
 		k := terraformKey(ng, g)
 		st.Text = []string{fmt.Sprintf("Terraform makes the group (%s): deleted with the AWS CLI, the next apply creates it again at its old size, with nothing left to scale it. Remove its entry from %s's %s.", owner.Evidence, escape.Code(owner.Name), escape.Code("eks_managed_node_groups"))}
 		st.Snippets = []Snippet{{Where: owner.Name + " (eks_managed_node_groups)", Lang: "hcl", Text: "# remove the entry " + hclString(k) + " = { ... }"}}
-		st.Commands = []string{escape.ShellJoin("terraform", "-chdir="+own.terraformDir(), "apply")}
-		st.Check = []string{own.terraformPlan(fmt.Sprintf(`%s.module.eks_managed_node_group[%s]: its aws_eks_node_group.this[0] destroyed (with the launch template and IAM role the module made for it)`, owner.Name, hclString(k))), check}
+		terraformRun(&st, own, []string{fmt.Sprintf(`%s.module.eks_managed_node_group[%s]: its aws_eks_node_group.this[0] destroyed (with the launch template and IAM role the module made for it)`, owner.Name, hclString(k))})
+		st.Check = []string{check}
 	case live.OwnerEksctl:
 		st.Text = []string{"eksctl made the group (" + owner.Evidence + "): delete it with eksctl, which deletes its stack, and take it out of the ClusterConfig so that no later `eksctl create nodegroup` makes it again."}
 		st.Commands = []string{escape.ShellJoin("eksctl", "delete", "nodegroup", "--cluster", n.Cluster, "--region", n.Region, "--name", g)}
