@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"encoding/json"
+	"path"
 	"slices"
 	"strings"
 
@@ -270,11 +271,40 @@ var catalog = slices.Concat(networkChecks, iamChecks, clusterChecks, groupChecks
 // root, where every fix command runs.
 func (c *checkRun) file(name string) string { return "out/" + c.e.Name + "/" + name }
 
-// deployIAM is the command that deploys the bundle's IAM (the template
-// holds every role, policy, queue and rule).
+// deployIAM is the command that deploys the bundle's IAM (the template,
+// or the Terraform module, holds every role, policy, queue and rule),
+// through what holds it now: where the capture says the stack does not
+// exist and the profile says Terraform owns the cluster, or the
+// controller role exists all the same, the IAM is not the stack's, and
+// deploying the template would create each name a second time.
 func (c *checkRun) deployIAM() string {
+	if c.iamOutsideStack() {
+		return escape.ShellJoin("terraform", "-chdir="+path.Dir(c.file(model.FileTerraform)), "apply") +
+			" (stack " + c.e.Names.Stack + " does not exist: the module holds this IAM; never deploy the template beside it)"
+	}
 	return escape.ShellJoin("aws", "cloudformation", "deploy", "--region", c.e.Names.Region, "--template-file", c.file(model.FileCloudFormation),
 		"--stack-name", c.e.Names.Stack, "--capabilities", "CAPABILITY_NAMED_IAM")
+}
+
+// iamOutsideStack says the capture shows the bundle's IAM is not the
+// stack's: the stack does not exist, and Terraform owns the cluster or
+// the controller role exists without it.
+func (c *checkRun) iamOutsideStack() bool {
+	if c.s == nil {
+		return false
+	}
+	describe, _, _ := stackFiles(c.e.Names.Stack)
+	var v map[string]any
+	found, failed, err := c.s.read(describe, &v)
+	if err != nil || !found || failed == nil || failed.Code != "ValidationError" || !strings.Contains(failed.Message, "does not exist") {
+		return false
+	}
+	if c.e.Profile.Cluster.Owners.Terraform != nil {
+		return true
+	}
+	var role iamRole
+	found, failed, err = c.s.read("iam-controller-role.json", &role)
+	return err == nil && found && failed == nil && role.Role.RoleName != ""
 }
 
 // deployController is the fix that installs the controller with the

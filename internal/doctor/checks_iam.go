@@ -8,6 +8,7 @@ import (
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/iam/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
@@ -147,6 +148,7 @@ var iamChecks = []*Check{
 					c.report("pod identity association", n.Namespace+"/"+n.ServiceAccount, "absent",
 						escape.ShellJoin("aws", "eks", "create-pod-identity-association", "--region", n.Region, "--cli-input-json", "file://"+c.file(model.FilePodIdentity)))
 				}
+				c.associationRole()
 			}
 			var ad eksAddons
 			if c.load("eks-addons.json", &ad, "add-ons", "eks-pod-identity-agent", "") && !slices.Contains(ad.Addons, "eks-pod-identity-agent") {
@@ -201,4 +203,42 @@ var iamChecks = []*Check{
 				"aws iam create-service-linked-role --aws-service-name spot.amazonaws.com")
 		},
 	},
+}
+
+// associationRole reports the controller's Pod Identity association when
+// it binds another role than the controller's: the list of associations
+// names no role, so the capture describes each (EKS allows one
+// association per service account, so the bundle's cannot be added
+// beside it; update it to the controller role).
+func (c *checkRun) associationRole() {
+	if c.dry || c.s == nil {
+		return
+	}
+	n := c.e.Names
+	var got live.Cluster
+	if err := readAssociations(c.s, &got); err != nil {
+		c.err = err
+		return
+	}
+	for _, a := range got.Associations {
+		if a.Namespace != n.Namespace || a.ServiceAccount != n.ServiceAccount || sameRole(a.RoleARN, n.ControllerRoleARN) {
+			continue
+		}
+		c.report("pod identity association "+a.ID+" ("+a.Namespace+"/"+a.ServiceAccount+")", "role "+n.ControllerRoleARN, "role "+a.RoleARN,
+			escape.ShellJoin("aws", "eks", "update-pod-identity-association", "--region", n.Region, "--cluster-name", n.Cluster, "--association-id", a.ID, "--role-arn", n.ControllerRoleARN)+
+				" (or adopt that role: karpenter.existingControllerRole)")
+	}
+}
+
+// sameRole says two role ARNs name one role: the same account and name,
+// whatever IAM path one of them holds.
+func sameRole(a, b string) bool {
+	account := func(arn string) string {
+		if parts := strings.SplitN(arn, ":", 6); len(parts) == 6 {
+			return parts[4]
+		}
+		return ""
+	}
+	name := func(arn string) string { return arn[strings.LastIndex(arn, "/")+1:] }
+	return account(a) == account(b) && name(a) == name(b)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/karpgen/karpgen/internal/diag"
 )
@@ -82,6 +83,58 @@ var networkChecks = []*Check{
 				if !found {
 					c.report("node class "+class, "a security group matching "+termsText(terms), "none",
 						"tag the cluster's node security group: "+tagFix(terms, "ec2 create-tags --resources <sg-id>"))
+				}
+			}
+		},
+	},
+	{
+		ID: "doctor/node-security-groups", Severity: diag.Error,
+		Summary: "Karpenter's nodes carry a security group the managed node groups' nodes carry (their launch template's, else the cluster security group): a node security group admits CoreDNS and pod traffic only from its own members.",
+		run: func(c *checkRun) {
+			if c.dry {
+				c.reads = append(c.reads, "eks-cluster.json", "ec2-security-groups.json") // and every node group's files, which the script captures in a loop
+				return
+			}
+			var sg ec2SecurityGroups
+			if !c.load("ec2-security-groups.json", &sg, "security groups", "the VPC's security groups", "") {
+				return
+			}
+			cl, err := Live(c.e, c.s)
+			if err != nil {
+				c.err = err
+				return
+			}
+			// What the node groups' nodes carry, by group.
+			carried := map[string][]string{}
+			for _, g := range slices.Sorted(maps.Keys(cl.NodeGroups)) {
+				if groups, _, ok := cl.SecurityGroupsOf(cl.NodeGroups[g]); ok {
+					carried[g] = groups
+				}
+			}
+			if len(carried) == 0 {
+				return
+			}
+			for _, class := range slices.Sorted(maps.Keys(c.e.Profile.NodeClasses)) {
+				terms := c.e.Profile.NodeClasses[class].SecurityGroupSelectorTerms
+				var selected []string
+				for _, g := range sg.SecurityGroups {
+					if matchesTerms(terms, g.GroupID, g.GroupName, g.Tags) {
+						selected = append(selected, g.GroupID)
+					}
+				}
+				if len(selected) == 0 {
+					continue // doctor/security-groups says so
+				}
+				for _, g := range slices.Sorted(maps.Keys(carried)) {
+					if slices.ContainsFunc(carried[g], func(id string) bool { return slices.Contains(selected, id) }) {
+						continue
+					}
+					what := strings.Join(selected, ", ")
+					if len(selected) == 1 && selected[0] == cl.ClusterSecurityGroup {
+						what += " (the cluster security group)"
+					}
+					c.report("node class "+class, "a security group node group "+g+"'s nodes carry: "+strings.Join(carried[g], ", "), what,
+						"tag those groups instead, through their owner (karpgen migrate "+c.e.Name+" --state says how): pods on Karpenter's nodes cannot reach CoreDNS or the pods on node group "+g+"'s nodes otherwise")
 				}
 			}
 		},

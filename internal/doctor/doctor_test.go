@@ -52,7 +52,7 @@ func healthy(t testing.TB, e *model.Env) map[string]any {
 	files := map[string]any{
 		"eks-cluster.json": map[string]any{"cluster": map[string]any{"name": n.Cluster, "version": "1.29", "status": "ACTIVE",
 			"endpoint":           "https://0123456789ABCDEF0123456789ABCDEF.gr7." + n.Region + ".eks.amazonaws.com",
-			"resourcesVpcConfig": map[string]any{"vpcId": "vpc-0a1b2c", "subnetIds": []any{"subnet-0a", "subnet-0c"}},
+			"resourcesVpcConfig": map[string]any{"vpcId": "vpc-0a1b2c", "subnetIds": []any{"subnet-0a", "subnet-0c"}, "clusterSecurityGroupId": "sg-0node"},
 			"identity":           map[string]any{"oidc": map[string]any{"issuer": "https://oidc.eks." + n.Region + ".amazonaws.com/id/ABC"}},
 			"accessConfig":       map[string]any{"authenticationMode": "API_AND_CONFIG_MAP"}}},
 		"ec2-subnets.json": map[string]any{"Subnets": []any{
@@ -300,7 +300,7 @@ func TestHealthy(t *testing.T) {
 			t.Errorf("%s: %s %s %+v", res.Check, res.Status, res.Skipped, res.Findings)
 		}
 	}
-	if !strings.HasPrefix(text(r), "doctor prod: 20 checks, 18 ok, 0 failed, 0 skipped, 0 not checked, 2 not applicable\n") {
+	if !strings.HasPrefix(text(r), "doctor prod: 21 checks, 19 ok, 0 failed, 0 skipped, 0 not checked, 2 not applicable\n") {
 		t.Errorf("report:\n%s", text(r))
 	}
 	if len(r.Results) != len(doctor.Catalog()) {
@@ -323,7 +323,7 @@ func TestHealthyArgoCD(t *testing.T) {
 			t.Errorf("%s: %s %s %+v", res.Check, res.Status, res.Skipped, res.Findings)
 		}
 	}
-	if got := text(r); !strings.HasPrefix(got, "doctor prod: 20 checks, 18 ok, 0 failed, 0 skipped, 0 not checked, 2 not applicable\n") || r.Incomplete() {
+	if got := text(r); !strings.HasPrefix(got, "doctor prod: 21 checks, 19 ok, 0 failed, 0 skipped, 0 not checked, 2 not applicable\n") || r.Incomplete() {
 		t.Errorf("report:\n%s", got)
 	}
 	// It lists the Helm releases (a plan hands one over to Argo CD) but
@@ -376,6 +376,23 @@ func TestBroken(t *testing.T) {
 		}},
 		{"doctor/security-groups", "node class default", "none", func(f map[string]any) {
 			f["ec2-security-groups.json"].(map[string]any)["SecurityGroups"].([]any)[0].(map[string]any)["Tags"] = []any{}
+		}},
+		// terraform-aws-eks's node groups carry the module's node security
+		// group, from their launch templates; Karpenter's nodes, on the
+		// cluster security group, could not reach CoreDNS on them.
+		{"doctor/node-security-groups", "node class default", "sg-0node (the cluster security group)", func(f map[string]any) {
+			sgs := f["ec2-security-groups.json"].(map[string]any)
+			sgs["SecurityGroups"] = append(sgs["SecurityGroups"].([]any), map[string]any{"GroupId": "sg-0modulenode", "GroupName": "ws-prod-node-2025", "Description": "EKS node shared security group"})
+			get(f, "eks-nodegroup-addon.json", "nodegroup")["launchTemplate"] = map[string]any{"id": "lt-0a1b2c3d", "name": "addon-eks-node-group-2025", "version": "1"}
+			f["ec2-launch-template-addon.json"] = map[string]any{"LaunchTemplateVersions": []any{map[string]any{"LaunchTemplateId": "lt-0a1b2c3d", "VersionNumber": 1,
+				"LaunchTemplateData": map[string]any{"SecurityGroupIds": []any{"sg-0modulenode"}}}}}
+		}},
+		// One association per service account: bound to another role, the
+		// controller gets that role's permissions, and the bundle's cannot
+		// be created beside it.
+		{"doctor/controller-trust", "pod identity association a-0abc1def2 (karpenter/karpenter)", "role arn:aws:iam::491085395789:role/ws-prod-karpenter", func(f map[string]any) {
+			f["eks-pod-identity-association-a-0abc1def2.json"] = map[string]any{"association": map[string]any{"associationId": "a-0abc1def2", "namespace": "karpenter",
+				"serviceAccount": "karpenter", "roleArn": "arn:aws:iam::491085395789:role/ws-prod-karpenter", "clusterName": "ws-prod"}}
 		}},
 		{"doctor/node-role", "role KarpenterNodeRole-ws-prod", "NoSuchEntity: The role with name KarpenterNodeRole-ws-prod cannot be found.", func(f map[string]any) {
 			f["iam-node-role.json"] = captureError("NoSuchEntity", "The role with name KarpenterNodeRole-ws-prod cannot be found.")
@@ -756,7 +773,7 @@ func TestSeveralNodeRoles(t *testing.T) {
 			t.Errorf("the capture script lacks %q:\n%s", want, script)
 		}
 	}
-	if r := run(t, e, writeState(t, healthy(t, e))); !strings.HasPrefix(text(r), "doctor prod: 20 checks, 18 ok, 0 failed, 0 skipped, 0 not checked, 2 not applicable\n") {
+	if r := run(t, e, writeState(t, healthy(t, e))); !strings.HasPrefix(text(r), "doctor prod: 21 checks, 19 ok, 0 failed, 0 skipped, 0 not checked, 2 not applicable\n") {
 		t.Errorf("healthy capture:\n%s", text(r))
 	}
 	f := healthy(t, e)
@@ -784,7 +801,7 @@ func TestInstanceProfiles(t *testing.T) {
 	if script := doctor.Script(e); !strings.Contains(script, "run iam-instance-profile-legacy-profile.json aws iam get-instance-profile --instance-profile-name legacy-profile --output json\n") {
 		t.Errorf("the capture script reads no instance profile:\n%s", script)
 	}
-	if r := run(t, e, writeState(t, healthy(t, e))); !strings.HasPrefix(text(r), "doctor prod: 20 checks, 19 ok, 0 failed, 0 skipped, 0 not checked, 1 not applicable\n") {
+	if r := run(t, e, writeState(t, healthy(t, e))); !strings.HasPrefix(text(r), "doctor prod: 21 checks, 20 ok, 0 failed, 0 skipped, 0 not checked, 1 not applicable\n") {
 		t.Errorf("healthy capture:\n%s", text(r))
 	}
 }
@@ -1245,5 +1262,27 @@ func TestTeamNodeRolePolicies(t *testing.T) {
 		"annotations": map[string]any{"eks.amazonaws.com/role-arn": "arn:aws:iam::" + n.Account + ":role/vpc-cni"}}}
 	if r := run(t, e, writeState(t, f)); len(findings(r)) != 0 {
 		t.Errorf("aws-node with a role of its own (IRSA):\n%s", text(r))
+	}
+}
+
+// TestIAMHintFollowsItsOwner: where the capture says the bundle's stack
+// does not exist but the controller role does, the IAM is not the
+// stack's (a Terraform shop applied the module): a fix deploys it where
+// it lives, never a template that would create each name again.
+func TestIAMHintFollowsItsOwner(t *testing.T) {
+	e := prodEnv(t)
+	n := e.Names
+	describe := "cfn-stack-" + n.Stack + ".json"
+	f := healthy(t, e)
+	f["iam-node-role.json"] = captureError("NoSuchEntity", "The role with name "+n.NodeRole+" cannot be found.")
+	got := findings(run(t, e, writeState(t, f)))
+	if len(got) != 1 || !strings.HasPrefix(got[0].Hint, "aws cloudformation deploy ") {
+		t.Fatalf("with the stack not captured: %+v", got)
+	}
+	f[describe] = captureError("ValidationError", "Stack with id "+n.Stack+" does not exist")
+	got = findings(run(t, e, writeState(t, f)))
+	want := "terraform '-chdir=out/prod/iam/terraform' apply (stack " + n.Stack + " does not exist: the module holds this IAM; never deploy the template beside it)"
+	if len(got) != 1 || got[0].Hint != want {
+		t.Errorf("with the stack absent and the controller role present:\n%+v\nwant hint %q", got, want)
 	}
 }
