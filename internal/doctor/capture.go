@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/iam/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/util/escape"
@@ -31,7 +32,7 @@ func commands(e *model.Env) []command {
 	q := escape.Shell
 	region := "--region " + q(n.Region)
 	out := []command{
-		{"eks-cluster.json", fmt.Sprintf("aws eks describe-cluster %s --name %s --output json", region, q(n.Cluster))},
+		{live.FileEKSCluster, fmt.Sprintf("aws eks describe-cluster %s --name %s --output json", region, q(n.Cluster))},
 		{"ec2-subnets.json", fmt.Sprintf(`aws ec2 describe-subnets %s --filters "Name=vpc-id,Values=$VPC" --output json`, region)},
 		{"ec2-security-groups.json", fmt.Sprintf(`aws ec2 describe-security-groups %s --filters "Name=vpc-id,Values=$VPC" --output json`, region)},
 	}
@@ -77,14 +78,14 @@ func commands(e *model.Env) []command {
 		out = append(out, command{q(nodeRoleFilesOf(n, r.Name).entry), fmt.Sprintf("aws eks describe-access-entry %s --cluster-name %s --principal-arn %s --output json", region, q(n.Cluster), q(r.ARN))})
 	}
 	out = append(out,
-		command{"eks-pod-identity-associations.json", fmt.Sprintf("aws eks list-pod-identity-associations %s --cluster-name %s --output json", region, q(n.Cluster))},
+		command{live.FilePodIdentityAssocsList, fmt.Sprintf("aws eks list-pod-identity-associations %s --cluster-name %s --output json", region, q(n.Cluster))},
 		command{"eks-addons.json", fmt.Sprintf("aws eks list-addons %s --cluster-name %s --output json", region, q(n.Cluster))},
 		// The managed node groups: those the profile keeps, and the ones a
 		// migration from Cluster Autoscaler empties.
 		command{"eks-nodegroups.json", fmt.Sprintf("aws eks list-nodegroups %s --cluster-name %s --output json", region, q(n.Cluster))},
 	)
 	for _, g := range slices.Sorted(maps.Keys(e.Profile.NodeGroups)) {
-		out = append(out, command{q("eks-nodegroup-" + g + ".json"), fmt.Sprintf("aws eks describe-nodegroup %s --cluster-name %s --nodegroup-name %s --output json", region, q(n.Cluster), q(g))})
+		out = append(out, command{q(live.PerItem(live.PrefixNodeGroup, g)), fmt.Sprintf("aws eks describe-nodegroup %s --cluster-name %s --nodegroup-name %s --output json", region, q(n.Cluster), q(g))})
 	}
 	if n.Queue != "" {
 		out = append(out, command{"sqs-queue.json", fmt.Sprintf(
@@ -102,18 +103,18 @@ func commands(e *model.Env) []command {
 		// missing; doctor picks the ones the profile's minor installs.
 		command{"k8s-crds.json", "kubectl get crd -o json"},
 		command{"k8s-webhooks.json", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json"},
-		command{"k8s-karpenter-deployment.json", fmt.Sprintf("kubectl get deployment karpenter --namespace %s -o json", q(n.Namespace))},
+		command{live.FileKarpenterDeployment, fmt.Sprintf("kubectl get deployment karpenter --namespace %s -o json", q(n.Namespace))},
 		command{"k8s-ec2nodeclasses.json", "kubectl get ec2nodeclasses.karpenter.k8s.aws -o json"},
 		command{"k8s-nodepools.json", "kubectl get nodepools.karpenter.sh -o json"},
 		// Karpenter's nodes, by pool, class and image: promote and
 		// rotate say how many nodes a change replaces.
-		command{"k8s-nodeclaims.json", "kubectl get nodeclaims.karpenter.sh -o json"},
+		command{live.FileNodeClaims, "kubectl get nodeclaims.karpenter.sh -o json"},
 		// Every PodDisruptionBudget: one that allows no disruption holds
 		// drains and Karpenter's disruption of the nodes its pods run on.
-		command{"k8s-pdbs.json", "kubectl get poddisruptionbudgets --all-namespaces -o json"},
+		command{live.FilePDBs, "kubectl get poddisruptionbudgets --all-namespaces -o json"},
 		// The workloads: a Cluster Autoscaler among them scales the node
 		// groups beside Karpenter.
-		command{"k8s-workloads.json", "kubectl get deployments,statefulsets,daemonsets,jobs,cronjobs --all-namespaces -o json"},
+		command{live.FileWorkloads, "kubectl get deployments,statefulsets,daemonsets,jobs,cronjobs --all-namespaces -o json"},
 		// The volumes and their classes: `karpgen simulate --workloads`
 		// of the capture's folder places the workloads' pods in the zones
 		// their volumes are in, as Karpenter does.
@@ -127,7 +128,7 @@ func commands(e *model.Env) []command {
 		// release to read. Its Application says what it deploys and how
 		// that went; ARGOCD_CONTEXT names the kubeconfig context of the
 		// cluster Argo CD runs in, when that is another one.
-		out = append(out, command{"argocd-application.json", fmt.Sprintf(`kubectl ${ARGOCD_CONTEXT:+--context "$ARGOCD_CONTEXT"} get applications.argoproj.io %s --namespace %s -o json`, q(app.Name), q(app.Namespace))})
+		out = append(out, command{live.FileArgoCDApplication, fmt.Sprintf(`kubectl ${ARGOCD_CONTEXT:+--context "$ARGOCD_CONTEXT"} get applications.argoproj.io %s --namespace %s -o json`, q(app.Name), q(app.Namespace))})
 	} else {
 		out = append(out, command{"helm-values.json", fmt.Sprintf("helm get values karpenter --namespace %s -o json", q(n.Namespace))})
 	}
@@ -144,7 +145,7 @@ func commands(e *model.Env) []command {
 			command{q(resources), fmt.Sprintf("aws cloudformation describe-stack-resources %s --stack-name %s --output json", region, q(stack))},
 			command{q(template), fmt.Sprintf("aws cloudformation get-template %s --stack-name %s --template-stage Original --output json", region, q(stack))})
 	}
-	out = append(out, command{"helm-releases.json", "helm list --all-namespaces --all -o json"})
+	out = append(out, command{live.FileHelmReleases, "helm list --all-namespaces --all -o json"})
 	return out
 }
 
@@ -198,7 +199,7 @@ failed=0
 
 `, e.Name, escape.Terminal(e.Names.Cluster), escape.Terminal(e.Names.Region), e.Name)
 	for _, c := range commands(e) {
-		if c.file == "ec2-subnets.json" {
+		if c.file == live.FileSubnets {
 			fmt.Fprintf(&b, "VPC=$(aws eks describe-cluster --region %s --name %s --query cluster.resourcesVpcConfig.vpcId --output text)\n", escape.Shell(e.Names.Region), escape.Shell(e.Names.Cluster))
 		}
 		fmt.Fprintf(&b, "run %s %s\n", c.file, c.argv)
@@ -208,23 +209,23 @@ failed=0
 	// name EKS would refuse is skipped, never made a path.
 	fmt.Fprintf(&b, `for g in $(aws eks list-nodegroups --region %[1]s --cluster-name %[2]s --query 'nodegroups[]' --output text 2>/dev/null); do
 	case $g in *[!A-Za-z0-9_-]*) continue ;; esac
-	run "eks-nodegroup-$g.json" aws eks describe-nodegroup --region %[1]s --cluster-name %[2]s --nodegroup-name "$g" --output json
+	run "%[3]s$g.json" aws eks describe-nodegroup --region %[1]s --cluster-name %[2]s --nodegroup-name "$g" --output json
 	# The version of its launch template the group uses: the security
 	# groups its nodes carry (without one, the cluster security group).
 	lt=$(aws eks describe-nodegroup --region %[1]s --cluster-name %[2]s --nodegroup-name "$g" --query 'nodegroup.launchTemplate.id' --output text 2>/dev/null)
 	ltv=$(aws eks describe-nodegroup --region %[1]s --cluster-name %[2]s --nodegroup-name "$g" --query 'nodegroup.launchTemplate.version' --output text 2>/dev/null)
 	case $lt in lt-[0-9a-f]*) ;; *) continue ;; esac
 	case $lt$ltv in *[!A-Za-z0-9_-]*) continue ;; esac
-	run "ec2-launch-template-$g.json" aws ec2 describe-launch-template-versions --region %[1]s --launch-template-id "$lt" --versions "$ltv" --output json
+	run "%[4]s$g.json" aws ec2 describe-launch-template-versions --region %[1]s --launch-template-id "$lt" --versions "$ltv" --output json
 done
 # Every Pod Identity association with the role it binds, which the list
 # does not name. An ID EKS would not give is skipped.
 for a in $(aws eks list-pod-identity-associations --region %[1]s --cluster-name %[2]s --query 'associations[].associationId' --output text 2>/dev/null); do
 	case $a in a-[a-z0-9]*) ;; *) continue ;; esac
 	case $a in *[!A-Za-z0-9-]*) continue ;; esac
-	run "eks-pod-identity-association-$a.json" aws eks describe-pod-identity-association --region %[1]s --cluster-name %[2]s --association-id "$a" --output json
+	run "%[5]s$a.json" aws eks describe-pod-identity-association --region %[1]s --cluster-name %[2]s --association-id "$a" --output json
 done
-`, escape.Shell(e.Names.Region), escape.Shell(e.Names.Cluster))
+`, escape.Shell(e.Names.Region), escape.Shell(e.Names.Cluster), live.PrefixNodeGroup, live.PrefixLaunchTemplate, live.PrefixAssociation)
 	b.WriteString(`if [ "$failed" -gt 0 ]; then
 	echo "capture: $failed command(s) failed (their files hold the error); check the credentials and the kubeconfig, then run it again" >&2
 	exit 1

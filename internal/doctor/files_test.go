@@ -3,10 +3,12 @@ package doctor_test
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/doctor"
+	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
@@ -36,5 +38,37 @@ func TestCaptureHoldsWhatChecksRead(t *testing.T) {
 	}
 	if n < 40 {
 		t.Errorf("only %d files read", n)
+	}
+}
+
+// TestPartsAreCaptured: every file a part of the capture the plans read
+// is named by is one the script writes (per node group and association,
+// a file its loops write), so a plan never assumes a part for want of a
+// file no capture has.
+func TestPartsAreCaptured(t *testing.T) {
+	res, err := action.Check(action.Options{Dir: filepath.Join("testdata", "profiles")})
+	if err != nil || len(res.Envs) == 0 {
+		t.Fatalf("%v %v", err, res.Findings)
+	}
+	e := res.Envs[0]
+	captured, script := doctor.CapturedFiles(e), doctor.Script(e)
+	for part, info := range live.Parts {
+		if len(info.Files) == 0 || info.Assumed == "" {
+			t.Errorf("part %s names no file or no assumption", part)
+		}
+		if part == live.PartApplication && e.Application == nil {
+			continue // captured only for an environment Argo CD delivers
+		}
+		for _, f := range info.Files {
+			if prefix, ok := strings.CutSuffix(f, "*.json"); ok {
+				if !strings.Contains(script, `run "`+prefix+`$`) {
+					t.Errorf("part %s: the script writes no %s file", part, f)
+				}
+				continue
+			}
+			if !slices.Contains(captured, escape.Shell(f)) {
+				t.Errorf("part %s: the script does not write %s", part, f)
+			}
+		}
 	}
 }

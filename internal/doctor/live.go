@@ -39,19 +39,19 @@ func Live(e *model.Env, s *State) (*live.Cluster, error) {
 	n := e.Names
 	c := &live.Cluster{Dir: s.Name, Stacks: map[string]*live.Stack{}, NodeGroups: map[string]live.NodeGroup{}, Taken: map[string]map[string]string{}}
 	var cl eksCluster
-	if ok, err := readKnown(s, "eks-cluster.json", &cl); err != nil {
+	if ok, err := readKnown(s, live.FileEKSCluster, &cl); err != nil {
 		return nil, err
 	} else if ok {
 		// Another environment's capture (another cluster, account,
 		// region or partition) would plan this one from what another
 		// holds: its subnets tagged with this one's discovery tag.
 		if cl.Cluster.Name != n.Cluster || cl.Cluster.Arn != "" && cl.Cluster.Arn != n.ClusterARN {
-			return nil, &StateError{File: "eks-cluster.json", Reason: fmt.Sprintf("the capture is of cluster %s (%s), not of %s's cluster %s (%s): capture this environment's (karpgen doctor %s --capture-script)",
+			return nil, &StateError{File: live.FileEKSCluster, Reason: fmt.Sprintf("the capture is of cluster %s (%s), not of %s's cluster %s (%s): capture this environment's (karpgen doctor %s --capture-script)",
 				strconv.Quote(cl.Cluster.Name), strconv.Quote(cl.Cluster.Arn), e.Name, n.Cluster, n.ClusterARN, e.Name)}
 		}
 		if cl.Cluster.AccessConfig.AuthenticationMode != "" {
 			c.AuthMode = cl.Cluster.AccessConfig.AuthenticationMode
-			c.Known = append(c.Known, "auth")
+			c.Know(live.PartAuth)
 		}
 		c.Kubernetes = cl.Cluster.Version
 		c.ClusterSecurityGroup = cl.Cluster.ResourcesVpcConfig.ClusterSecurityGroupID
@@ -83,10 +83,10 @@ func Live(e *model.Env, s *State) (*live.Cluster, error) {
 		Chart      string `json:"chart"`
 		AppVersion string `json:"app_version"`
 	}
-	if ok, err := readKnown(s, "helm-releases.json", &releases); err != nil {
+	if ok, err := readKnown(s, live.FileHelmReleases, &releases); err != nil {
 		return nil, err
 	} else if ok {
-		c.Known = append(c.Known, "helm")
+		c.Know(live.PartHelm)
 		for _, r := range releases {
 			if strings.HasPrefix(r.Chart, "karpenter") {
 				c.HelmReleases = append(c.HelmReleases, live.HelmRelease{Name: r.Name, Namespace: r.Namespace, Chart: r.Chart, AppVersion: r.AppVersion})
@@ -98,29 +98,29 @@ func Live(e *model.Env, s *State) (*live.Cluster, error) {
 			Annotations map[string]string `json:"annotations"`
 		} `json:"metadata"`
 	}
-	if ok, err := readKnown(s, "k8s-karpenter-deployment.json", &d); err != nil {
+	if ok, err := readKnown(s, live.FileKarpenterDeployment, &d); err != nil {
 		return nil, err
 	} else if ok {
-		c.Known = append(c.Known, "tracking")
+		c.Know(live.PartTracking)
 		if id := d.Metadata.Annotations["argocd.argoproj.io/tracking-id"]; id != "" {
 			app, err := live.TrackedApplication(id)
 			if err != nil {
-				return nil, &StateError{File: "k8s-karpenter-deployment.json", Path: "metadata.annotations.argocd.argoproj.io/tracking-id", Reason: err.Error()}
+				return nil, &StateError{File: live.FileKarpenterDeployment, Path: "metadata.annotations.argocd.argoproj.io/tracking-id", Reason: err.Error()}
 			}
 			c.Tracking = app
 		}
 	}
 	if e.Application != nil {
 		var app map[string]any
-		found, failed, err := s.read("argocd-application.json", &app)
+		found, failed, err := s.read(live.FileArgoCDApplication, &app)
 		switch {
 		case err != nil:
 			return nil, err
 		case found && failed == nil:
 			c.Application = true
-			c.Known = append(c.Known, "application")
+			c.Know(live.PartApplication)
 		case found && failed.Code == "NotFound":
-			c.Known = append(c.Known, "application")
+			c.Know(live.PartApplication)
 		}
 	}
 	if err := readNodeGroups(s, c); err != nil {
@@ -237,7 +237,7 @@ func readStack(s *State, name string) (*live.Stack, error) {
 
 // readNodeGroups reads every eks-nodegroup-*.json of the folder.
 func readNodeGroups(s *State, c *live.Cluster) error {
-	names, err := fs.Glob(s.fsys, "eks-nodegroup-*.json")
+	names, err := fs.Glob(s.fsys, live.PerItem(live.PrefixNodeGroup, "*"))
 	if err != nil {
 		return err
 	}
@@ -275,14 +275,12 @@ func readNodeGroups(s *State, c *live.Cluster) error {
 			Min: ng.Scaling.Min, Max: ng.Scaling.Max, Desired: ng.Scaling.Desired, Tags: ng.Tags}
 		if lt := ng.LaunchTemplate; lt != nil {
 			group.LaunchTemplate = &live.LaunchTemplate{ID: lt.ID, Name: lt.Name, Version: lt.Version}
-			if err := readLaunchTemplate(s, strings.TrimSuffix(strings.TrimPrefix(file, "eks-nodegroup-"), ".json"), group.LaunchTemplate); err != nil {
+			if err := readLaunchTemplate(s, strings.TrimSuffix(strings.TrimPrefix(file, live.PrefixNodeGroup), ".json"), group.LaunchTemplate); err != nil {
 				return err
 			}
 		}
 		c.NodeGroups[ng.Name] = group
-		if !slices.Contains(c.Known, "nodegroups") {
-			c.Known = append(c.Known, "nodegroups")
-		}
+		c.Know(live.PartNodeGroups)
 	}
 	return nil
 }
@@ -306,10 +304,10 @@ func readNodes(s *State, c *live.Cluster) error {
 			} `json:"status"`
 		} `json:"items"`
 	}
-	if ok, err := readKnown(s, "k8s-nodeclaims.json", &claims); err != nil {
+	if ok, err := readKnown(s, live.FileNodeClaims, &claims); err != nil {
 		return err
 	} else if ok {
-		c.Known = append(c.Known, "nodes")
+		c.Know(live.PartNodes)
 		for _, x := range claims.Items {
 			l := x.Metadata.Labels
 			c.Nodes = append(c.Nodes, live.Node{Name: x.Metadata.Name, Pool: l["karpenter.sh/nodepool"], Class: x.Spec.NodeClassRef.Name,
@@ -328,10 +326,10 @@ func readNodes(s *State, c *live.Cluster) error {
 			} `json:"status"`
 		} `json:"items"`
 	}
-	if ok, err := readKnown(s, "k8s-pdbs.json", &pdbs); err != nil {
+	if ok, err := readKnown(s, live.FilePDBs, &pdbs); err != nil {
 		return err
 	} else if ok {
-		c.Known = append(c.Known, "pdbs")
+		c.Know(live.PartPDBs)
 		for _, p := range pdbs.Items {
 			if p.Status.DisruptionsAllowed == 0 && p.Status.ExpectedPods > 0 {
 				c.Holding = append(c.Holding, p.Metadata.Namespace+"/"+p.Metadata.Name)
@@ -358,7 +356,7 @@ func readLaunchTemplate(s *State, group string, lt *live.LaunchTemplate) error {
 			} `json:"LaunchTemplateData"`
 		} `json:"LaunchTemplateVersions"`
 	}
-	file := "ec2-launch-template-" + group + ".json"
+	file := live.PerItem(live.PrefixLaunchTemplate, group)
 	ok, err := readKnown(s, file, &v)
 	if err != nil || !ok || len(v.Versions) == 0 {
 		return err
@@ -381,18 +379,18 @@ func readLaunchTemplate(s *State, group string, lt *live.LaunchTemplate) error {
 func readNetwork(s *State, c *live.Cluster) error {
 	var subnets ec2Subnets
 	var groups ec2SecurityGroups
-	okSubnets, err := readKnown(s, "ec2-subnets.json", &subnets)
+	okSubnets, err := readKnown(s, live.FileSubnets, &subnets)
 	if err != nil {
 		return err
 	}
-	okGroups, err := readKnown(s, "ec2-security-groups.json", &groups)
+	okGroups, err := readKnown(s, live.FileSecurityGroups, &groups)
 	if err != nil {
 		return err
 	}
 	if !okSubnets || !okGroups {
 		return nil
 	}
-	c.Known = append(c.Known, "network")
+	c.Know(live.PartNetwork)
 	c.Subnets, c.SecurityGroups = map[string]live.Tagged{}, map[string]live.Tagged{}
 	for _, x := range subnets.Subnets {
 		c.Subnets[x.SubnetID] = live.Tagged{ID: x.SubnetID, Tags: tagMap(x.Tags)}
@@ -417,11 +415,11 @@ func readWorkloads(s *State, c *live.Cluster) error {
 			} `json:"metadata"`
 		} `json:"items"`
 	}
-	ok, err := readKnown(s, "k8s-workloads.json", &list)
+	ok, err := readKnown(s, live.FileWorkloads, &list)
 	if err != nil || !ok {
 		return err
 	}
-	c.Known = append(c.Known, "workloads")
+	c.Know(live.PartWorkloads)
 	c.Deployments = map[string]live.Object{}
 	for _, x := range list.Items {
 		if x.Kind != "Deployment" {
@@ -437,7 +435,7 @@ func readWorkloads(s *State, c *live.Cluster) error {
 // (describe-pod-identity-association): list-pod-identity-associations
 // names no role.
 func readAssociations(s *State, c *live.Cluster) error {
-	names, err := fs.Glob(s.fsys, "eks-pod-identity-association-*.json")
+	names, err := fs.Glob(s.fsys, live.PerItem(live.PrefixAssociation, "*"))
 	if err != nil {
 		return err
 	}
@@ -460,9 +458,7 @@ func readAssociations(s *State, c *live.Cluster) error {
 		}
 		x := a.Association
 		c.Associations = append(c.Associations, live.Association{ID: x.ID, Namespace: x.Namespace, ServiceAccount: x.ServiceAccount, RoleARN: x.RoleARN})
-		if !slices.Contains(c.Known, "associations") {
-			c.Known = append(c.Known, "associations")
-		}
+		c.Know(live.PartAssociations)
 	}
 	return nil
 }

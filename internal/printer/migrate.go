@@ -19,8 +19,11 @@ func Migrate(w io.Writer, r *migrate.Runbook) error {
 	if r.State != "" {
 		line("Planned from the capture in %s.", r.State)
 	}
+	if len(r.Assumes) > 0 {
+		line("%s; it assumes:", assumesHead(r.State))
+	}
 	for _, a := range r.Assumes {
-		line("Planned without a capture (--state): %s.", a)
+		line("  %s", a)
 	}
 	if len(r.Owners) > 0 {
 		line("Changed through their owners:")
@@ -59,8 +62,11 @@ func MigrateMarkdown(w io.Writer, r *migrate.Runbook) error {
 	if r.State != "" {
 		fmt.Fprintf(&b, "\nPlanned from the capture in %s.\n", escape.Code(r.State))
 	}
+	if len(r.Assumes) > 0 {
+		fmt.Fprintf(&b, "\n%s; it assumes:\n\n", assumesHead(r.State))
+	}
 	for _, a := range r.Assumes {
-		fmt.Fprintf(&b, "\nPlanned without a capture (`--state`): %s.\n", escape.Markdown(a))
+		fmt.Fprintf(&b, "- %s\n", escape.Markdown(a))
 	}
 	if len(r.Owners) > 0 {
 		b.WriteString("\nChanged through their owners:\n\n")
@@ -110,4 +116,13 @@ func ownerText(o live.Owner) string {
 		kind += " " + o.Name
 	}
 	return kind + " (" + o.Evidence + ")"
+}
+
+// assumesHead says why a runbook assumes: no capture, or a capture that
+// lacks parts it reads.
+func assumesHead(state string) string {
+	if state == "" {
+		return "Planned without a capture (--state)"
+	}
+	return "The capture does not hold all the runbook reads"
 }

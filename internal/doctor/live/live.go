@@ -61,10 +61,8 @@ type Cluster struct {
 	// Terraform is the owner the profile declares for what Terraform
 	// makes (cluster.owners.terraform), nil for none.
 	Terraform *TerraformOwner
-	// Known lists what was read: "auth", "helm", "tracking",
-	// "application", "nodegroups", "nodes", "pdbs", "network",
-	// "workloads", "associations".
-	Known []string
+	// Known lists the parts that were read.
+	Known []Part
 }
 
 // Association is an EKS Pod Identity association.
@@ -125,9 +123,6 @@ type LaunchTemplate struct {
 	Read              bool
 	SecurityGroups    []string
 }
-
-// Knows says whether the capture held a part ("auth", "helm", ...).
-func (c *Cluster) Knows(part string) bool { return c != nil && slices.Contains(c.Known, part) }
 
 // NodesOf are Karpenter's nodes of a pool and a node class ("" for
 // any).

@@ -96,7 +96,7 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 			return nil, refuse("OldGroups", g, fmt.Sprintf("node group %s is one the profile keeps (nodeGroups.%s): it is not emptied", g, g))
 		}
 	}
-	if o.Live.Knows("nodegroups") {
+	if o.Live.Knows(live.PartNodeGroups) {
 		for _, g := range o.OldGroups {
 			if _, ok := o.Live.NodeGroup(g); !ok {
 				return nil, refuse("OldGroups", g, fmt.Sprintf("the capture in %s has no node group %s (it holds %s)", o.Live.Dir, g, strings.Join(slices.Sorted(maps.Keys(o.Live.NodeGroups)), ", ")))
@@ -107,9 +107,8 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 	r := &Runbook{Env: e.Name, From: "cluster-autoscaler"}
 	if o.Live != nil {
 		r.State = o.Live.Dir
-	} else {
-		r.Assumes = []string{"the node groups' subnets, roles and sizes and the cluster's authentication mode are read by the commands when they run"}
 	}
+	r.Assumes = live.Assumptions(o.Live, live.PartAuth, live.PartNodeGroups, live.PartNetwork, live.PartWorkloads)
 	add := func(title string, text, commands, check []string) {
 		r.Steps = append(r.Steps, Step{Title: title, Text: orEmpty(text), Snippets: []Snippet{}, Commands: orEmpty(commands), Check: orEmpty(check)})
 	}
@@ -126,7 +125,7 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 
 	// The account and the cluster, as SUMMARY.md's steps prepare them;
 	// the tags get their commands here.
-	if o.Live.Knows("auth") && o.Live.AuthMode == "CONFIG_MAP" && e.Profile.Karpenter.NodeAccess == profile.AccessEntry {
+	if o.Live.Knows(live.PartAuth) && o.Live.AuthMode == "CONFIG_MAP" && e.Profile.Karpenter.NodeAccess == profile.AccessEntry {
 		add("Let the cluster read access entries", []string{
 			"The capture says the cluster is in CONFIG_MAP authentication mode, where EKS refuses the access entries the bundle creates for its node roles, and the IAM stack rolls back. " +
 				"Switch it first (aws-auth keeps working; the change cannot be undone), or set `karpenter.nodeAccess: \"awsAuth\"` in the profile.",
@@ -259,7 +258,7 @@ func discovery(e *model.Env) (string, string) {
 // last group that uses the role is deleted, and no kept group uses it);
 // without a capture it may.
 func losesAccess(e *model.Env, o Options) bool {
-	if !o.Live.Knows("nodegroups") {
+	if !o.Live.Knows(live.PartNodeGroups) {
 		return true
 	}
 	// A role is one name in an account: a group's role ARN may hold an

@@ -71,7 +71,7 @@ func (o *owners) list() []Owned {
 // subnet is a subnet's owner: its tags, else the VPC module the profile
 // names.
 func (o *owners) subnet(id string) live.Owner {
-	if !o.c.Knows("network") && o.terraform("vpc") == nil {
+	if !o.c.Knows(live.PartNetwork) && o.terraform("vpc") == nil {
 		return o.note("subnet "+id, live.Owner{Kind: live.OwnerNobody, Evidence: "assumed: the capture holds no tags of it (ec2-subnets.json)"})
 	}
 	var tags map[string]string
@@ -84,7 +84,7 @@ func (o *owners) subnet(id string) live.Owner {
 // securityGroup is a security group's owner: its tags; the cluster
 // security group is EKS's; else the EKS module the profile names.
 func (o *owners) securityGroup(id string) live.Owner {
-	if !o.c.Knows("network") && o.terraform("eks") == nil && (o.c == nil || id != o.c.ClusterSecurityGroup) {
+	if !o.c.Knows(live.PartNetwork) && o.terraform("eks") == nil && (o.c == nil || id != o.c.ClusterSecurityGroup) {
 		return o.note("security group "+id, live.Owner{Kind: live.OwnerNobody, Evidence: "assumed: the capture holds no tags of it (ec2-security-groups.json)"})
 	}
 	sg, _ := o.c.SecurityGroup(id)

@@ -60,7 +60,7 @@ func tagStep(e *model.Env, o Options, own *owners) Step {
 	// The subnets, as upstream's migration guide tags them: those the old
 	// groups' nodes run in, never every subnet of the VPC.
 	var subnets []string
-	if vpc := own.terraform("vpc"); vpc != nil && !o.Live.Knows("nodegroups") {
+	if vpc := own.terraform("vpc"); vpc != nil && !o.Live.Knows(live.PartNodeGroups) {
 		// Without a capture the groups' subnets are not known, but the
 		// profile says Terraform makes them: the module's input is all
 		// the runbook can name.
@@ -190,7 +190,7 @@ func keptSizesStep(e *model.Env, o Options, own *owners, setup string) Step {
 	}}
 	var eks, planned []string
 	for _, g := range slices.Sorted(maps.Keys(e.Profile.NodeGroups)) {
-		if !o.Live.Knows("nodegroups") {
+		if !o.Live.Knows(live.PartNodeGroups) {
 			st.Commands = append(st.Commands, "size=$("+escape.ShellJoin("aws", "eks", "describe-nodegroup", "--cluster-name", n.Cluster, "--nodegroup-name", g, "--query", "nodegroup.scalingConfig.desiredSize", "--output", "text")+") && "+
 				escape.ShellJoin("aws", "eks", "update-nodegroup-config", "--cluster-name", n.Cluster, "--nodegroup-name", g)+` --scaling-config "minSize=$size,maxSize=$size,desiredSize=$size"`)
 			continue

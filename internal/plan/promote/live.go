@@ -20,11 +20,11 @@ func (p *Plan) Read(c *live.Cluster) {
 		return
 	}
 	p.State = c.Dir
-	if !c.Knows("nodes") {
+	if !c.Knows(live.PartNodes) {
 		p.Live = append(p.Live, "the capture holds no NodeClaims: the nodes the move replaces are not counted")
 	}
 	for _, ch := range p.Changes {
-		if !c.Knows("nodes") {
+		if !c.Knows(live.PartNodes) {
 			break
 		}
 		nodes := c.NodesOf("", ch.Class)

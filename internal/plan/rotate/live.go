@@ -17,7 +17,7 @@ func (p *Plan) Read(c *live.Cluster) {
 		return
 	}
 	p.State = c.Dir
-	if !c.Knows("nodes") {
+	if !c.Knows(live.PartNodes) {
 		p.Live = append(p.Live, "the capture holds no NodeClaims: the nodes the drain replaces are not counted")
 	} else {
 		nodes := c.NodesOf(p.Pool, "")

@@ -105,7 +105,7 @@ func (p *Plan) readLive() error {
 		p.Blockers = append(p.Blockers, block("upgrade/state-kubernetes", "the capture says cluster "+n.Cluster+" runs Kubernetes "+k+"; the profile says "+p.KubernetesVersion+
 			": set cluster.kubernetesVersion to "+k+", the cluster's, and the plan starts from there"))
 	}
-	if p.live.Knows("auth") && p.live.AuthMode == "CONFIG_MAP" && needsAccessEntries(target) {
+	if p.live.Knows(live.PartAuth) && p.live.AuthMode == "CONFIG_MAP" && needsAccessEntries(target) {
 		p.Blockers = append(p.Blockers, block("upgrade/auth-mode", "the capture says cluster "+n.Cluster+" is in CONFIG_MAP authentication mode, where EKS refuses the access entries the target's template creates for its node roles and the IAM stack rolls back: "+
 			escape.ShellJoin("aws", "eks", "update-cluster-config", "--region", n.Region, "--name", n.Cluster, "--access-config", "authenticationMode=API_AND_CONFIG_MAP")+
 			" (aws-auth keeps working; the change cannot be undone), or set karpenter.nodeAccess: \"awsAuth\" in the profile"))
@@ -192,7 +192,7 @@ func needsAccessEntries(e *model.Env) bool {
 // capture's release list, else whether it runs a 0.x release (Argo CD
 // takes over at 1.0).
 func (p *Plan) fromHelm(ns string) bool {
-	if p.live.Knows("helm") {
+	if p.live.Knows(live.PartHelm) {
 		_, ok := p.live.Release("karpenter", ns)
 		return ok
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
+	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
@@ -81,7 +82,7 @@ func (p *Plan) steps() []Step {
 	// there, and the whole IAM stack rolls back.
 	// The capture says the mode (a CONFIG_MAP cluster is a blocker);
 	// without it, a check.
-	if !p.live.Knows("auth") && p.versions[0].Major == 0 && needsAccessEntries(target) {
+	if !p.live.Knows(live.PartAuth) && p.versions[0].Major == 0 && needsAccessEntries(target) {
 		add("Check that the cluster reads access entries (the template creates them for its node roles)",
 			sh("aws", "eks", "describe-cluster", "--region", n.Region, "--name", n.Cluster, "--query", "cluster.accessConfig.authenticationMode", "--output", "text"),
 			"it must print API_AND_CONFIG_MAP or API: a cluster in CONFIG_MAP mode refuses access entries and the IAM stack rolls back. Switch it with `"+
@@ -168,7 +169,7 @@ func (p *Plan) steps() []Step {
 // Helm hop.
 func (p *Plan) retireOldApplication(add func(title, command, ifFails string), app *model.Application) {
 	ns := p.envs[len(p.envs)-1].Names.Namespace
-	if p.live.Knows("tracking") {
+	if p.live.Knows(live.PartTracking) {
 		// The capture names it: nothing to find.
 		if old := p.live.Tracking; old != "" && old != app.Name {
 			add("Retire Application "+old+", which deploys Karpenter now, keeping everything it deployed",
