@@ -130,13 +130,13 @@ func (p *Plan) alphaSteps(add func(title, command, ifFails string), dir string) 
 	if v != p.versions[0] {
 		// 0.32's chart reads settings.aws.clusterName and
 		// settings.aws.interruptionQueueName before the new keys, and
-		// --reuse-values keeps 0.31's: both are set to the profile's.
+		// the values reused keep 0.31's: both are set to the profile's.
 		set := []string{
 			"--set", "settings.clusterName=" + n.Cluster, "--set", "settings.aws.clusterName=" + n.Cluster,
 			"--set", "settings.interruptionQueue=" + n.Queue, "--set", "settings.aws.interruptionQueueName=" + n.Queue,
 		}
 		add(fmt.Sprintf("Upgrade the controller to %s, which serves both APIs", v),
-			sh(append([]string{"helm", "upgrade", "karpenter", generators.ChartRef("karpenter"), "--version", chartVersion(v), "--namespace", ns, "--reuse-values"}, set...)...)+
+			sh(append(append([]string{"helm", "upgrade", "karpenter", generators.ChartRef("karpenter"), "--version", chartVersion(v), "--namespace", ns}, p.hopValues()...), set...)...)+
 				" && "+sh("kubectl", "-n", ns, "rollout", "status", "deployment/karpenter"), "")
 	}
 	// karpenter-convert reads YAML documents, not the List `kubectl get
@@ -224,7 +224,7 @@ func (p *Plan) betaHopSteps(add func(title, command, ifFails string), v facts.Ve
 		sh("helm", "upgrade", "--install", "karpenter-crd", generators.ChartRef("karpenter-crd"), "--version", chartVersion(v), "--namespace", ns),
 		"\"invalid ownership metadata\" means the CRDs were applied by hand or by the karpenter chart: let the karpenter-crd release adopt them, then run the step again: "+strings.Join(crds, " && "))
 	add(fmt.Sprintf("Upgrade the v1beta1 controller to %s with its webhooks enabled", v),
-		sh("helm", "upgrade", "karpenter", generators.ChartRef("karpenter"), "--version", chartVersion(v), "--namespace", ns, "--reuse-values", "--set", "webhook.enabled=true")+
+		sh(append(append([]string{"helm", "upgrade", "karpenter", generators.ChartRef("karpenter"), "--version", chartVersion(v), "--namespace", ns}, p.hopValues()...), "--set", "webhook.enabled=true")...)+
 			" && "+sh("kubectl", "-n", ns, "rollout", "status", "deployment/karpenter"), "")
 	if p.FromAlpha() {
 		add("Delete the v1alpha5 CRDs, which no release serves any more",

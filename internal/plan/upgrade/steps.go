@@ -64,6 +64,10 @@ func (p *Plan) steps() []Step {
 	// the CRDs, the NodePools and the nodes with it.
 	handover := target.Application != nil && p.fromHelm(ns)
 	if handover {
+		// The values first: retiring the Application deletes it.
+		if p.versions[0].Major == 0 {
+			p.saveArgoValues(add)
+		}
 		p.retireOldApplication(add, target.Application)
 	}
 	if p.FromAlpha() {
@@ -184,6 +188,34 @@ func (p *Plan) retireOldApplication(add func(title, command, ifFails string), ap
 		"empty: no Application tracks it (with label tracking, read its app.kubernetes.io/instance label). Otherwise the text before the first colon names the Application: "+
 			"delete it without deleting what it deployed, `argocd app delete NAME --cascade=false` (never a cascading delete: it removes the CRDs, every NodePool and every node), "+
 			"or at least turn its automated sync off, `argocd app set NAME --sync-policy none`, before the Helm hops; "+app.Namespace+"/"+app.Name+", the bundle's, takes over at 1.0")
+}
+
+// argoValuesFile is where the 0.x hops read the values the Application
+// applied: a Helm record left from before Argo CD took over holds older
+// ones, so no hop reuses the record's.
+const argoValuesFile = "argocd-values.yaml"
+
+// saveArgoValues saves the Helm values the Application that deploys the
+// 0.x release applies now, for the Helm hops to 1.0.
+func (p *Plan) saveArgoValues(add func(title, command, ifFails string)) {
+	app := "NAME"
+	if p.live.Knows(live.PartTracking) && p.live.Tracking != "" {
+		app = p.live.Tracking
+	}
+	add("Save the Helm values the Application that deploys Karpenter applies now (the 0.x hops read them, never a Helm record's)",
+		escape.ShellJoin("argocd", "app", "get", app, "-o", "json")+" | jq -r '.spec.source.helm.values // \"\"' > "+argoValuesFile,
+		"an Application that sets its values otherwise (helm.valuesObject, value files in Git, several sources) needs those written to "+argoValuesFile+" instead; an empty file means the chart's defaults, which the hops then apply")
+}
+
+// hopValues are the helm flags of a 0.x hop's values: the saved values of
+// the Application that deployed the release (saveArgoValues), else the
+// release's own record.
+func (p *Plan) hopValues() []string {
+	target := p.envs[len(p.envs)-1]
+	if target.Application != nil && p.fromHelm(target.Names.Namespace) && p.versions[0].Major == 0 {
+		return []string{"--values", argoValuesFile}
+	}
+	return []string{"--reuse-values"}
 }
 
 // checkPlugin checks that the repo-server runs karpgen's plugin before
