@@ -220,8 +220,13 @@ func (p *Plan) betaHopSteps(add func(title, command, ifFails string), v facts.Ve
 		crds = append(crds, sh("kubectl", "label", "crd", c, "app.kubernetes.io/managed-by=Helm", "--overwrite")+" && "+
 			sh("kubectl", "annotate", "crd", c, "meta.helm.sh/release-name=karpenter-crd", "meta.helm.sh/release-namespace="+ns, "--overwrite"))
 	}
-	add(fmt.Sprintf("Upgrade the CRDs to %s", v),
-		sh("helm", "upgrade", "--install", "karpenter-crd", generators.ChartRef("karpenter-crd"), "--version", chartVersion(v), "--namespace", ns),
+	// The conversion webhooks 1.0 serves v1beta1 through, and a rollback
+	// needs, are the CRD chart's: set as upstream's v1 migration guide
+	// sets them (the chart's keys from 0.33 to 0.37), never left to a
+	// release whose values an upgrade without values would reuse.
+	add(fmt.Sprintf("Upgrade the CRDs to %s, with their conversion webhooks pointing at the controller", v),
+		sh("helm", "upgrade", "--install", "karpenter-crd", generators.ChartRef("karpenter-crd"), "--version", chartVersion(v), "--namespace", ns,
+			"--set", "webhook.enabled=true", "--set", "webhook.serviceName=karpenter", "--set", "webhook.serviceNamespace="+ns, "--set", "webhook.port=8443"),
 		"\"invalid ownership metadata\" means the CRDs were applied by hand or by the karpenter chart: let the karpenter-crd release adopt them, then run the step again: "+strings.Join(crds, " && "))
 	add(fmt.Sprintf("Upgrade the v1beta1 controller to %s with its webhooks enabled", v),
 		sh(append(append([]string{"helm", "upgrade", "karpenter", generators.ChartRef("karpenter"), "--version", chartVersion(v), "--namespace", ns}, p.hopValues()...), "--set", "webhook.enabled=true")...)+
