@@ -9,9 +9,12 @@ import (
 	"github.com/karpgen/karpgen/internal/profile"
 )
 
-// TerraformProvider is the AWS provider the module is written for: the
-// major whose schema the module is validated against (reference/terraform).
-const TerraformProvider = ">= 6.0, < 7.0"
+// TerraformProvider is the AWS provider the module is written for: 5.x
+// from 5.33 (the first with aws_eks_access_entry; aws_eks_pod_identity_association
+// came in 5.29) and 6.x, so that it sits in one root with terraform-aws-eks
+// v20 (< 6.0) or v21. It is validated against both majors' schemas
+// (reference/terraform, reference/terraform/v5).
+const TerraformProvider = ">= 5.33, < 7.0"
 
 // terraform is iam/terraform/main.tf.json, the module that creates what
 // iam/cloudformation.yaml creates, for teams whose IAM is Terraform's:
@@ -90,7 +93,9 @@ func terraform(e *model.Env, policies []iampolicy.ControllerPolicy) obj {
 	// Each controller policy checks that the provider is configured for
 	// the account and region its ARNs name: applied elsewhere, it would
 	// grant nothing that works.
-	where := fmt.Sprintf("data.aws_caller_identity.current.account_id == %q && data.aws_region.current.region == %q", n.Account, n.Region)
+	// The region is aws_region's id, the attribute both majors set to it
+	// (5.x has no region attribute; 6.x deprecates name).
+	where := fmt.Sprintf("data.aws_caller_identity.current.account_id == %q && data.aws_region.current.id == %q", n.Account, n.Region)
 	add(data, "aws_caller_identity", "current", obj{})
 	add(data, "aws_region", "current", obj{})
 	for _, cp := range policies {

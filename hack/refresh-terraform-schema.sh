@@ -3,7 +3,11 @@
 # schema that the bundle's Terraform module uses, which test/terraform
 # serves to `tofu validate`.
 #
-#   hack/refresh-terraform-schema.sh [PACKAGE@VERSION]
+#   hack/refresh-terraform-schema.sh [PACKAGE@VERSION [DIR]]
+#
+# DIR is reference/terraform (the current major, 6.x) unless given:
+# reference/terraform/v5 holds 5.x's, from an @cdktf/provider-aws 19.x
+# release, so that the module is held to both majors it allows.
 #
 # The module proxy does not serve the provider's Go module, so the schema
 # comes from npm's @cdktn/provider-aws, which CDK Terrain (the community
@@ -23,7 +27,7 @@ aws_eks_pod_identity_association aws_sqs_queue aws_sqs_queue_policy aws_cloudwat
 aws_cloudwatch_event_target data.aws_iam_role data.aws_sqs_queue data.aws_caller_identity data.aws_region"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-dest="$root/reference/terraform"
+dest="$root/${2:-reference/terraform}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -45,4 +49,4 @@ package $PACKAGE $integrity
 provider registry.terraform.io/hashicorp/aws $provider
 $(cd "$dest" && sha256sum aws-provider-schema.json)
 TXT
-echo "reference/terraform: hashicorp/aws $provider from $PACKAGE"
+echo "${2:-reference/terraform}: hashicorp/aws $provider from $PACKAGE"

@@ -30,7 +30,17 @@ type tools struct {
 	root      string
 }
 
-func setup(t *testing.T) tools {
+// schemas are the AWS provider majors the module allows, each with the
+// schema its validation serves.
+var schemas = map[string]string{
+	"6.x": "reference/terraform/aws-provider-schema.json",
+	"5.x": "reference/terraform/v5/aws-provider-schema.json",
+}
+
+func setup(t *testing.T) tools { return setupFor(t, schemas["6.x"]) }
+
+// setupFor is setup with the provider serving a schema of the repository.
+func setupFor(t *testing.T, schema string) tools {
 	t.Helper()
 	tofu, plugins, karpgen := os.Getenv("TOFU_BIN"), os.Getenv("TF_PROVIDER_DIR"), os.Getenv("KARPGEN_BIN")
 	if tofu == "" || plugins == "" || karpgen == "" {
@@ -58,7 +68,7 @@ func setup(t *testing.T) tools {
 			"TF_IN_AUTOMATION=1",
 			"TF_DATA_DIR="+filepath.Join(dir, "data"),
 			"CHECKPOINT_DISABLE=1",
-			"KARPGEN_TF_SCHEMA="+filepath.Join(root, "reference/terraform/aws-provider-schema.json"),
+			"KARPGEN_TF_SCHEMA="+filepath.Join(root, schema),
 		),
 	}
 }
@@ -168,16 +178,40 @@ func validate(t *testing.T, tl tools, dir string) (bool, []diagnostic) {
 }
 
 // TestModulesValidate: every module is valid to OpenTofu against the AWS
-// provider's schema, without a warning.
+// provider's schema of each major it allows, without a warning.
 func TestModulesValidate(t *testing.T) {
-	tl := setup(t)
-	for name, bundle := range modules(t, tl.root) {
-		t.Run(name, func(t *testing.T) {
-			valid, diags := validate(t, tl, copyModule(t, bundle))
-			if !valid || len(diags) > 0 {
-				t.Errorf("tofu validate: valid=%v\n%v", valid, diags)
-			}
-		})
+	for major, schema := range schemas {
+		tl := setupFor(t, schema)
+		for name, bundle := range modules(t, tl.root) {
+			t.Run(major+"/"+name, func(t *testing.T) {
+				valid, diags := validate(t, tl, copyModule(t, bundle))
+				if !valid || len(diags) > 0 {
+					t.Errorf("tofu validate: valid=%v\n%v", valid, diags)
+				}
+			})
+		}
+	}
+}
+
+// TestModulesNeedNoMoreThanEachMajor: an attribute one major has and the
+// other lacks is refused by that major's schema (6.x's region of
+// aws_region, which 5.x does not have), so the validation against both
+// can fail.
+func TestModulesNeedNoMoreThanEachMajor(t *testing.T) {
+	tl := setupFor(t, schemas["5.x"])
+	dir := copyModule(t, filepath.Join(tl.root, "out", "dev"))
+	file := filepath.Join(dir, "main.tf.json")
+	data, _ := os.ReadFile(file)
+	from := []byte("data.aws_region.current.id")
+	if !bytes.Contains(data, from) {
+		t.Fatalf("out/dev's module has no %s", from)
+	}
+	if err := os.WriteFile(file, bytes.ReplaceAll(data, from, []byte("data.aws_region.current.region")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	valid, diags := validate(t, tl, dir)
+	if valid || !strings.Contains(fmt.Sprint(diags), `named "region"`) {
+		t.Errorf("tofu validate against 5.x: valid=%v, want region refused:\n%v", valid, diags)
 	}
 }
 
@@ -211,20 +245,22 @@ func TestValidateRefusesWhatTheProviderLacks(t *testing.T) {
 	}
 }
 
-// TestSchemaIsTheRecordedOne: the schema served is the one
-// reference/terraform/SOURCE records.
+// TestSchemaIsTheRecordedOne: each schema served is the one the SOURCE
+// beside it records.
 func TestSchemaIsTheRecordedOne(t *testing.T) {
-	data, err := os.ReadFile("../../reference/terraform/aws-provider-schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	source, err := os.ReadFile("../../reference/terraform/SOURCE")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := fmt.Sprintf("%x  aws-provider-schema.json", sha256.Sum256(data))
-	if !strings.Contains(string(source), sum+"\n") {
-		t.Errorf("reference/terraform/SOURCE does not record %s (hack/refresh-terraform-schema.sh rewrites both)", sum)
+	for major, schema := range schemas {
+		data, err := os.ReadFile(filepath.Join("..", "..", schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		source, err := os.ReadFile(filepath.Join("..", "..", filepath.Dir(schema), "SOURCE"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := fmt.Sprintf("%x  aws-provider-schema.json", sha256.Sum256(data))
+		if !strings.Contains(string(source), sum+"\n") || !strings.Contains(string(source), "provider registry.terraform.io/hashicorp/aws "+strings.TrimSuffix(major, "x")) {
+			t.Errorf("%s/SOURCE does not record %s of hashicorp/aws %s (hack/refresh-terraform-schema.sh rewrites both)", filepath.Dir(schema), sum, major)
+		}
 	}
 }
 
