@@ -48,7 +48,7 @@ var networkChecks = []*Check{
 				if len(zones) == 0 {
 					if len(byZone) == 0 {
 						c.report("node pool "+pool, "a subnet matching "+termsText(terms), "none",
-							"tag the node subnets: "+tagFix(terms, "ec2 create-tags --resources <subnet-id>"))
+							"tag the node subnets: "+c.tagFix(terms, "ec2 create-tags --resources <subnet-id>", "vpc"))
 					}
 					continue
 				}
@@ -57,7 +57,7 @@ var networkChecks = []*Check{
 					switch {
 					case !ok:
 						c.report("node pool "+pool+" zone "+z, "a subnet in "+z+" matching "+termsText(terms), "none",
-							"tag a subnet of "+z+": "+tagFix(terms, "ec2 create-tags --resources <subnet-id>"))
+							"tag a subnet of "+z+": "+c.tagFix(terms, "ec2 create-tags --resources <subnet-id>", "vpc"))
 					case free == 0:
 						c.report("node pool "+pool+" zone "+z, "free addresses in the matching subnets of "+z, "0 free addresses",
 							"add a subnet (or a secondary CIDR) in "+z+" and tag it")
@@ -82,7 +82,7 @@ var networkChecks = []*Check{
 				}
 				if !found {
 					c.report("node class "+class, "a security group matching "+termsText(terms), "none",
-						"tag the cluster's node security group: "+tagFix(terms, "ec2 create-tags --resources <sg-id>"))
+						"tag the cluster's node security group: "+c.tagFix(terms, "ec2 create-tags --resources <sg-id>", "eks"))
 				}
 			}
 		},

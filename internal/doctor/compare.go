@@ -122,6 +122,29 @@ func termsText(terms []profile.SelectorTerm) string {
 	return strings.Join(parts, " or ")
 }
 
+// tagFix is the fix that tags subnets or security groups for a node
+// class's selector: through Terraform's module input where the profile
+// says Terraform makes them (module "vpc" or "eks"), since the next apply
+// removes a tag added with the AWS CLI; else the AWS CLI command cmd.
+func (c *checkRun) tagFix(terms []profile.SelectorTerm, cmd, module string) string {
+	fix := tagFix(terms, cmd)
+	t := c.e.Profile.Cluster.Owners.Terraform
+	if t == nil || !strings.HasPrefix(fix, "aws ") {
+		return fix
+	}
+	name, input := t.VPCModule, "private_subnet_tags"
+	if module == "eks" {
+		name, input = t.EKSModule, "node_security_group_tags"
+	}
+	for _, term := range terms {
+		for _, k := range slices.Sorted(maps.Keys(term.Tags)) {
+			return fmt.Sprintf("Terraform makes them (cluster.owners.terraform): add %q = %q to %s of module.%s, then %s (a tag added with the AWS CLI goes at the next apply)",
+				k, term.Tags[k], input, name, escape.ShellJoin("terraform", "-chdir="+t.Dir, "apply"))
+		}
+	}
+	return fix
+}
+
 func tagFix(terms []profile.SelectorTerm, cmd string) string {
 	for _, t := range terms {
 		if len(t.Tags) > 0 {

@@ -1286,3 +1286,21 @@ func TestIAMHintFollowsItsOwner(t *testing.T) {
 		t.Errorf("with the stack absent and the controller role present:\n%+v\nwant hint %q", got, want)
 	}
 }
+
+// TestTagHintFollowsTerraform: where the profile says Terraform makes the
+// network, a missing discovery tag is fixed in the module's input, never
+// with the AWS CLI, whose tag the next apply would remove.
+func TestTagHintFollowsTerraform(t *testing.T) {
+	e := prodEnv(t)
+	f := healthy(t, e)
+	f["ec2-security-groups.json"].(map[string]any)["SecurityGroups"].([]any)[0].(map[string]any)["Tags"] = []any{}
+	if got := findings(run(t, e, writeState(t, f))); len(got) != 1 || !strings.HasPrefix(got[0].Hint, "tag the cluster's node security group: aws ec2 create-tags ") {
+		t.Fatalf("without owners: %+v", got)
+	}
+	e.Profile.Cluster.Owners.Terraform = &profile.TerraformOwner{VPCModule: "network", EKSModule: "cluster", Dir: "infra/prod"}
+	got := findings(run(t, e, writeState(t, f)))
+	want := `tag the cluster's node security group: Terraform makes them (cluster.owners.terraform): add "karpenter.sh/discovery" = "ws-prod" to node_security_group_tags of module.cluster, then terraform '-chdir=infra/prod' apply (a tag added with the AWS CLI goes at the next apply)`
+	if len(got) != 1 || got[0].Hint != want {
+		t.Errorf("with Terraform's modules:\n%+v\nwant hint %q", got, want)
+	}
+}
