@@ -147,6 +147,10 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 			addStep(keptSizesStep(e, o, own, s))
 			continue
 		}
+		if strings.HasPrefix(s, "Deploy `out/") && own.terraform("eks") != nil {
+			addStep(iamByTerraform(e, own))
+			continue
+		}
 		add(firstSentence(s), []string{s}, nil, nil)
 	}
 	doctor := fmt.Sprintf("karpgen doctor %s --capture-script > capture.sh && sh capture.sh state && karpgen doctor %s --state state", e.Name, e.Name)

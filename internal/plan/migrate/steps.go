@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -298,4 +299,35 @@ func removeAutoscaler(o Options, owner live.Owner, doctor string) Step {
 	}
 	return Step{Title: "Remove Cluster Autoscaler", Text: []string{"Remove it as it was installed (this, or helm uninstall), then its IAM role or policy and the `k8s.io/cluster-autoscaler/*` tags of the groups that remain."},
 		Commands: []string{escape.ShellJoin("kubectl", "-n", o.Namespace, "delete", "deployment/"+o.Deployment)}, Check: []string{doctor}}
+}
+
+// iamByTerraform applies the bundle's IAM as a Terraform module, where
+// the profile says Terraform owns the cluster: never the template beside
+// it, which would create each name a second time.
+func iamByTerraform(e *model.Env, own *owners) Step {
+	dir := "out/" + e.Name + "/iam/terraform"
+	st := Step{Title: "Apply the bundle's IAM with Terraform",
+		Text: []string{"Terraform owns the cluster (" + own.terraform("eks").Evidence + "): the bundle's IAM is its module " + escape.Code(dir+"/") +
+			", added to the root module beside the others (the same roles, policies, queue and rules as the template, under the same names). Never deploy the template as well: each name would be created twice."},
+		Snippets: []Snippet{{Where: "the root module in " + own.terraformDir() + " (both folders as the repository holds them)", Lang: "hcl",
+			Text: fmt.Sprintf("module %s {\n  source = %s\n}", hclString("karpenter_iam_"+e.Name), hclString(moduleSource(own.terraformDir(), dir)))}},
+	}
+	terraformRun(&st, own, []string{fmt.Sprintf("module.%s: every resource to add, nothing to change or destroy", "karpenter_iam_"+e.Name)})
+	st.Check = []string{escape.ShellJoin("aws", "iam", "get-role", "--role-name", e.Names.NodeRole, "--query", "Role.Arn", "--output", "text")}
+	return st
+}
+
+// moduleSource is a local module's source as Terraform reads it: the path
+// from the root module's folder, starting with ./ or ../ (both folders
+// relative to the repository, or absolute).
+func moduleSource(root, module string) string {
+	rel, err := filepath.Rel(root, module)
+	if err != nil {
+		return module
+	}
+	rel = filepath.ToSlash(rel)
+	if !strings.HasPrefix(rel, "../") && !strings.HasPrefix(rel, "/") {
+		rel = "./" + rel
+	}
+	return rel
 }
