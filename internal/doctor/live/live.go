@@ -220,6 +220,9 @@ func (c *Cluster) Preview(e *model.Env, template []byte) (changes []cfnpreview.C
 			hold(r.Type, cfnpreview.PhysicalName(r.Type, r.Physical), fmt.Sprintf("stack %s (its %s)", other.Name, r.Logical))
 		}
 	}
+	for _, a := range c.Associations {
+		hold("AWS::EKS::PodIdentityAssociation", a.Namespace+"/"+a.ServiceAccount, fmt.Sprintf("association %s (role %s)", a.ID, a.RoleARN))
+	}
 	for _, typ := range slices.Sorted(maps.Keys(c.Taken)) {
 		for _, name := range slices.Sorted(maps.Keys(c.Taken[typ])) {
 			hold(typ, name, c.Taken[typ][name])

@@ -57,6 +57,29 @@ type Change struct {
 	Harm string `json:"harm,omitempty"`
 }
 
+// identityWhat names what EKS holds one of per key, for the types that
+// have no name but a key (identity).
+var identityWhat = map[string]string{
+	"AWS::EKS::AccessEntry":            "access entry the principal",
+	"AWS::EKS::PodIdentityAssociation": "Pod Identity association the service account",
+}
+
+// identity is the key EKS allows one resource of a type for: an access
+// entry's principal, an association's NAMESPACE/SERVICEACCOUNT; "" for
+// other types. Taken holds them under that key.
+func identity(r *resolver, res Resource) string {
+	switch res.Type {
+	case "AWS::EKS::AccessEntry":
+		return r.str(res.Properties["PrincipalArn"])
+	case "AWS::EKS::PodIdentityAssociation":
+		ns, sa := r.str(res.Properties["Namespace"]), r.str(res.Properties["ServiceAccount"])
+		if ns != "" && sa != "" {
+			return ns + "/" + sa
+		}
+	}
+	return ""
+}
+
 // nameProperty is the property that names a resource of a type.
 var nameProperty = map[string]string{
 	"AWS::IAM::Role":            "RoleName",
@@ -202,6 +225,13 @@ func Compute(old *Template, live []Live, next *Template, env Env, taken Taken) [
 					c.Action, c.Why = Fails, "the stack's "+h+" holds the name "+c.Name+" now, and CloudFormation creates the new resource before it deletes the old one: \"already exists\", and the update rolls back"
 				} else if who := taken[nr.Type][strings.ToLower(c.Name)]; who != "" {
 					c.Action, c.Why = Fails, who+" holds the name "+c.Name+" already: \"already exists\", and the update rolls back"
+				}
+			} else if key := identity(&newR, nr); key != "" {
+				// Unnamed, but one of a kind per key: EKS holds one access
+				// entry per principal and one association per service
+				// account.
+				if who := taken[nr.Type][strings.ToLower(key)]; who != "" {
+					c.Action, c.Why = Fails, who+" is already the one "+identityWhat[nr.Type]+" "+key+" may have: EKS refuses a second (\"already exists\"), and the update rolls back"
 				}
 			}
 			out = append(out, c)
