@@ -12,6 +12,7 @@ import (
 	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
 // stacksOf are the CloudFormation stacks the capture reads: the one the
@@ -97,11 +98,26 @@ func Live(e *model.Env, s *State) (*live.Cluster, error) {
 		Metadata struct {
 			Annotations map[string]string `json:"annotations"`
 		} `json:"metadata"`
+		Spec struct {
+			Template struct {
+				Spec struct {
+					Containers []struct {
+						Name  string `json:"name"`
+						Image string `json:"image"`
+					} `json:"containers"`
+				} `json:"spec"`
+			} `json:"template"`
+		} `json:"spec"`
 	}
 	if ok, err := readKnown(s, live.FileKarpenterDeployment, &d); err != nil {
 		return nil, err
 	} else if ok {
 		c.Know(live.PartTracking)
+		for _, ct := range d.Spec.Template.Spec.Containers {
+			if ct.Name == "controller" {
+				c.Controller = controllerRelease(ct.Image)
+			}
+		}
 		if id := d.Metadata.Annotations["argocd.argoproj.io/tracking-id"]; id != "" {
 			app, err := live.TrackedApplication(id)
 			if err != nil {
@@ -461,4 +477,18 @@ func readAssociations(s *State, c *live.Cluster) error {
 		c.Know(live.PartAssociations)
 	}
 	return nil
+}
+
+// controllerImage is upstream's controller image with a release tag
+// (and, as the chart writes it, a digest).
+var controllerImage = lazyre.New(`^public\.ecr\.aws/karpenter/controller:v?([0-9]+\.[0-9]+\.[0-9]+)(?:@sha256:[0-9a-f]{64})?$`)
+
+// controllerRelease is the release an upstream controller image runs, ""
+// for another image (a mirror, a build of one's own): nothing is read
+// from it.
+func controllerRelease(image string) string {
+	if m := controllerImage().FindStringSubmatch(image); m != nil {
+		return m[1]
+	}
+	return ""
 }

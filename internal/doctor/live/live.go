@@ -33,6 +33,10 @@ type Cluster struct {
 	Stacks map[string]*Stack
 	// HelmReleases are the cluster's Helm releases of Karpenter's charts.
 	HelmReleases []HelmRelease
+	// Controller is the Karpenter release the controller's Deployment
+	// runs, from its image's tag ("1.2.8"); "" when not captured or not
+	// an upstream image.
+	Controller string
 	// Tracking is the Argo CD Application whose tracking annotation is on
 	// the controller's Deployment ("" for none).
 	Tracking string

@@ -105,6 +105,10 @@ func (p *Plan) readLive() error {
 		p.Blockers = append(p.Blockers, block("upgrade/state-kubernetes", "the capture says cluster "+n.Cluster+" runs Kubernetes "+k+"; the profile says "+p.KubernetesVersion+
 			": set cluster.kubernetesVersion to "+k+", the cluster's, and the plan starts from there"))
 	}
+	if v := p.live.Controller; v != "" && !slices.Contains(p.Versions(), v) {
+		p.Blockers = append(p.Blockers, block("upgrade/state-version", "the capture says the controller runs Karpenter "+v+" (its Deployment's image); the plan starts from "+p.From+
+			" and never passes "+v+": plan from the cluster's release, karpgen upgrade "+p.Env+" --from "+v+" --to "+p.To))
+	}
 	if p.live.Knows(live.PartAuth) && p.live.AuthMode == "CONFIG_MAP" && needsAccessEntries(target) {
 		p.Blockers = append(p.Blockers, block("upgrade/auth-mode", "the capture says cluster "+n.Cluster+" is in CONFIG_MAP authentication mode, where EKS refuses the access entries the target's template creates for its node roles and the IAM stack rolls back: "+
 			escape.ShellJoin("aws", "eks", "update-cluster-config", "--region", n.Region, "--name", n.Cluster, "--access-config", "authenticationMode=API_AND_CONFIG_MAP")+
