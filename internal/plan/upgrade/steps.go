@@ -1,6 +1,7 @@
 package upgrade
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"path"
@@ -99,6 +100,7 @@ func (p *Plan) steps() []Step {
 	}
 	add(deploy,
 		sh("aws", "cloudformation", "deploy", "--region", n.Region, "--template-file", dir+"/iam/cloudformation.yaml", "--stack-name", n.Stack, "--capabilities", "CAPABILITY_NAMED_IAM"), "")
+	p.adoptedQueueRules(add)
 	for i, v := range p.versions[1:] {
 		if v.Major == 0 {
 			if !facts.Alpha.Holds(v) {
@@ -216,6 +218,42 @@ func (p *Plan) hopValues() []string {
 		return []string{"--values", argoValuesFile}
 	}
 	return []string{"--reuse-values"}
+}
+
+// adoptedQueueRules creates the interruption rules the target's minor
+// adds (1.10's capacity-reservation rule) for a queue the profile adopts:
+// the bundle creates no rule beside an adopted queue, so no deploy does.
+func (p *Plan) adoptedQueueRules(add func(title, command, ifFails string)) {
+	target := p.envs[len(p.envs)-1]
+	n := target.Names
+	if !n.QueueExists || n.Queue == "" {
+		return
+	}
+	// From 0.x, the queue came with the rules of the oldest v1 minor's
+	// template, the getting-started guide's.
+	from := facts.Oldest()
+	if p.envs[0] != nil {
+		from = p.envs[0].Facts
+	}
+	had := map[string]bool{}
+	for _, r := range from.InterruptionRules {
+		had[r.Name] = true
+	}
+	for i, r := range target.Facts.InterruptionRules {
+		if had[r.Name] {
+			continue
+		}
+		rule := generators.InterruptionRules(target.Facts, n)[i].(map[string]any)
+		pattern, err := json.Marshal(rule["EventPattern"])
+		if err != nil {
+			continue
+		}
+		name := n.RuleName(r)
+		add(fmt.Sprintf("Create the interruption rule %s for the adopted queue %s (%s; the bundle creates no rule beside a queue it adopts)", name, n.Queue, r.DetailType),
+			escape.ShellJoin("aws", "events", "put-rule", "--region", n.Region, "--name", name, "--event-pattern", string(pattern))+" && "+
+				escape.ShellJoin("aws", "events", "put-targets", "--region", n.Region, "--rule", name, "--targets", "Id=KarpenterInterruptionQueueTarget,Arn="+n.QueueARN),
+			"the queue's policy must let events.amazonaws.com send to it, as doctor/interruption checks: karpgen doctor "+p.Env+" --state checks both")
+	}
 }
 
 // checkPlugin checks that the repo-server runs karpgen's plugin before
