@@ -221,24 +221,11 @@ func (c *checkRun) associationRole() {
 		return
 	}
 	for _, a := range got.Associations {
-		if a.Namespace != n.Namespace || a.ServiceAccount != n.ServiceAccount || sameRole(a.RoleARN, n.ControllerRoleARN) {
+		if a.Namespace != n.Namespace || a.ServiceAccount != n.ServiceAccount || model.SameRole(a.RoleARN, n.ControllerRoleARN) {
 			continue
 		}
 		c.report("pod identity association "+a.ID+" ("+a.Namespace+"/"+a.ServiceAccount+")", "role "+n.ControllerRoleARN, "role "+a.RoleARN,
 			escape.ShellJoin("aws", "eks", "update-pod-identity-association", "--region", n.Region, "--cluster-name", n.Cluster, "--association-id", a.ID, "--role-arn", n.ControllerRoleARN)+
 				" (or adopt that role: karpenter.existingControllerRole)")
 	}
-}
-
-// sameRole says two role ARNs name one role: the same account and name,
-// whatever IAM path one of them holds.
-func sameRole(a, b string) bool {
-	account := func(arn string) string {
-		if parts := strings.SplitN(arn, ":", 6); len(parts) == 6 {
-			return parts[4]
-		}
-		return ""
-	}
-	name := func(arn string) string { return arn[strings.LastIndex(arn, "/")+1:] }
-	return account(a) == account(b) && name(a) == name(b)
 }

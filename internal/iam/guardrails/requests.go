@@ -125,7 +125,7 @@ func Requests(e *model.Env) []Request {
 		if org != "" {
 			ctx["aws:PrincipalOrgID"] = []string{org}
 		}
-		if account(out[i].Resource) == n.Account {
+		if model.ARNAccount(out[i].Resource) == n.Account {
 			ctx["aws:ResourceAccount"] = []string{n.Account}
 			if org != "" {
 				ctx["aws:ResourceOrgID"] = []string{org}
@@ -136,15 +136,6 @@ func Requests(e *model.Env) []Request {
 	out = append(out, credentials(e, org)...)
 	out = append(out, deliveries(e, org)...)
 	return out
-}
-
-// account is the account of an ARN, "" for none.
-func account(arn string) string {
-	parts := strings.SplitN(arn, ":", 6)
-	if len(parts) < 6 {
-		return ""
-	}
-	return parts[4]
 }
 
 // launches are the requests of launching, tagging and terminating a

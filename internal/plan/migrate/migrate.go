@@ -267,10 +267,9 @@ func losesAccess(e *model.Env, o Options) bool {
 	}
 	// A role is one name in an account: a group's role ARN may hold an
 	// IAM path (role/nodes/ng-role) that the profile's name does not.
-	role := e.Names.NodeRole
 	old := false
 	for name, g := range o.Live.NodeGroups {
-		if g.Role[strings.LastIndex(g.Role, "/")+1:] != role || roleAccount(g.Role) != e.Names.Account {
+		if !model.SameRole(g.Role, e.Names.NodeRoleARN) {
 			continue
 		}
 		if !slices.Contains(o.OldGroups, name) {
@@ -279,14 +278,6 @@ func losesAccess(e *model.Env, o Options) bool {
 		old = true
 	}
 	return old
-}
-
-// roleAccount is the account of a role's ARN (arn:PARTITION:iam::ACCOUNT:role/...).
-func roleAccount(arn string) string {
-	if parts := strings.SplitN(arn, ":", 6); len(parts) == 6 {
-		return parts[4]
-	}
-	return ""
 }
 
 func kept(e *model.Env) string {
