@@ -154,9 +154,16 @@ func FromClusterAutoscaler(e *model.Env, o Options) (*Runbook, error) {
 		add(firstSentence(s), []string{s}, nil, nil)
 	}
 	doctor := fmt.Sprintf("karpgen doctor %s --capture-script > capture.sh && sh capture.sh state && karpgen doctor %s --state state", e.Name, e.Name)
+	// A pod on a Karpenter node must reach CoreDNS, which runs on the
+	// node groups: nodes on a security group the groups' nodes do not
+	// admit register, and still cannot resolve a name.
+	reach := `{"spec":{"affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[{"matchExpressions":[{"key":"karpenter.sh/nodepool","operator":"Exists"}]}]}}},"tolerations":[{"operator":"Exists"}]}}`
 	add("Let Karpenter provision beside Cluster Autoscaler", []string{
-		"Leave Cluster Autoscaler running: a pod Pending now may land on either; Karpenter's pools launch only for pods they fit.",
-	}, nil, []string{doctor, kube("get", "nodepools,ec2nodeclasses"), kube("get", "nodeclaims", "-o", "wide")})
+		"Leave Cluster Autoscaler running: a pod Pending now may land on either; Karpenter's pools launch only for pods they fit. " +
+			"Once a Karpenter node runs, check that a pod on it resolves a name through CoreDNS on the node groups' nodes: if it cannot, the node classes select a security group those nodes do not admit (doctor/node-security-groups says which).",
+	}, nil, []string{doctor, kube("get", "nodepools,ec2nodeclasses"), kube("get", "nodeclaims", "-o", "wide"),
+		kube("run", "karpgen-reach", "--rm", "-i", "--restart=Never", "--image=public.ecr.aws/docker/library/busybox:1.36", "--overrides="+reach, "--", "nslookup", "kubernetes.default.svc.cluster.local") +
+			"   # on a Karpenter node: prints the service's address"})
 
 	autoscaler, err := own.deployment(o.Namespace, o.Deployment)
 	if err != nil {
