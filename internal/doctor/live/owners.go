@@ -10,7 +10,7 @@ import (
 
 // Owner kinds: what keeps a resource as its configuration says, and so
 // undoes a change made behind its back. A plan changes a resource through
-// its owner (docs/doctor.md, "Owners").
+// its owner (docs/guide.md, "Owners").
 const (
 	// OwnerTerraform: a Terraform configuration; the next apply removes
 	// tags it does not hold and puts sizes and deleted resources back.
