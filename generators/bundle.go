@@ -85,7 +85,7 @@ func (r *Renderer) Render(e *model.Env) (*model.Bundle, error) {
 			yamlFile(model.FileAWSAuth, AWSAuthMapRoles(n, e.Windows))
 		}
 	}
-	if p.Karpenter.Auth == profile.AuthPodIdentity {
+	if p.Karpenter.Auth == profile.AuthPodIdentity && n.Association == "" {
 		jsonFile(model.FilePodIdentity, PodIdentityAssociation(n))
 	}
 	if n.Queue != "" {

@@ -100,7 +100,7 @@ func cloudFormation(e *model.Env, policies []iampolicy.ControllerPolicy) obj {
 			}}
 		}
 	}
-	if p.Karpenter.Auth == profile.AuthPodIdentity {
+	if p.Karpenter.Auth == profile.AuthPodIdentity && n.Association == "" {
 		res["KarpenterPodIdentityAssociation"] = obj{"Type": "AWS::EKS::PodIdentityAssociation", "Properties": obj{
 			"ClusterName":    n.Cluster,
 			"Namespace":      n.Namespace,

@@ -96,6 +96,9 @@ func Summary(e *model.Env, files []string) []byte {
 	} else {
 		w("- Controller role `%s` with the policies in `iam/controller-policy-*.json`.\n", n.ControllerRole)
 	}
+	if n.Association != "" {
+		w("- Pod Identity association `%s` of `%s/%s`: an existing one (`karpenter.existingPodIdentityAssociation`) that binds the controller role; EKS allows one per service account, so the bundle creates none.\n", n.Association, n.Namespace, n.ServiceAccount)
+	}
 	if n.BoundaryARN != "" {
 		w("- The roles the bundle creates have the permissions boundary `%s` (`iam.permissionsBoundary`).\n", n.BoundaryARN)
 	}
@@ -254,6 +257,10 @@ func SetupSteps(e *model.Env) []string {
 	if n.ControllerRoleExists {
 		steps = append(steps, fmt.Sprintf("Check that the existing controller role %s trusts what `iam/controller-trust-policy.json` trusts (%s); the template attaches the controller policies to it.",
 			escape.Code(n.ControllerRole), escape.Code(escape.ShellJoin("aws", "iam", "get-role", "--role-name", n.ControllerRole, "--query", "Role.AssumeRolePolicyDocument"))))
+	}
+	if n.Association != "" {
+		steps = append(steps, fmt.Sprintf("Check that the existing Pod Identity association %s binds the controller role %s (%s).",
+			escape.Code(n.Association), escape.Code(n.ControllerRoleARN), escape.Code(escape.ShellJoin("aws", "eks", "describe-pod-identity-association", "--region", n.Region, "--cluster-name", n.Cluster, "--association-id", n.Association, "--query", "association.roleArn"))))
 	}
 	switch {
 	case n.NodeRoleExists:

@@ -139,7 +139,7 @@ func terraform(e *model.Env, policies []iampolicy.ControllerPolicy) obj {
 			})
 		}
 	}
-	if p.Karpenter.Auth == profile.AuthPodIdentity {
+	if p.Karpenter.Auth == profile.AuthPodIdentity && n.Association == "" {
 		add(res, "aws_eks_pod_identity_association", "KarpenterPodIdentityAssociation", obj{
 			"cluster_name":    n.Cluster,
 			"namespace":       n.Namespace,

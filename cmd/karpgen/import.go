@@ -36,6 +36,7 @@ func importCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []stri
 	fs.StringVar(&im.ValuesFile, "values", "", "Helm values of the karpenter release")
 	fs.StringVar(&im.Out, "output-file", "", "file to write the profile to (default: standard output); never overwritten")
 	addFormatFlag(fs, &format, "output format: text or json (what the import changed or dropped, on standard error)", "text", "json")
+	fs.StringVar(&im.State, "state", "", "a capture of the cluster (karpgen doctor --capture-script): adopt the Pod Identity association and role it shows, and take its Kubernetes version")
 	fs.BoolVar(&im.Draft, "draft", false, "write the profile even when vet refuses it, with vet's findings as comments at its end, and exit 1")
 	return func(args []string) error {
 		im.Files, im.Stdin = fs.Args(), os.Stdin

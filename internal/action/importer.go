@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing/fstest"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/doctor"
+	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/importer"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/load"
@@ -36,6 +39,10 @@ type Import struct {
 	// Draft keeps a profile vet refuses, with vet's findings as comments
 	// at its end.
 	Draft bool
+	// State is a capture of the cluster (karpgen doctor
+	// --capture-script), "" for none: the import adopts what it shows to
+	// exist.
+	State string
 }
 
 // Imported is the profile made, with what the import changed or dropped
@@ -96,7 +103,15 @@ func (im *Import) Run() (*Imported, error) {
 		}
 		values = &importer.Input{Name: im.ValuesFile, Data: data}
 	}
-	res, err := importer.Import(inputs, values, im.Options)
+	opts := im.Options
+	if im.State != "" {
+		captured, err := captured(im.State)
+		if err != nil {
+			return nil, err
+		}
+		opts.Captured = captured
+	}
+	res, err := importer.Import(inputs, values, opts)
 	var need *importer.NeedError
 	if errors.As(err, &need) {
 		out := &NeedsError{}
@@ -190,4 +205,24 @@ func WriteProfile(path string, profile []byte) (string, error) {
 		return "", fmt.Errorf("import: %w", err)
 	}
 	return written[0], nil
+}
+
+// captured is what the capture in dir says of its cluster, as the
+// importer takes it: each fact with the file it came from.
+func captured(dir string) (*importer.Captured, error) {
+	st, closeFn, err := openState("import", dir)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	c, err := doctor.Identity(st)
+	if err != nil {
+		return nil, stateErr("import", dir, err)
+	}
+	out := &importer.Captured{Cluster: c.Name, ClusterARN: c.ARN, Kubernetes: c.Kubernetes, File: path.Join(filepath.ToSlash(dir), live.FileEKSCluster)}
+	for _, a := range c.Associations {
+		out.Associations = append(out.Associations, importer.CapturedAssociation{ID: a.ID, Namespace: a.Namespace, ServiceAccount: a.ServiceAccount, RoleARN: a.RoleARN,
+			File: path.Join(filepath.ToSlash(dir), live.PerItem(live.PrefixAssociation, a.ID))})
+	}
+	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/karpgen/karpgen/generators"
@@ -140,11 +141,21 @@ var iamChecks = []*Check{
 			}
 			var as eksPodIdentityAssociations
 			if c.load("eks-pod-identity-associations.json", &as, "pod identity associations", "an association", "") {
-				found := false
+				var ids []string
 				for _, a := range as.Associations {
-					found = found || a.Namespace == n.Namespace && a.ServiceAccount == n.ServiceAccount
+					if a.Namespace == n.Namespace && a.ServiceAccount == n.ServiceAccount {
+						ids = append(ids, a.ID)
+					}
 				}
-				if !found {
+				switch {
+				case n.Association != "" && !slices.Contains(ids, n.Association):
+					got := "absent"
+					if len(ids) > 0 {
+						got = strings.Join(ids, ", ")
+					}
+					c.report("pod identity association of "+n.Namespace+"/"+n.ServiceAccount, n.Association+" (karpenter.existingPodIdentityAssociation)", got,
+						"set karpenter.existingPodIdentityAssociation to the ID the service account's association has, or drop it so that the bundle creates one")
+				case len(ids) == 0 && n.Association == "":
 					c.report("pod identity association", n.Namespace+"/"+n.ServiceAccount, "absent",
 						escape.ShellJoin("aws", "eks", "create-pod-identity-association", "--region", n.Region, "--cli-input-json", "file://"+c.file(model.FilePodIdentity)))
 				}
@@ -226,6 +237,6 @@ func (c *checkRun) associationRole() {
 		}
 		c.report("pod identity association "+a.ID+" ("+a.Namespace+"/"+a.ServiceAccount+")", "role "+n.ControllerRoleARN, "role "+a.RoleARN,
 			escape.ShellJoin("aws", "eks", "update-pod-identity-association", "--region", n.Region, "--cluster-name", n.Cluster, "--association-id", a.ID, "--role-arn", n.ControllerRoleARN)+
-				" (or adopt that role: karpenter.existingControllerRole)")
+				" (or adopt both: karpenter.existingControllerRole: "+strconv.Quote(model.RoleNameOf(a.RoleARN))+", karpenter.existingPodIdentityAssociation: "+strconv.Quote(a.ID)+")")
 	}
 }

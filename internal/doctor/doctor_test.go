@@ -1304,3 +1304,42 @@ func TestTagHintFollowsTerraform(t *testing.T) {
 		t.Errorf("with Terraform's modules:\n%+v\nwant hint %q", got, want)
 	}
 }
+
+// TestAdoptedAssociation: a profile that adopts the service account's
+// association (eksctl's podIdentityAssociations made it) is checked for
+// that association, by its ID, and creates none.
+func TestAdoptedAssociation(t *testing.T) {
+	p := *prodEnv(t).Profile
+	p.Karpenter.ExistingControllerRole = "ws-prod-karpenter"
+	p.Karpenter.ExistingPodIdentityAssociation = "a-0abc1def2ghi3jkl4"
+	e := model.Resolve(&p)
+	trust := func(f map[string]any) []string {
+		var got []string
+		for _, fd := range findings(run(t, e, writeState(t, f))) {
+			if fd.Rule == "doctor/controller-trust" {
+				got = append(got, fd.Resource+": want "+fd.Expected+", found "+fd.Found+"; "+fd.Hint)
+			}
+		}
+		return got
+	}
+	f := healthy(t, e)
+	want := []string{"pod identity association of karpenter/karpenter: want a-0abc1def2ghi3jkl4 (karpenter.existingPodIdentityAssociation), found a-0123; " +
+		"set karpenter.existingPodIdentityAssociation to the ID the service account's association has, or drop it so that the bundle creates one"}
+	if got := trust(f); !slices.Equal(got, want) {
+		t.Errorf("another association:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	f["eks-pod-identity-associations.json"].(map[string]any)["associations"].([]any)[0].(map[string]any)["associationId"] = "a-0abc1def2ghi3jkl4"
+	f["eks-pod-identity-association-a-0abc1def2ghi3jkl4.json"] = map[string]any{"association": map[string]any{"associationId": "a-0abc1def2ghi3jkl4", "namespace": "karpenter",
+		"serviceAccount": "karpenter", "roleArn": "arn:aws:iam::491085395789:role/ws-prod-karpenter", "clusterName": "ws-prod"}}
+	if got := trust(f); len(got) != 0 {
+		t.Errorf("the adopted association binding the adopted role:\n%s", strings.Join(got, "\n"))
+	}
+	// Bound to another role, the fix names the adoption of that role.
+	f["eks-pod-identity-association-a-0abc1def2ghi3jkl4.json"].(map[string]any)["association"].(map[string]any)["roleArn"] = "arn:aws:iam::491085395789:role/other"
+	want = []string{"pod identity association a-0abc1def2ghi3jkl4 (karpenter/karpenter): want role arn:aws:iam::491085395789:role/ws-prod-karpenter, found role arn:aws:iam::491085395789:role/other; " +
+		"aws eks update-pod-identity-association --region ap-northeast-2 --cluster-name ws-prod --association-id a-0abc1def2ghi3jkl4 --role-arn arn:aws:iam::491085395789:role/ws-prod-karpenter " +
+		`(or adopt both: karpenter.existingControllerRole: "other", karpenter.existingPodIdentityAssociation: "a-0abc1def2ghi3jkl4")`}
+	if got := trust(f); !slices.Equal(got, want) {
+		t.Errorf("bound to another role:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -32,6 +32,24 @@ func stackFiles(stack string) (describe, resources, template string) {
 	return "cfn-stack-" + stack + ".json", "cfn-resources-" + stack + ".json", "cfn-template-" + stack + ".json"
 }
 
+// Identity is what a capture says of its cluster with no environment to
+// hold it to: the cluster's name, ARN and Kubernetes minor, and its Pod
+// Identity associations, for an import that adopts what the cluster
+// has. A file that is not what the capture writes is an error.
+func Identity(s *State) (*live.Cluster, error) {
+	c := &live.Cluster{Dir: s.Name}
+	var cl eksCluster
+	if ok, err := readKnown(s, live.FileEKSCluster, &cl); err != nil {
+		return nil, err
+	} else if ok {
+		c.Name, c.ARN, c.Kubernetes = cl.Cluster.Name, cl.Cluster.Arn, cl.Cluster.Version
+	}
+	if err := readAssociations(s, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // Live reads what the capture says the account and cluster hold, for
 // the plans. A file the capture did not write, or whose command failed,
 // leaves its part unknown; a file that is not what the capture writes is
@@ -54,7 +72,7 @@ func Live(e *model.Env, s *State) (*live.Cluster, error) {
 			c.AuthMode = cl.Cluster.AccessConfig.AuthenticationMode
 			c.Know(live.PartAuth)
 		}
-		c.Kubernetes = cl.Cluster.Version
+		c.Name, c.ARN, c.Kubernetes = cl.Cluster.Name, cl.Cluster.Arn, cl.Cluster.Version
 		c.ClusterSecurityGroup = cl.Cluster.ResourcesVpcConfig.ClusterSecurityGroupID
 	}
 	if p := e.Profile.Cluster.Owners.Terraform; p != nil {

@@ -232,6 +232,7 @@ type eksAccessEntry struct {
 
 type eksPodIdentityAssociations struct {
 	Associations []struct {
+		ID             string `json:"associationId"`
 		Namespace      string `json:"namespace"`
 		ServiceAccount string `json:"serviceAccount"`
 	} `json:"associations"`

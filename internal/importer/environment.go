@@ -15,7 +15,10 @@ import (
 	"github.com/karpgen/karpgen/internal/util/lazyre"
 )
 
-var roleARN = lazyre.New(`^arn:(aws|aws-cn|aws-us-gov):iam::([0-9]{12}):role/(.+)$`)
+var (
+	roleARN    = lazyre.New(`^arn:(aws|aws-cn|aws-us-gov):iam::([0-9]{12}):role/(.+)$`)
+	clusterARN = lazyre.New(`^arn:(aws|aws-cn|aws-us-gov):eks:([a-z0-9-]+):([0-9]{12}):cluster/(.+)$`)
+)
 
 // environment assembles the profile: cluster and Karpenter settings from
 // the options and the Helm values, the node group the controller runs
@@ -46,13 +49,28 @@ func (im *importer) cluster(settings node) (*form.Cluster, string, error) {
 	o := im.opts
 	legacy := settings.get("aws") // settings.aws.* before v1
 	var missing []Need
-	cluster := orString(o.Cluster, orString(settings.get("clusterName").str(), legacy.get("clusterName").str()))
+	cap := o.Captured
+	if cap == nil {
+		cap = &Captured{}
+	}
+	capRegion, capAccount := "", ""
+	if m := clusterARN().FindStringSubmatch(cap.ClusterARN); m != nil {
+		capRegion, capAccount = m[2], m[3]
+	}
+	cluster := orString(o.Cluster, orString(settings.get("clusterName").str(), orString(legacy.get("clusterName").str(), cap.Cluster)))
+	// A capture of another cluster would adopt that cluster's roles.
+	if cap.Cluster != "" && cluster != cap.Cluster {
+		return nil, "", fmt.Errorf("%s: the capture is of cluster %q, the import of cluster %q: capture the cluster the Helm values and options name", cap.File, cap.Cluster, cluster)
+	}
 	if cluster == "" {
 		missing = append(missing, Need{"Cluster", "the cluster name is not in the Helm values"})
 	}
-	region := o.Region
+	region := orString(o.Region, capRegion)
 	if region == "" {
 		region = im.regionFromZones()
+	}
+	if capRegion != "" && region != capRegion {
+		return nil, "", fmt.Errorf("%s: the capture's cluster %s is in region %s, the import's in %s", cap.File, cap.ClusterARN, capRegion, region)
 	}
 	if region == "" {
 		missing = append(missing, Need{"Region", "no zone requirement says the region"})
@@ -61,6 +79,10 @@ func (im *importer) cluster(settings node) (*form.Cluster, string, error) {
 	irsaRole := im.values.get("serviceAccount", "annotations", "eks.amazonaws.com/role-arn").str()
 	if m := roleARN().FindStringSubmatch(irsaRole); m != nil && account == "" {
 		account = m[2]
+	}
+	account = orString(account, capAccount)
+	if capAccount != "" && account != capAccount {
+		return nil, "", fmt.Errorf("%s: the capture's cluster %s is in account %s, the import's in %s", cap.File, cap.ClusterARN, capAccount, account)
 	}
 	if account == "" {
 		missing = append(missing, Need{"Account", "the AWS account is not in the Helm values"})
@@ -91,6 +113,10 @@ func (im *importer) karpenterVersion() string {
 func (im *importer) kubernetesVersion() string {
 	if im.opts.KubernetesVersion != "" {
 		return im.opts.KubernetesVersion
+	}
+	if c := im.opts.Captured; c != nil && c.Kubernetes != "" {
+		im.note("captured-version", diag.Pos{File: c.File, Line: 1, Col: 1}, "the capture says cluster %s runs Kubernetes %s: the profile says so (cluster.kubernetesVersion)", c.Cluster, c.Kubernetes)
+		return c.Kubernetes
 	}
 	// The version's newest Kubernetes, as far as upstream's matrix
 	// confirms it (a range derived from go.mod is not a default).
@@ -147,6 +173,9 @@ func (im *importer) auth(karpenter *form.Karpenter, cluster *form.Cluster, irsaR
 	v := im.values
 	if irsaRole == "" {
 		karpenter.Auth = "podIdentity"
+		if im.adoptAssociation(karpenter) {
+			return
+		}
 		if v.ok() {
 			im.note("default-auth", v.pos(), "the Helm values name no IRSA role (serviceAccount.annotations): the profile takes EKS Pod Identity (karpenter.auth); set \"irsa\" if the controller uses IRSA")
 		} else {
@@ -167,6 +196,31 @@ func (im *importer) auth(karpenter *form.Karpenter, cluster *form.Cluster, irsaR
 		im.note("adopt-controller-role", v.get("serviceAccount", "annotations").pos(),
 			"the controller's role %s exists (the Helm values name it): the profile adopts it (karpenter.existingControllerRole), so the bundle attaches the controller policies to it and creates no role", m[3])
 	}
+}
+
+// adoptAssociation adopts the service account's Pod Identity
+// association the capture holds, and the role it binds: the
+// getting-started guide's eksctl podIdentityAssociations make both, and
+// EKS allows no second association for the service account.
+func (im *importer) adoptAssociation(karpenter *form.Karpenter) bool {
+	c := im.opts.Captured
+	if c == nil {
+		return false
+	}
+	sa := orString(karpenter.ServiceAccount, "karpenter")
+	for _, a := range c.Associations {
+		m := roleARN().FindStringSubmatch(a.RoleARN)
+		if a.Namespace != karpenter.Namespace || a.ServiceAccount != sa || m == nil {
+			continue
+		}
+		role := m[3][strings.LastIndex(m[3], "/")+1:] // after an IAM path
+		karpenter.ExistingControllerRole, karpenter.ExistingPodIdentityAssociation = role, a.ID
+		im.note("adopt-association", diag.Pos{File: a.File, Line: 1, Col: 1},
+			"service account %s/%s has Pod Identity association %s, binding role %s: the profile adopts both (karpenter.existingPodIdentityAssociation, karpenter.existingControllerRole), so the bundle attaches the controller policies to that role and creates no second association, which EKS would refuse",
+			a.Namespace, a.ServiceAccount, a.ID, role)
+		return true
+	}
+	return false
 }
 
 // queue is the interruption queue the Helm values name, which exists

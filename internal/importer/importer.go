@@ -37,6 +37,25 @@ type Options struct {
 	OIDCIssuer        string
 	// NodeGroup is the EKS managed node group the controller runs on.
 	NodeGroup string
+	// Captured is what a capture of the cluster says, nil for none.
+	Captured *Captured
+}
+
+// Captured is what a capture (karpgen doctor --capture-script) says of
+// the cluster: which it is, the Kubernetes minor it runs, and its Pod
+// Identity associations. The import adopts what it shows to exist.
+type Captured struct {
+	// Cluster and ClusterARN are describe-cluster's, in File; Kubernetes
+	// is its minor ("1.32"). Each is "" when not captured.
+	Cluster, ClusterARN, Kubernetes string
+	File                            string
+	Associations                    []CapturedAssociation
+}
+
+// CapturedAssociation is one Pod Identity association of the capture,
+// read from File.
+type CapturedAssociation struct {
+	ID, Namespace, ServiceAccount, RoleARN, File string
 }
 
 // Input is one file to read.

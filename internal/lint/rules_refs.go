@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/karpgen/karpgen/internal/diag"
+	"github.com/karpgen/karpgen/internal/profile"
 )
 
 // refsRules are the rules of the group References.
@@ -54,6 +55,23 @@ var refsRules = []*Rule{
 			if k := c.P.Karpenter; k.ControllerRole != "" && k.ExistingControllerRole != "" {
 				c.Report("karpenter.existingControllerRole", "",
 					"karpenter sets both controllerRole %q (a role to create) and existingControllerRole %q (a role to use)", k.ControllerRole, k.ExistingControllerRole)
+			}
+		},
+	},
+	{
+		ID: "ref/pod-identity-association", Severity: diag.Error, Group: "References",
+		Summary: "An adopted Pod Identity association (existingPodIdentityAssociation) is the controller's credentials: auth is podIdentity, and the role it binds is adopted too (existingControllerRole).",
+		check: func(c *Context) {
+			k := c.P.Karpenter
+			id := k.ExistingPodIdentityAssociation
+			switch {
+			case id == "":
+			case k.Auth != profile.AuthPodIdentity:
+				c.Report("karpenter.existingPodIdentityAssociation", "set auth: \"podIdentity\", or drop existingPodIdentityAssociation",
+					"karpenter adopts Pod Identity association %s but auth is %q: the controller would not take its credentials through it", id, k.Auth)
+			case k.ExistingControllerRole == "":
+				c.Report("karpenter.existingPodIdentityAssociation", "set existingControllerRole to the role the association binds (aws eks describe-pod-identity-association --query association.roleArn)",
+					"karpenter adopts Pod Identity association %s but not the role it binds: the controller policies would go to role %s, which the association does not give the controller", id, c.E.Names.ControllerRole)
 			}
 		},
 	},

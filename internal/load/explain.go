@@ -33,6 +33,7 @@ var patternWords = map[string][2]string{
 	`^[A-Za-z0-9_-]{1,80}$`:      {"an SQS queue name: 1 to 80 letters, digits, '-' and '_'", `"Karpenter-prod"`},
 	`^[A-Za-z0-9+=,.@_-]{1,64}$`: {"an IAM role name (not an ARN): 1 to 64 letters, digits and +=,.@_-", `"KarpenterNodeRole-prod"`},
 	`^cr-[0-9a-z]+$`:             {"an EC2 capacity reservation ID", `"cr-0123456789abcdef0"`},
+	`^a-[0-9a-z]{1,64}$`:         {"an EKS Pod Identity association ID", `"a-0abc1def2ghi3jkl4"`},
 	`^\d+(\.\d+)?$`:              {"a price in dollars, digits only", `"0.42"`},
 	`^([+-]\d*\.?\d+|\+\d*\.?\d+%|-\d{1,2}(\.\d+)?%|-100%)$`:             {"a signed amount, a rise by a percentage or a cut of at most 100%", `"-15%"`},
 	`^arn:aws(-cn|-us-gov)?:iam::[0-9]{12}:policy/[A-Za-z0-9+=,.@_/-]+$`: {"the ARN of a customer managed IAM policy", `"arn:aws:iam::111122223333:policy/PlatformBoundary"`},

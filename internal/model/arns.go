@@ -15,6 +15,9 @@ func ARNAccount(arn string) string {
 // an account, so an ARN that holds an IAM path (role/nodes/ng-role) names
 // the role its last segment names.
 func SameRole(a, b string) bool {
-	name := func(arn string) string { return arn[strings.LastIndex(arn, "/")+1:] }
-	return ARNAccount(a) != "" && ARNAccount(a) == ARNAccount(b) && name(a) == name(b)
+	return ARNAccount(a) != "" && ARNAccount(a) == ARNAccount(b) && RoleNameOf(a) == RoleNameOf(b)
 }
+
+// RoleNameOf is the name of the role an ARN names: its last segment,
+// after any IAM path.
+func RoleNameOf(arn string) string { return arn[strings.LastIndex(arn, "/")+1:] }

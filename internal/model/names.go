@@ -40,7 +40,12 @@ type Names struct {
 	// already has (karpenter.existingControllerRole); the bundle attaches
 	// its policies to it and does not create it.
 	ControllerRoleExists bool
-	Queue, QueueARN      string // empty without interruption handling
+	// Association is the ID of the service account's Pod Identity
+	// association the account already has
+	// (karpenter.existingPodIdentityAssociation); the bundle creates none.
+	// "" when the bundle creates it (or the controller uses IRSA).
+	Association     string
+	Queue, QueueARN string // empty without interruption handling
 	// QueueExists: the interruption queue and its rules are the account's
 	// (karpenter.existingInterruptionQueue); the bundle creates neither.
 	QueueExists bool
@@ -140,6 +145,9 @@ func namesOf(p *profile.Profile) Names {
 		n.ControllerRole, n.ControllerRoleExists = k.ExistingControllerRole, true
 	}
 	n.ControllerRoleARN = n.ARN("iam", "", c.AccountID, "role/"+n.ControllerRole)
+	if k.Auth == profile.AuthPodIdentity {
+		n.Association = k.ExistingPodIdentityAssociation
+	}
 	if k.InterruptionQueue {
 		n.Queue = or(k.QueueName, DefaultQueue(c.Name))
 		if k.ExistingInterruptionQueue != "" {

@@ -112,6 +112,10 @@ type Karpenter struct {
 	// ExistingControllerRole is a controller role the account has, which
 	// the bundle adopts instead of creating one.
 	ExistingControllerRole string `json:"existingControllerRole,omitempty"`
+	// ExistingPodIdentityAssociation is the ID of the service account's
+	// Pod Identity association, which the bundle adopts instead of
+	// creating one.
+	ExistingPodIdentityAssociation string `json:"existingPodIdentityAssociation,omitempty"`
 	// NodeRoles are node roles beside the environment's, by name.
 	NodeRoles    map[string]NodeRole `json:"nodeRoles,omitempty"`
 	NodeAccess   string              `json:"nodeAccess"`

@@ -23,6 +23,9 @@ import (
 type Cluster struct {
 	// Dir is the folder as the user named it.
 	Dir string
+	// Name and ARN are the cluster's, as describe-cluster prints them;
+	// "" when not captured.
+	Name, ARN string
 	// AuthMode is the cluster's authentication mode (CONFIG_MAP,
 	// API_AND_CONFIG_MAP, API).
 	AuthMode string

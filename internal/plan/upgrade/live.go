@@ -62,8 +62,11 @@ func (p *Plan) retirement() []string {
 		}
 		return retire("If the getting-started guide made stack "+gs+", it holds "+strings.Join(what, ", ")+", which the profile adopts", "upstream's templates give them")
 	}
-	var held, unsafe []string
+	var held, unsafe, policies []string
 	for _, r := range st.Resources {
+		if r.Type == "AWS::IAM::ManagedPolicy" && n.ControllerRoleExists {
+			policies = append(policies, cfnpreview.PhysicalName(r.Type, r.Physical))
+		}
 		what, ok := adopted[r.Type+"\x00"+cfnpreview.PhysicalName(r.Type, r.Physical)]
 		if !ok {
 			continue
@@ -77,16 +80,43 @@ func (p *Plan) retirement() []string {
 			unsafe = append(unsafe, r.Logical)
 		}
 	}
+	var out []string
 	switch lead := "Stack " + gs + " still holds " + strings.Join(held, ", ") + ", which the profile adopts"; {
 	case len(held) == 0:
 		return nil
 	case len(unsafe) == 0:
-		return []string{lead + "; each has DeletionPolicy Retain, so deleting the stack leaves them in the account"}
+		out = []string{lead + "; each has DeletionPolicy Retain, so deleting the stack leaves them in the account"}
 	case st.Template == nil:
-		return retire(lead, "its template was not captured; upstream's give them")
+		out = retire(lead, "its template was not captured; upstream's give them")
 	default:
-		return retire(lead, strings.Join(unsafe, ", ")+" have")
+		out = retire(lead, strings.Join(unsafe, ", ")+" have")
 	}
+	return append(out, stalePolicies(n, gs, policies)...)
+}
+
+// stalePolicies says what becomes of the getting-started stack's
+// controller policies when the profile adopts the controller role: the
+// bundle's own stack attaches its policies beside them, so they keep
+// granting what their release allowed until they are detached where
+// they were attached (eksctl's podIdentityAssociations or
+// iamServiceAccounts attach them by permissionPolicyARNs or
+// attachPolicyARNs).
+func stalePolicies(n model.Names, stack string, policies []string) []string {
+	if len(policies) == 0 {
+		return nil
+	}
+	var detach []string
+	for _, p := range policies {
+		detach = append(detach, escape.ShellJoin("aws", "iam", "detach-role-policy", "--role-name", n.ControllerRole, "--policy-arn", n.PolicyARN(p)))
+	}
+	what, them := "controller policy "+policies[0]+" stays", "it"
+	if len(policies) > 1 {
+		what, them = "controller policies "+strings.Join(policies, ", ")+" stay", "them"
+	}
+	return []string{"Stack " + stack + "'s " + what + " attached to the adopted role " + n.ControllerRole +
+		" beside the bundle's, granting what its release allowed. Once the target controller runs, detach " + them + " where it was attached: for eksctl's role, drop " + them +
+		" from the config's permissionPolicyARNs (podIdentityAssociations) or attachPolicyARNs (iamServiceAccounts) and run eksctl update podidentityassociation -f CONFIG or eksctl update iamserviceaccount -f CONFIG; else " +
+		strings.Join(detach, " && ") + ". The stack holds the policy resource until it is retired"}
 }
 
 // readLive plans from the capture: what deploying the target's IAM does
@@ -136,7 +166,7 @@ func (p *Plan) readLive() error {
 		if c.Harm != "" && c.Action != cfnpreview.Fails {
 			msg += "; " + c.Harm
 		}
-		msg += ". " + adoptHint(c)
+		msg += ". " + adoptHint(c, n, p.live.Associations)
 		p.Blockers = append(p.Blockers, block("upgrade/stack-harm", msg))
 	}
 	return nil
@@ -151,10 +181,18 @@ func verb(a cfnpreview.Action) string {
 
 // adoptHint is how a profile keeps a resource out of the bundle's
 // stack: adopting it by name, so that the bundle deploys to a stack of
-// its own.
-func adoptHint(c cfnpreview.Change) string {
+// its own; the service account's Pod Identity association, with the
+// role it binds, by its ID.
+func adoptHint(c cfnpreview.Change, n model.Names, associations []live.Association) string {
 	name := strconv.Quote(c.Name)
 	switch {
+	case c.Type == "AWS::EKS::PodIdentityAssociation":
+		for _, a := range associations {
+			if a.Namespace == n.Namespace && a.ServiceAccount == n.ServiceAccount {
+				return "Adopt it with the role it binds (karpenter.existingControllerRole: " + strconv.Quote(model.RoleNameOf(a.RoleARN)) +
+					", karpenter.existingPodIdentityAssociation: " + strconv.Quote(a.ID) + "): the bundle then attaches the controller policies to that role and creates no association"
+			}
+		}
 	case c.Type == "AWS::SQS::Queue":
 		return "Adopt it (karpenter.existingInterruptionQueue: " + name + ") and the bundle deploys to a stack of its own"
 	case c.Type == "AWS::IAM::Role" && c.Logical == "KarpenterControllerRole":

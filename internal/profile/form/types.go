@@ -109,6 +109,12 @@ type Karpenter struct {
 	// bundle creates no role but attaches the controller policies to it; its
 	// trust must be iam/controller-trust-policy.json's.
 	ExistingControllerRole string `json:"existingControllerRole,omitempty"`
+	// existingPodIdentityAssociation uses the service account's EKS Pod
+	// Identity association that already exists (its ID, as eksctl's
+	// podIdentityAssociations make it), which binds existingControllerRole:
+	// EKS allows one association per service account, so the bundle creates
+	// none.
+	ExistingPodIdentityAssociation string `json:"existingPodIdentityAssociation,omitempty"`
 	// existingNodeRole uses a node role that already exists (often the managed
 	// node groups' role, which has its access entry already): the bundle
 	// creates neither the role nor an access entry for it.
