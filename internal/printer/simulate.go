@@ -93,7 +93,7 @@ func simulateText(w io.Writer, r *simulate.Report) {
 		fmt.Fprintf(w, "  #%d pool %s, round %d: %s %s in %s%s; %s%s requesting %s\n", i+1, escape.Terminal(n.NodePool), n.Round,
 			n.InstanceType, n.CapacityType, n.Zone, price, things(n.Pods, "pod"), daemons, escape.Terminal(simRequests(n.Requests)))
 	}
-	if len(r.Nodes) > 0 {
+	if len(r.Nodes) > 0 || len(r.Capacity.Groups) > 0 {
 		simulateCapacity(w, r.Capacity)
 	}
 }
@@ -111,6 +111,9 @@ func simulateCapacity(w io.Writer, c simulate.Capacity) {
 			price = ", " + instancetypes.PerHour(p.PerHour, c.Currency)
 		}
 		fmt.Fprintf(w, "  pool %s: %s (%s)%s\n", escape.Terminal(p.Pool), things(p.Nodes, "node"), instancetypes.MixText(p.Mix), price)
+	}
+	for _, g := range c.Groups {
+		fmt.Fprintf(w, "  node group %s, kept: %s (%s on-demand)%s\n", escape.Terminal(g.Group), things(g.Nodes, "node"), escape.Terminal(g.InstanceType), groupPrice(g, c))
 	}
 	fmt.Fprintf(w, "Prices: %s\n", c.Prices)
 }
@@ -156,21 +159,23 @@ func simulateMarkdown(w io.Writer, r *simulate.Report) {
 		fmt.Fprintf(w, "| %s %s (%s) | %s | %s | %s |\n", wl.Kind, escape.Code(wl.Namespace+"/"+wl.Name), escape.Code(fmt.Sprintf("%s:%d", wl.File, wl.Line)),
 			pods, strings.Join(where, "<br>"), strings.Join(pending, "<br>"))
 	}
-	if len(r.Nodes) == 0 {
+	if len(r.Nodes) == 0 && len(r.Capacity.Groups) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n**Nodes Karpenter would launch**\n\n| # | Pool | Round | Instance type | Zone | Pods | Requests | Per hour |\n|---|---|---|---|---|---|---|---|\n")
-	for i, n := range r.Nodes {
-		price := "—"
-		if r.Capacity.Priced {
-			price = instancetypes.PerHour(n.Price, r.Capacity.Currency)
+	if len(r.Nodes) > 0 {
+		fmt.Fprintf(w, "\n**Nodes Karpenter would launch**\n\n| # | Pool | Round | Instance type | Zone | Pods | Requests | Per hour |\n|---|---|---|---|---|---|---|---|\n")
+		for i, n := range r.Nodes {
+			price := "—"
+			if r.Capacity.Priced {
+				price = instancetypes.PerHour(n.Price, r.Capacity.Currency)
+			}
+			pods := fmt.Sprint(n.Pods)
+			if n.Daemons > 0 {
+				pods += fmt.Sprintf(" and %d of DaemonSets", n.Daemons)
+			}
+			fmt.Fprintf(w, "| %d | %s | %d | %s %s | %s | %s | %s | %s |\n", i+1, escape.Code(n.NodePool), n.Round,
+				escape.Code(n.InstanceType), n.CapacityType, escape.Code(n.Zone), pods, escape.Markdown(simRequests(n.Requests)), price)
 		}
-		pods := fmt.Sprint(n.Pods)
-		if n.Daemons > 0 {
-			pods += fmt.Sprintf(" and %d of DaemonSets", n.Daemons)
-		}
-		fmt.Fprintf(w, "| %d | %s | %d | %s %s | %s | %s | %s | %s |\n", i+1, escape.Code(n.NodePool), n.Round,
-			escape.Code(n.InstanceType), n.CapacityType, escape.Code(n.Zone), pods, escape.Markdown(simRequests(n.Requests)), price)
 	}
 	c := r.Capacity
 	fmt.Fprintf(w, "\n**Capacity**: %s", things(c.Nodes, "new node"))
@@ -185,7 +190,22 @@ func simulateMarkdown(w io.Writer, r *simulate.Report) {
 		}
 		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", escape.Code(p.Pool), p.Nodes, escape.Markdown(instancetypes.MixText(p.Mix)), price)
 	}
+	for _, g := range c.Groups {
+		price := strings.TrimPrefix(groupPrice(g, c), ", ")
+		if price == "" {
+			price = "—"
+		}
+		fmt.Fprintf(w, "| node group %s, kept | %d | %s on-demand | %s |\n", escape.Code(g.Group), g.Nodes, escape.Code(g.InstanceType), price)
+	}
 	fmt.Fprintf(w, "\nPrices: %s.\n", escape.Markdown(c.Prices))
+}
+
+// groupPrice is ", $X/h" for a node group of a priced type, else "".
+func groupPrice(g simulate.GroupCapacity, c simulate.Capacity) string {
+	if !c.Priced || g.PerHour == 0 && g.Nodes > 0 {
+		return ""
+	}
+	return ", " + instancetypes.PerHour(g.PerHour, c.Currency)
 }
 
 // things writes n things, "1 thing" or "2 things".

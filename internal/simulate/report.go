@@ -43,6 +43,10 @@ type Capacity struct {
 	Mix     map[string]int `json:"mix"`
 	PerHour float64        `json:"perHour,omitempty"`
 	Pools   []PoolCapacity `json:"pools"`
+	// Groups are the kept node groups the profile gives a type and a
+	// size, which Nodes and PerHour leave out (they are Karpenter's new
+	// nodes) and diff's totals count.
+	Groups []GroupCapacity `json:"groups,omitempty"`
 	// Prices says where the prices come from, or why there are none;
 	// NodeOverlays' price adjustments apply.
 	Prices string `json:"prices"`
@@ -51,6 +55,16 @@ type Capacity struct {
 	// Currency is the ISO 4217 code of every price, when priced: CNY in
 	// the China regions.
 	Currency string `json:"currency,omitempty"`
+}
+
+// GroupCapacity is what one kept node group of a known type and size
+// comes to: its nodes run whatever Karpenter launches beside them, at
+// the on-demand price of its type.
+type GroupCapacity struct {
+	Group        string  `json:"group"`
+	InstanceType string  `json:"instanceType"`
+	Nodes        int     `json:"nodes"`
+	PerHour      float64 `json:"perHour,omitempty"`
 }
 
 // PoolCapacity is what one pool's new nodes come to.
@@ -106,12 +120,28 @@ func NewReport(env, region string, req *Request, resp *Response) *Report {
 	for _, pool := range slices.Sorted(maps.Keys(byPool)) {
 		r.Capacity.Pools = append(r.Capacity.Pools, *byPool[pool])
 	}
+	prices, _ := instancetypes.Prices(region)
+	for _, g := range req.NodeGroups {
+		if g.InstanceType == "" || g.Size == nil {
+			continue
+		}
+		r.Capacity.Groups = append(r.Capacity.Groups, GroupCapacity{Group: g.Name, InstanceType: g.InstanceType, Nodes: *g.Size, PerHour: float64(*g.Size) * prices[g.InstanceType]})
+	}
 	return r
 }
 
-// Summary is the report's capacity as diff compares it.
+// Summary is the report's capacity as diff compares it: Karpenter's new
+// nodes and the node groups of a known type and size, so that replacing
+// a group with a pool shows what it saves.
 func (r *Report) Summary() fleetdiff.Capacity {
-	return fleetdiff.Capacity{Nodes: r.Capacity.Nodes, Mix: instancetypes.MixText(r.Capacity.Mix), PerHour: r.Capacity.PerHour, Pending: r.Pending()}
+	c := r.Capacity
+	mix, perHour, nodes := maps.Clone(c.Mix), c.PerHour, c.Nodes
+	for _, g := range c.Groups {
+		mix[g.InstanceType+" on-demand in node group "+g.Group] += g.Nodes
+		perHour += g.PerHour
+		nodes += g.Nodes
+	}
+	return fleetdiff.Capacity{Nodes: nodes, Mix: instancetypes.MixText(mix), PerHour: perHour, Pending: r.Pending()}
 }
 
 // Pending is how many pods stay Pending.
