@@ -213,3 +213,84 @@ func TestRetiringTheGettingStartedStack(t *testing.T) {
 		}
 	}
 }
+
+// TestAdoptingTheEksctlPodIdentityInstall: the getting-started install of
+// 0.32 to 0.37 made with eksctl's podIdentityAssociations, its stack as
+// upstream's template of each release makes it. A profile that adopts
+// the queue and node role but not the association would create a second
+// association, which EKS refuses: a blocker naming both lines to adopt.
+// Adopting them, the plan creates none, and says that the stack's
+// controller policy stays attached to eksctl's role.
+func TestAdoptingTheEksctlPodIdentityInstall(t *testing.T) {
+	base := *prodEnv(t).Profile
+	base.Karpenter.Auth = "podIdentity"
+	base.Karpenter.ExistingInterruptionQueue = base.Cluster.Name
+	base.Karpenter.ExistingNodeRole = "KarpenterNodeRole-" + base.Cluster.Name
+	role := base.Cluster.Name + "-karpenter"
+	dirs, _ := filepath.Glob(filepath.Join(oracle.Dir(t), "gettingstarted-v0.3*"))
+	dirs = append(dirs, filepath.Join(oracle.Dir(t), facts.Beta.Reference))
+	for _, dir := range dirs {
+		if filepath.Base(dir) == "gettingstarted-v0.31.4" {
+			continue // v1alpha5: an upgrade from there is a migration of its own
+		}
+		body, err := os.ReadFile(filepath.Join(dir, "cloudformation.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmpl, err := cfnpreview.Parse("cloudformation.yaml", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, adopt := range []bool{false, true} {
+			p := base
+			if adopt {
+				p.Karpenter.ExistingControllerRole, p.Karpenter.ExistingPodIdentityAssociation = role, "a-0abc1def2ghi3jkl4"
+			}
+			e := model.Resolve(&p)
+			n := e.Names
+			gs := model.GettingStartedStack(n.Cluster)
+			st := &live.Stack{Name: gs, Exists: true, Template: tmpl, Status: "UPDATE_COMPLETE",
+				Resources: []cfnpreview.Live{
+					{Logical: "KarpenterNodeRole", Physical: n.NodeRole, Type: "AWS::IAM::Role"},
+					{Logical: "KarpenterInterruptionQueue", Physical: "https://sqs." + n.Region + ".amazonaws.com/" + n.Account + "/" + n.Queue, Type: "AWS::SQS::Queue"},
+					{Logical: "KarpenterControllerPolicy", Physical: n.PolicyARN("KarpenterControllerPolicy-" + n.Cluster), Type: "AWS::IAM::ManagedPolicy"},
+				}}
+			c := &live.Cluster{Dir: "cap", Stacks: map[string]*live.Stack{gs: st, n.Stack: {Name: n.Stack}},
+				Associations: []live.Association{{ID: "a-0abc1def2ghi3jkl4", Namespace: n.Namespace, ServiceAccount: n.ServiceAccount, RoleARN: n.ARN("iam", "", n.Account, "role/"+role)}}}
+			c.Know(live.PartAssociations)
+			plan, err := upgrade.New(e, upgrade.Options{From: facts.Minors[len(facts.Minors)-2].NewestPatch().String(), To: facts.Newest().NewestPatch().String(), Live: c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var harm []string
+			for _, b := range plan.Blockers {
+				if b.Rule == "upgrade/stack-harm" {
+					harm = append(harm, b.Message)
+				}
+			}
+			retirement := strings.Join(plan.Retirement, "\n")
+			stale := "Stack " + gs + "'s controller policy KarpenterControllerPolicy-" + n.Cluster + " stays attached to the adopted role " + role
+			if !adopt {
+				want := `Adopt it with the role it binds (karpenter.existingControllerRole: "` + role + `", karpenter.existingPodIdentityAssociation: "a-0abc1def2ghi3jkl4")`
+				if len(harm) != 1 || !strings.Contains(harm[0], "is already the one Pod Identity association the service account "+n.Namespace+"/"+n.ServiceAccount+" may have") || !strings.Contains(harm[0], want) {
+					t.Errorf("%s, not adopted: stack-harm blockers %q, want one naming %q", filepath.Base(dir), harm, want)
+				}
+				if strings.Contains(retirement, stale) {
+					t.Errorf("%s, not adopted: the retirement speaks of the adopted role: %s", filepath.Base(dir), retirement)
+				}
+				continue
+			}
+			if len(harm) != 0 {
+				t.Errorf("%s, adopted: stack-harm blockers %q", filepath.Base(dir), harm)
+			}
+			for _, ch := range plan.Stack.Changes {
+				if ch.Type == "AWS::EKS::PodIdentityAssociation" || ch.Type == "AWS::IAM::Role" && ch.Logical == "KarpenterControllerRole" {
+					t.Errorf("%s, adopted: the deploy still touches %s %s", filepath.Base(dir), ch.Type, ch.Logical)
+				}
+			}
+			if !strings.Contains(retirement, stale) {
+				t.Errorf("%s, adopted: retirement %q\nwant it to say %q", filepath.Base(dir), retirement, stale)
+			}
+		}
+	}
+}
