@@ -219,7 +219,8 @@ func captured(dir string) (*importer.Captured, error) {
 	if err != nil {
 		return nil, stateErr("import", dir, err)
 	}
-	out := &importer.Captured{Cluster: c.Name, ClusterARN: c.ARN, Kubernetes: c.Kubernetes, File: path.Join(filepath.ToSlash(dir), live.FileEKSCluster)}
+	out := &importer.Captured{Cluster: c.Name, ClusterARN: c.ARN, Kubernetes: c.Kubernetes, File: path.Join(filepath.ToSlash(dir), live.FileEKSCluster),
+		ServiceAccountRole: c.ServiceAccountRole, ServiceAccountFile: path.Join(filepath.ToSlash(dir), live.FileKarpenterSA), OIDCIssuer: c.OIDCIssuer}
 	for _, a := range c.Associations {
 		out.Associations = append(out.Associations, importer.CapturedAssociation{ID: a.ID, Namespace: a.Namespace, ServiceAccount: a.ServiceAccount, RoleARN: a.RoleARN,
 			File: path.Join(filepath.ToSlash(dir), live.PerItem(live.PrefixAssociation, a.ID))})

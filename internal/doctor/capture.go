@@ -104,6 +104,9 @@ func commands(e *model.Env) []command {
 		command{"k8s-crds.json", "kubectl get crd -o json"},
 		command{"k8s-webhooks.json", "kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations -o json"},
 		command{live.FileKarpenterDeployment, fmt.Sprintf("kubectl get deployment karpenter --namespace %s -o json", q(n.Namespace))},
+		// The controller's service account: eksctl's iamServiceAccounts
+		// annotate it with their IRSA role, which import adopts.
+		command{live.FileKarpenterSA, fmt.Sprintf("kubectl get serviceaccount %s --namespace %s -o json", q(n.ServiceAccount), q(n.Namespace))},
 		command{"k8s-ec2nodeclasses.json", "kubectl get ec2nodeclasses.karpenter.k8s.aws -o json"},
 		command{"k8s-nodepools.json", "kubectl get nodepools.karpenter.sh -o json"},
 		// Karpenter's nodes, by pool, class and image: promote and

@@ -33,19 +33,29 @@ func stackFiles(stack string) (describe, resources, template string) {
 }
 
 // Identity is what a capture says of its cluster with no environment to
-// hold it to: the cluster's name, ARN and Kubernetes minor, and its Pod
-// Identity associations, for an import that adopts what the cluster
-// has. A file that is not what the capture writes is an error.
+// hold it to: the cluster's name, ARN and Kubernetes minor, its Pod
+// Identity associations and the IRSA role the controller's service
+// account names, for an import that adopts what the cluster has. A file that is not what the capture writes is an error.
 func Identity(s *State) (*live.Cluster, error) {
 	c := &live.Cluster{Dir: s.Name}
 	var cl eksCluster
 	if ok, err := readKnown(s, live.FileEKSCluster, &cl); err != nil {
 		return nil, err
 	} else if ok {
-		c.Name, c.ARN, c.Kubernetes = cl.Cluster.Name, cl.Cluster.Arn, cl.Cluster.Version
+		c.Name, c.ARN, c.Kubernetes, c.OIDCIssuer = cl.Cluster.Name, cl.Cluster.Arn, cl.Cluster.Version, cl.Cluster.Identity.OIDC.Issuer
 	}
 	if err := readAssociations(s, c); err != nil {
 		return nil, err
+	}
+	var sa struct {
+		Metadata struct {
+			Annotations map[string]string `json:"annotations"`
+		} `json:"metadata"`
+	}
+	if ok, err := readKnown(s, live.FileKarpenterSA, &sa); err != nil {
+		return nil, err
+	} else if ok {
+		c.ServiceAccountRole = sa.Metadata.Annotations["eks.amazonaws.com/role-arn"]
 	}
 	return c, nil
 }

@@ -77,6 +77,11 @@ func (im *importer) cluster(settings node) (*form.Cluster, string, error) {
 	}
 	account := o.Account
 	irsaRole := im.values.get("serviceAccount", "annotations", "eks.amazonaws.com/role-arn").str()
+	if irsaRole == "" && cap.ServiceAccountRole != "" {
+		// eksctl's iamServiceAccounts annotate the service account they
+		// make; the chart's values then name no role.
+		irsaRole, im.irsaFile = cap.ServiceAccountRole, cap.ServiceAccountFile
+	}
 	if m := roleARN().FindStringSubmatch(irsaRole); m != nil && account == "" {
 		account = m[2]
 	}
@@ -184,17 +189,26 @@ func (im *importer) auth(karpenter *form.Karpenter, cluster *form.Cluster, irsaR
 		return
 	}
 	karpenter.Auth = "irsa"
-	if im.opts.OIDCIssuer != "" {
+	at, named := v.get("serviceAccount", "annotations").pos(), "the Helm values name it"
+	if im.irsaFile != "" {
+		at, named = diag.Pos{File: im.irsaFile, Line: 1, Col: 1}, "the service account's annotation names it"
+	}
+	switch c := im.opts.Captured; {
+	case im.opts.OIDCIssuer != "":
 		cluster.OIDCIssuer = im.opts.OIDCIssuer
-	} else {
-		im.note("oidc-issuer", v.get("serviceAccount", "annotations").pos(), "the controller uses IRSA: set cluster.oidcIssuer")
+	case c != nil && c.OIDCIssuer != "":
+		cluster.OIDCIssuer = c.OIDCIssuer
+		im.note("oidc-issuer", diag.Pos{File: c.File, Line: 1, Col: 1}, "the controller uses IRSA: the profile takes the cluster's OIDC issuer from the capture (cluster.oidcIssuer)")
+	default:
+		im.note("oidc-issuer", at, "the controller uses IRSA: set cluster.oidcIssuer")
 	}
 	if m := roleARN().FindStringSubmatch(irsaRole); m != nil {
-		// The role the values name exists: the bundle adopts it rather
-		// than create one of the same name.
-		karpenter.ExistingControllerRole = m[3]
-		im.note("adopt-controller-role", v.get("serviceAccount", "annotations").pos(),
-			"the controller's role %s exists (the Helm values name it): the profile adopts it (karpenter.existingControllerRole), so the bundle attaches the controller policies to it and creates no role", m[3])
+		// The role exists: the bundle adopts it rather than create one
+		// of the same name. IAM names a role once, whatever its path.
+		role := m[3][strings.LastIndex(m[3], "/")+1:]
+		karpenter.ExistingControllerRole = role
+		im.note("adopt-controller-role", at,
+			"the controller's role %s exists (%s): the profile adopts it (karpenter.existingControllerRole), so the bundle attaches the controller policies to it and creates no role", role, named)
 	}
 }
 

@@ -50,6 +50,12 @@ type Captured struct {
 	Cluster, ClusterARN, Kubernetes string
 	File                            string
 	Associations                    []CapturedAssociation
+	// ServiceAccountRole is the IRSA role ARN the controller's service
+	// account is annotated with (eksctl's iamServiceAccounts write it),
+	// read from ServiceAccountFile; "" for none.
+	ServiceAccountRole, ServiceAccountFile string
+	// OIDCIssuer is the cluster's issuer URL, from File.
+	OIDCIssuer string
 }
 
 // CapturedAssociation is one Pod Identity association of the capture,
@@ -97,6 +103,9 @@ type importer struct {
 	version string
 	// origins are where the profile's fields came from, by path (place).
 	origins map[string]Origin
+	// irsaFile is the capture file that named the controller's IRSA
+	// role, when the Helm values did not.
+	irsaFile string
 }
 
 type kubeletSource struct {

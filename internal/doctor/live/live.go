@@ -26,6 +26,11 @@ type Cluster struct {
 	// Name and ARN are the cluster's, as describe-cluster prints them;
 	// "" when not captured.
 	Name, ARN string
+	// OIDCIssuer is the cluster's OIDC issuer URL, "" when not captured.
+	OIDCIssuer string
+	// ServiceAccountRole is the IRSA role the controller's service
+	// account is annotated with (eks.amazonaws.com/role-arn), "" for none.
+	ServiceAccountRole string
 	// AuthMode is the cluster's authentication mode (CONFIG_MAP,
 	// API_AND_CONFIG_MAP, API).
 	AuthMode string

@@ -27,6 +27,7 @@ const (
 	FileEKSCluster            = "eks-cluster.json"
 	FileHelmReleases          = "helm-releases.json"
 	FileKarpenterDeployment   = "k8s-karpenter-deployment.json"
+	FileKarpenterSA           = "k8s-karpenter-serviceaccount.json"
 	FileArgoCDApplication     = "argocd-application.json"
 	FileNodeClaims            = "k8s-nodeclaims.json"
 	FilePDBs                  = "k8s-pdbs.json"
