@@ -40,7 +40,7 @@ DEFERRED := $(CURDIR)/.cache/deferred.txt
 
 fmt-check:
 	@echo "== gofmt"
-	@out=$$(gofmt -l .); \
+	@out=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 vet:
@@ -141,10 +141,15 @@ terraform-validate: build
 # karpgen simulate runs Karpenter's own scheduler (sigs.k8s.io/karpenter
 # v1.15, which needs Go 1.27 like the Argo CD test) in karpgen-simulate,
 # a binary of the simulate/ module, so that karpgen's carries none of it.
+# Its dependencies are vendored (simulate/vendor, ignored by git) with
+# the order of Karpenter's topology spread fixed, so that one request
+# gives one answer (hack/simulate-vendor.sh).
 SIM_TOOLCHAIN := go1.27.3
-simulator:
+simulate/vendor/modules.txt: simulate/go.mod simulate/go.sum hack/simulate-vendor.sh
+	GOTOOLCHAIN_SIM=$(SIM_TOOLCHAIN) bash hack/simulate-vendor.sh
+simulator: simulate/vendor/modules.txt
 	cd simulate && GOTOOLCHAIN=$(SIM_TOOLCHAIN) $(GO) build -ldflags="$(LDFLAGS)" -o ../bin/karpgen-simulate ./cmd/karpgen-simulate
-simulate-e2e: build bin/helm
+simulate-e2e: build bin/helm simulate/vendor/modules.txt
 	@echo "== karpgen simulate: Karpenter's scheduler over the scenarios of simulate/testdata"
 	cd simulate && GOTOOLCHAIN=$(SIM_TOOLCHAIN) $(GO) vet ./... && \
 		GOTOOLCHAIN=$(SIM_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/$(BIN) HELM_BIN=$(CURDIR)/bin/helm $(GO) test -count=1 ./...
@@ -156,7 +161,7 @@ generate: module-zips
 # Benchmarks: Go benchmarks of loading, each generator, whole renders and
 # writing; then karpgen side by side with helm template and cue export,
 # a fleet of 1,000 environments and karpgen build (docs/performance.md).
-bench: build tools
+bench: build tools simulate/vendor/modules.txt
 	$(GO) test -run XXX -bench . -benchtime 20x ./generators/ ./internal/action/
 	$(GO) run ./internal/bench/sidebyside -bin bin -reference $(REFERENCE) -json docs/bench.json
 	KARPGEN_UPDATE=1 $(GO) test -count=1 ./internal/bench/benchdoc

@@ -131,6 +131,9 @@ trap 'rm -rf "$tmpimg"' EXIT
 images=""
 sbom="$root/bin/cyclonedx-gomod"
 [ -x "$sbom" ] || (cd tools && go build -o "$sbom" github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod)
+# karpgen-simulate builds from its vendored dependencies, with the order
+# of Karpenter's topology spread fixed: one request, one answer.
+bash "$root/hack/simulate-vendor.sh"
 
 for platform in $platforms; do
 	goos=${platform%/*}

@@ -76,7 +76,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           filepath.Join("testdata", "script"),
 		UpdateScripts: os.Getenv("KARPGEN_UPDATE") == "1",
-		Cmds:          map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "mkfifo": mkfifo, "upstream": upstream},
+		Cmds:          map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "mkfifo": mkfifo, "upstream": upstream, "runs": runs},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", path)
 			env.Setenv("REPO", repo)
@@ -116,6 +116,49 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// runs runs a command N times and fails unless every run writes the
+// same standard output and exits alike: `runs 20 karpgen simulate dev
+// --workloads w`. The last run's output is kept.
+func runs(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: runs N COMMAND [ARGS...]")
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 2 {
+		ts.Fatalf("runs: N must be 2 or more: %q", args[0])
+	}
+	var first string
+	firstCode := 0
+	for i := range n {
+		err := ts.Exec(args[1], args[2:]...)
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			ts.Fatalf("runs: %v", err)
+		}
+		out := ts.ReadFile("stdout")
+		if i == 0 {
+			first, firstCode = out, code
+			continue
+		}
+		if out != first || code != firstCode {
+			a, b := strings.Split(first, "\n"), strings.Split(out, "\n")
+			line := 0
+			for line < len(a) && line < len(b) && a[line] == b[line] {
+				line++
+			}
+			at := func(l []string) string {
+				if line < len(l) {
+					return l[line]
+				}
+				return "(end)"
+			}
+			ts.Fatalf("run %d of %d differs from the first (exit %d, was %d), at line %d:\n  first: %s\n  this:  %s", i+1, n, code, firstCode, line+1, at(a), at(b))
+		}
 	}
 }
 
