@@ -116,6 +116,10 @@ func upgradeDocument(p *upgrade.Plan, md bool) []byte {
 	if len(p.Retirement) > 0 {
 		h(2, "The getting-started stack")
 		for _, l := range p.Retirement {
+			// Names in it come from the capture.
+			if md {
+				l = escape.Markdown(l)
+			}
 			w("- %s\n", l)
 		}
 	}
