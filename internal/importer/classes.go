@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/facts"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile/form"
 )
 
@@ -118,7 +119,7 @@ func (im *importer) nodeClass(d node, name string, beta bool) {
 	if r := spec.get("role").str(); r != "" {
 		// Karpenter takes a role ARN and uses its name: so does import.
 		if m := roleARN().FindStringSubmatch(r); m != nil {
-			name := m[3][strings.LastIndex(m[3], "/")+1:]
+			name := model.RoleNameOf(m[3])
 			im.note("role-arn", spec.get("role").pos(), "role %s is an ARN: the profile names the role, %s, as Karpenter uses it", r, name)
 			r = name
 		}

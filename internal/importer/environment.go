@@ -49,18 +49,18 @@ func (im *importer) cluster(settings node) (*form.Cluster, string, error) {
 	o := im.opts
 	legacy := settings.get("aws") // settings.aws.* before v1
 	var missing []Need
-	cap := o.Captured
-	if cap == nil {
-		cap = &Captured{}
+	capt := o.Captured
+	if capt == nil {
+		capt = &Captured{}
 	}
 	capRegion, capAccount := "", ""
-	if m := clusterARN().FindStringSubmatch(cap.ClusterARN); m != nil {
+	if m := clusterARN().FindStringSubmatch(capt.ClusterARN); m != nil {
 		capRegion, capAccount = m[2], m[3]
 	}
-	cluster := orString(o.Cluster, orString(settings.get("clusterName").str(), orString(legacy.get("clusterName").str(), cap.Cluster)))
+	cluster := orString(o.Cluster, orString(settings.get("clusterName").str(), orString(legacy.get("clusterName").str(), capt.Cluster)))
 	// A capture of another cluster would adopt that cluster's roles.
-	if cap.Cluster != "" && cluster != cap.Cluster {
-		return nil, "", fmt.Errorf("%s: the capture is of cluster %q, the import of cluster %q: capture the cluster the Helm values and options name", cap.File, cap.Cluster, cluster)
+	if capt.Cluster != "" && cluster != capt.Cluster {
+		return nil, "", fmt.Errorf("%s: the capture is of cluster %q, the import of cluster %q: capture the cluster the Helm values and options name", capt.File, capt.Cluster, cluster)
 	}
 	if cluster == "" {
 		missing = append(missing, Need{"Cluster", "the cluster name is not in the Helm values"})
@@ -70,24 +70,24 @@ func (im *importer) cluster(settings node) (*form.Cluster, string, error) {
 		region = im.regionFromZones()
 	}
 	if capRegion != "" && region != capRegion {
-		return nil, "", fmt.Errorf("%s: the capture's cluster %s is in region %s, the import's in %s", cap.File, cap.ClusterARN, capRegion, region)
+		return nil, "", fmt.Errorf("%s: the capture's cluster %s is in region %s, the import's in %s", capt.File, capt.ClusterARN, capRegion, region)
 	}
 	if region == "" {
 		missing = append(missing, Need{"Region", "no zone requirement says the region"})
 	}
 	account := o.Account
 	irsaRole := im.values.get("serviceAccount", "annotations", "eks.amazonaws.com/role-arn").str()
-	if irsaRole == "" && cap.ServiceAccountRole != "" {
+	if irsaRole == "" && capt.ServiceAccountRole != "" {
 		// eksctl's iamServiceAccounts annotate the service account they
 		// make; the chart's values then name no role.
-		irsaRole, im.irsaFile = cap.ServiceAccountRole, cap.ServiceAccountFile
+		irsaRole, im.irsaFile = capt.ServiceAccountRole, capt.ServiceAccountFile
 	}
 	if m := roleARN().FindStringSubmatch(irsaRole); m != nil && account == "" {
 		account = m[2]
 	}
 	account = orString(account, capAccount)
 	if capAccount != "" && account != capAccount {
-		return nil, "", fmt.Errorf("%s: the capture's cluster %s is in account %s, the import's in %s", cap.File, cap.ClusterARN, capAccount, account)
+		return nil, "", fmt.Errorf("%s: the capture's cluster %s is in account %s, the import's in %s", capt.File, capt.ClusterARN, capAccount, account)
 	}
 	if account == "" {
 		missing = append(missing, Need{"Account", "the AWS account is not in the Helm values"})
@@ -205,7 +205,7 @@ func (im *importer) auth(karpenter *form.Karpenter, cluster *form.Cluster, irsaR
 	if m := roleARN().FindStringSubmatch(irsaRole); m != nil {
 		// The role exists: the bundle adopts it rather than create one
 		// of the same name. IAM names a role once, whatever its path.
-		role := m[3][strings.LastIndex(m[3], "/")+1:]
+		role := model.RoleNameOf(m[3])
 		karpenter.ExistingControllerRole = role
 		im.note("adopt-controller-role", at,
 			"the controller's role %s exists (%s): the profile adopts it (karpenter.existingControllerRole), so the bundle attaches the controller policies to it and creates no role", role, named)
@@ -227,7 +227,7 @@ func (im *importer) adoptAssociation(karpenter *form.Karpenter) bool {
 		if a.Namespace != karpenter.Namespace || a.ServiceAccount != sa || m == nil {
 			continue
 		}
-		role := m[3][strings.LastIndex(m[3], "/")+1:] // after an IAM path
+		role := model.RoleNameOf(m[3]) // after an IAM path
 		karpenter.ExistingControllerRole, karpenter.ExistingPodIdentityAssociation = role, a.ID
 		im.note("adopt-association", diag.Pos{File: a.File, Line: 1, Col: 1},
 			"service account %s/%s has Pod Identity association %s, binding role %s: the profile adopts both (karpenter.existingPodIdentityAssociation, karpenter.existingControllerRole), so the bundle attaches the controller policies to that role and creates no second association, which EKS would refuse",
