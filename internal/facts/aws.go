@@ -131,3 +131,22 @@ var AMIKubernetesMax = map[string]string{"al2": "1.32"}
 // optimized AMIs ended: no new AMI, no fix, security ones included.
 // Amazon Linux 2's ended on 2025-11-26.
 var AMISupportEnds = map[string]string{"al2": "2025-11-26"}
+
+// PricingRegion is the region whose Price List API endpoint Karpenter's
+// pricing provider asks for a cluster's on-demand prices: the nearest of
+// the API's endpoints by the region's prefix (pkg/providers/pricing,
+// NewAPI, unchanged from 0.32 to 1.15). It is false in GovCloud, which
+// has no Price List API; the controller keeps its shipped prices there.
+func PricingRegion(region string) (string, bool) {
+	switch {
+	case strings.HasPrefix(region, "us-gov-"):
+		return "", false
+	case strings.HasPrefix(region, "ap-"):
+		return "ap-south-1", true
+	case strings.HasPrefix(region, "cn-"):
+		return "cn-northwest-1", true
+	case strings.HasPrefix(region, "eu-"):
+		return "eu-central-1", true
+	}
+	return "us-east-1", true
+}

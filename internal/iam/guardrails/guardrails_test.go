@@ -305,3 +305,40 @@ func TestOrganizationKeysNeedTheOrganization(t *testing.T) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestPricingIsAskedWhereTheControllerAsks: Karpenter asks the Price List
+// API's endpoint nearest the cluster (ap-south-1 for Seoul), not always
+// us-east-1, so a region guardrail that allows Seoul and Virginia alone
+// denies it. In GovCloud there is no Price List API and no request.
+func TestPricingIsAskedWhereTheControllerAsks(t *testing.T) {
+	g := profile.Guardrails{Organization: []profile.GuardrailLevel{{Name: "root", Policies: []string{"corpus/FullAWSAccess.json", "pricing/deny-outside-seoul.json"}}}}
+	for _, tc := range []struct{ region, asked, want string }{
+		{"ap-northeast-2", "[ap-south-1]", `the controller: pricing:GetProducts on * is explicitly denied by pricing/deny-outside-seoul.json statement "DenyOutsideSeoulAndVirginia"`},
+		{"us-west-2", "[us-east-1]", ""},
+		{"us-gov-west-1", "", ""},
+	} {
+		e := env(t, facts.Newest(), g, func(p *profile.Profile) {
+			p.Cluster.Region = tc.region
+			p.Cluster.Partition = facts.PartitionOf(tc.region)
+		})
+		var pricing []string
+		for _, r := range guardrails.Requests(e) {
+			if r.Action == "pricing:GetProducts" {
+				pricing = append(pricing, fmt.Sprint(r.Context["aws:RequestedRegion"]))
+			}
+		}
+		denials, err := guardrails.Check(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range denials {
+			if slices.Contains(d.What, "pricing:GetProducts on *") {
+				got = append(got, d.Message())
+			}
+		}
+		if strings.Join(pricing, " ") != tc.asked || strings.Join(got, "\n") != tc.want {
+			t.Errorf("%s: pricing asked in %v, denials %q; want asked in %s, denials %q", tc.region, pricing, got, tc.asked, tc.want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/facts/instancetypes"
 	"github.com/karpgen/karpgen/internal/iameval"
 	"github.com/karpgen/karpgen/internal/model"
@@ -289,7 +290,9 @@ func reads(e *model.Env) []Request {
 			own(a, "*", region)
 		}
 	}
-	own("pricing:GetProducts", "*", map[string][]string{"aws:RequestedRegion": {pricingRegion(n.Partition)}})
+	if at, ok := facts.PricingRegion(n.Region); ok {
+		own("pricing:GetProducts", "*", map[string][]string{"aws:RequestedRegion": {at}})
+	}
 	own("ssm:GetParameter", n.ARN("ssm", n.Region, "", "parameter/aws/service/eks/optimized-ami/x/recommended/image_id"), region)
 	if granted["iam:ListInstanceProfiles"] {
 		own("iam:ListInstanceProfiles", "*", nil)
@@ -397,15 +400,4 @@ func Delivery(e *model.Env, ruleARN, org string) iameval.Request {
 		ctx["aws:SourceOrgID"] = []string{org}
 	}
 	return iameval.Request{Action: "sqs:SendMessage", Resource: n.QueueARN, Context: ctx}
-}
-
-// pricingRegion is where the Pricing API is called from.
-func pricingRegion(partition string) string {
-	switch partition {
-	case "aws-cn":
-		return "cn-northwest-1"
-	case "aws-us-gov":
-		return "us-gov-west-1"
-	}
-	return "us-east-1"
 }
