@@ -63,7 +63,7 @@ func benchSettle(b *testing.B, workloads string) {
 	must(b, os.WriteFile(filepath.Join(dir, "workloads.yaml"), []byte(workloads), 0o644))
 	ws, err := simulate.ReadWorkloads(context.Background(), []string{filepath.Join(dir, "workloads.yaml")})
 	must(b, err)
-	req, err := simulate.NewRequest(e, bundle.Files[model.FileNodePools], ws)
+	req, err := simulate.NewRequest(e, bundle.Files[model.FileNodePools], ws, simulate.TablePrices(e.Profile.Cluster.Region))
 	must(b, err)
 	pods, nodes, rounds := 0, 0, 0
 	for b.Loop() {

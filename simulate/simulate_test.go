@@ -176,8 +176,12 @@ func upstream(ts *testscript.TestScript, neg bool, args []string) {
 	// package-level well-known labels, as the helper does once.
 	inProcess.Lock()
 	defer inProcess.Unlock()
+	state := ""
+	if len(args) > 2 && args[1] == "--state" {
+		state, args = ts.MkAbs(args[2]), append(args[:1:1], args[3:]...)
+	}
 	if neg || len(args) < 3 || args[1] != "--workloads" {
-		ts.Fatalf("usage: upstream ENV --workloads PATH...")
+		ts.Fatalf("usage: upstream ENV [--state DIR] --workloads PATH...")
 	}
 	res, err := action.Check(action.Options{Dir: ts.MkAbs("profiles"), Envs: args[:1]})
 	if err != nil || len(res.Envs) != 1 {
@@ -194,7 +198,9 @@ func upstream(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ws, err := simulate.ReadWorkloads(context.Background(), paths)
 	ts.Check(err)
-	req, err := simulate.NewRequest(e, bundle.Files[model.FileNodePools], ws)
+	prices, err := action.PricesOf("upstream", state, e)
+	ts.Check(err)
+	req, err := simulate.NewRequest(e, bundle.Files[model.FileNodePools], ws, prices)
 	ts.Check(err)
 	mine, err := sched.Run(req)
 	ts.Check(err)

@@ -22,6 +22,7 @@ func diffCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string
 	var format string
 	addBaseFlags(fs, &d.Base)
 	fs.StringArrayVar(&d.Workloads, "workloads", nil, "also place the workloads of `PATH` (a manifest or a folder; repeat it) on both sides with Karpenter's scheduler, and name those whose pods land elsewhere or stay Pending after the change")
+	fs.StringArrayVar(&d.States, "state", nil, "price the nodes of --workloads in environment ENV from its capture (karpgen doctor --capture-script), given as `ENV=DIR`; repeat it for each environment")
 	addProfilesFlag(fs, &d.Dir)
 	addEvalFlags(fs, &d.Eval)
 	addFormatFlag(fs, &format, "output format: text, markdown or json", "text", "markdown", "json")

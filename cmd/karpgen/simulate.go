@@ -18,6 +18,7 @@ func simulateCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []st
 	var sim action.Simulate
 	var format string
 	fs.StringArrayVar(&sim.Workloads, "workloads", nil, "a workload manifest, or a folder of them, by `PATH` (required; repeat it): Deployments, StatefulSets, ReplicaSets, DaemonSets, Jobs, CronJobs and Pods, the PersistentVolumes, claims and StorageClasses they use, and Lists of them")
+	fs.StringVar(&sim.State, "state", "", "price the nodes from this capture of the environment's cluster (karpgen doctor --capture-script): the region's on-demand and spot prices as Karpenter reads them")
 	fs.DurationVar(&sim.SimTimeout, "sim-timeout", 2*time.Minute, "how long the simulation may run")
 	addProfilesFlag(fs, &sim.Dir)
 	addEvalFlags(fs, &sim.Eval)

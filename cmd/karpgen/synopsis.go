@@ -42,6 +42,9 @@ func (f helpFlag) placeholder() string {
 	if f.typ == "" {
 		return ""
 	}
+	if strings.Contains(f.typ, "=") {
+		return f.typ // a pair the help names as it is (diff's ENV=DIR)
+	}
 	if p := placeholders[f.name]; p != "" {
 		return p
 	}

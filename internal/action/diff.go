@@ -1,7 +1,9 @@
 package action
 
 import (
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
@@ -18,6 +20,9 @@ type Diff struct {
 	Envs []string
 	// Workloads are placed on both sides of every changed environment.
 	Workloads []string
+	// States are captures of environments' clusters, "ENV=DIR", whose
+	// prices price the workloads' nodes on both sides.
+	States []string
 	Eval
 }
 
@@ -34,6 +39,10 @@ func (e *InvalidError) Error() string { return e.Cmd + ": the " + e.Side + " are
 func (d *Diff) Run() (*fleetdiff.Report, error) {
 	if d.Base.Named() != 1 {
 		return nil, usage("diff: name the base once, with --base, --base-rev or --base-dir")
+	}
+	states, err := d.states()
+	if err != nil {
+		return nil, err
 	}
 	folder, label, closeBase, err := d.Base.Open(d.Dir)
 	if err != nil {
@@ -57,16 +66,41 @@ func (d *Diff) Run() (*fleetdiff.Report, error) {
 			return nil, usage("diff: no environment %q on either side", n)
 		}
 	}
+	for _, n := range slices.Sorted(maps.Keys(states)) {
+		if !slices.Contains(head.Names, n) {
+			return nil, usage("diff: --state %s=%s: no environment %q in the profiles", n, states[n], n)
+		}
+	}
 	report, err := Compare(label, base, head, d.Envs)
 	if err != nil {
 		return nil, err
 	}
 	if len(d.Workloads) > 0 {
-		if err := DiffWorkloads(report, base, head, d.Workloads); err != nil {
+		if err := DiffWorkloads(report, base, head, d.Workloads, states); err != nil {
 			return nil, err
 		}
 	}
 	return report, nil
+}
+
+// states reads --state ENV=DIR: one capture an environment, and only
+// with workloads to price.
+func (d *Diff) states() (map[string]string, error) {
+	if len(d.States) > 0 && len(d.Workloads) == 0 {
+		return nil, usage("diff: --state prices the nodes of --workloads: name the workloads too")
+	}
+	out := map[string]string{}
+	for _, s := range d.States {
+		env, dir, ok := strings.Cut(s, "=")
+		if !ok || env == "" || dir == "" {
+			return nil, usage("diff: --state %q: give an environment and its capture, ENV=DIR", s)
+		}
+		if _, dup := out[env]; dup {
+			return nil, usage("diff: --state names environment %q twice", env)
+		}
+		out[env] = dir
+	}
+	return out, nil
 }
 
 func (d *Diff) side(name string, folder *load.Folder, dir string) (*Result, error) {

@@ -17,13 +17,13 @@ const WorkloadsTimeout = 2 * time.Minute
 
 // Place renders the environment and places the workloads on it with
 // Karpenter's scheduler (helper is karpgen-simulate) within ctx's
-// deadline.
-func Place(ctx context.Context, e *model.Env, helper string, ws []simulate.Workload) (*simulate.Report, error) {
+// deadline, its offerings priced at prices.
+func Place(ctx context.Context, e *model.Env, helper string, ws []simulate.Workload, prices simulate.Prices) (*simulate.Report, error) {
 	b, err := generators.Render(e)
 	if err != nil {
 		return nil, err
 	}
-	req, err := simulate.NewRequest(e, b.Files[model.FileNodePools], ws)
+	req, err := simulate.NewRequest(e, b.Files[model.FileNodePools], ws, prices)
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +31,7 @@ func Place(ctx context.Context, e *model.Env, helper string, ws []simulate.Workl
 	if err != nil {
 		return nil, err
 	}
-	return simulate.NewReport(e.Name, e.Profile.Cluster.Region, req, resp), nil
+	return simulate.NewReport(e.Name, prices, req, resp), nil
 }
 
 // Simulate places workloads on one environment with Karpenter's own
@@ -43,6 +43,9 @@ type Simulate struct {
 	Workloads []string
 	// SimTimeout covers the reading of the workloads and the simulation.
 	SimTimeout time.Duration
+	// State is a capture of the environment's cluster, whose prices
+	// price the nodes ("" for Karpenter's tables).
+	State string
 }
 
 // Run simulates.
@@ -56,13 +59,17 @@ func (s *Simulate) Run() (*simulate.Report, error) {
 		return nil, err
 	}
 	e, paths := envs[0], s.Workloads
+	prices, err := PricesOf("simulate", s.State, e)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.SimTimeout)
 	defer cancel()
 	ws, err := simulate.ReadWorkloads(ctx, paths)
 	if err != nil {
 		return nil, failure("simulate: %w", err)
 	}
-	report, err := Place(ctx, e, helper, ws)
+	report, err := Place(ctx, e, helper, ws, prices)
 	if err != nil {
 		return nil, failure("simulate: %w", err)
 	}
@@ -84,7 +91,7 @@ func VetWorkloads(envs []*model.Env, paths []string) ([]diag.Finding, error) {
 	}
 	var out []diag.Finding
 	for _, e := range envs {
-		report, err := Place(ctx, e, helper, ws)
+		report, err := Place(ctx, e, helper, ws, simulate.TablePrices(e.Profile.Cluster.Region))
 		if err != nil {
 			return nil, failure("vet: --workloads: %s: %w", e.Name, err)
 		}
@@ -95,8 +102,9 @@ func VetWorkloads(envs []*model.Env, paths []string) ([]diag.Finding, error) {
 
 // DiffWorkloads places the workloads on both sides of every environment
 // the report finds changed, and adds to its change the workloads that
-// land elsewhere and the capacity that changes.
-func DiffWorkloads(report *fleetdiff.Report, base, head *Result, paths []string) error {
+// land elsewhere and the capacity that changes. states names captures by
+// environment, whose prices price both sides.
+func DiffWorkloads(report *fleetdiff.Report, base, head *Result, paths []string, states map[string]string) error {
 	helper, err := simulate.FindHelper()
 	if err != nil {
 		return failure("diff: --workloads: %w", err)
@@ -116,7 +124,11 @@ func DiffWorkloads(report *fleetdiff.Report, base, head *Result, paths []string)
 		}
 		var sides [2]*simulate.Report
 		for j, e := range []*model.Env{before, after} {
-			if sides[j], err = Place(ctx, e, helper, ws); err != nil {
+			prices, err := PricesOf("diff", states[c.Name], e)
+			if err != nil {
+				return err
+			}
+			if sides[j], err = Place(ctx, e, helper, ws, prices); err != nil {
 				return failure("diff: --workloads: %s: %w", c.Name, err)
 			}
 		}
@@ -129,4 +141,19 @@ func DiffWorkloads(report *fleetdiff.Report, base, head *Result, paths []string)
 		}
 	}
 	return nil
+}
+
+// PricesOf are the prices of an environment's offerings: its capture's
+// in dir (read as the plans read it, so another cluster's capture is
+// refused), or Karpenter's tables' for dir "".
+func PricesOf(cmd, dir string, e *model.Env) (simulate.Prices, error) {
+	region := e.Profile.Cluster.Region
+	if dir == "" {
+		return simulate.TablePrices(region), nil
+	}
+	c, err := ReadState(cmd, dir, e)
+	if err != nil {
+		return simulate.Prices{}, err
+	}
+	return simulate.CapturedPrices(region, c.Prices), nil
 }

@@ -97,6 +97,14 @@ func Live(e *model.Env, s *State) (*live.Cluster, error) {
 	if err := readAssociations(s, c); err != nil {
 		return nil, err
 	}
+	prices, err := Prices(s, n.Region)
+	if err != nil {
+		return nil, err
+	}
+	if prices != nil {
+		c.Prices = prices
+		c.Know(live.PartPrices)
+	}
 	for _, name := range stacksOf(n) {
 		st, err := readStack(s, name)
 		if err != nil {

@@ -12,7 +12,7 @@ import (
 // and every price of the report is written in CNY, in text and in
 // Markdown; never with a dollar sign.
 func TestSimulatePricesInTheirCurrency(t *testing.T) {
-	r := simulate.NewReport("dev", "cn-north-1", &simulate.Request{}, &simulate.Response{
+	r := simulate.NewReport("dev", simulate.TablePrices("cn-north-1"), &simulate.Request{}, &simulate.Response{
 		Nodes: []simulate.Node{{NodePool: "app", InstanceType: "m5.large", CapacityType: "on-demand", Zone: "cn-north-1a", Price: 1.013}},
 	})
 	if r.Capacity.Currency != "CNY" {

@@ -1,10 +1,8 @@
 package simulate
 
 import (
-	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/karpgen/karpgen/internal/facts/instancetypes"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
@@ -75,27 +73,20 @@ type PoolCapacity struct {
 	PerHour float64        `json:"perHour,omitempty"`
 }
 
-// spotNote says how spot nodes are priced: Karpenter's tables hold no
-// spot prices (the provider reads them from EC2 as it runs).
-const spotNote = "spot nodes are priced on demand, an upper bound: Karpenter ships no spot prices"
-
 // NewReport joins the request's workloads to the answer and prices the
-// nodes from Karpenter's own tables for the region.
-func NewReport(env, region string, req *Request, resp *Response) *Report {
+// nodes and node groups as the request's offerings were priced.
+func NewReport(env string, prices Prices, req *Request, resp *Response) *Report {
 	r := &Report{Env: env, Rounds: resp.Rounds, Assumed: resp.Assumed}
 	for i, p := range resp.Workloads {
 		r.Workloads = append(r.Workloads, WorkloadReport{File: req.Workloads[i].File, Line: req.Workloads[i].Line, Placement: p})
 	}
-	_, priced := instancetypes.Prices(region)
-	r.Capacity = Capacity{Mix: map[string]int{}, Priced: priced}
+	priced := prices.Priced()
+	r.Capacity = Capacity{Mix: map[string]int{}, Priced: priced, Prices: prices.Source}
 	if priced {
-		r.Capacity.Currency = instancetypes.Currency(region)
-		r.Capacity.Prices = instancetypes.PriceSource(region)
-		if slices.ContainsFunc(resp.Nodes, func(n Node) bool { return n.CapacityType == "spot" }) {
+		r.Capacity.Currency = prices.Currency
+		if prices.Spot == nil && slices.ContainsFunc(resp.Nodes, func(n Node) bool { return n.CapacityType == "spot" }) {
 			r.Capacity.Prices += "; " + spotNote
 		}
-	} else {
-		r.Capacity.Prices = fmt.Sprintf("none: %s's tables price %s, not %s", instancetypes.Source(), strings.Join(instancetypes.PricedRegions(), ", "), region)
 	}
 	byPool := map[string]*PoolCapacity{}
 	for _, n := range resp.Nodes {
@@ -120,12 +111,11 @@ func NewReport(env, region string, req *Request, resp *Response) *Report {
 	for _, pool := range slices.Sorted(maps.Keys(byPool)) {
 		r.Capacity.Pools = append(r.Capacity.Pools, *byPool[pool])
 	}
-	prices, _ := instancetypes.Prices(region)
 	for _, g := range req.NodeGroups {
 		if g.InstanceType == "" || g.Size == nil {
 			continue
 		}
-		r.Capacity.Groups = append(r.Capacity.Groups, GroupCapacity{Group: g.Name, InstanceType: g.InstanceType, Nodes: *g.Size, PerHour: float64(*g.Size) * prices[g.InstanceType]})
+		r.Capacity.Groups = append(r.Capacity.Groups, GroupCapacity{Group: g.Name, InstanceType: g.InstanceType, Nodes: *g.Size, PerHour: float64(*g.Size) * prices.OnDemand[g.InstanceType]})
 	}
 	return r
 }

@@ -19,8 +19,8 @@ import (
 )
 
 // NewRequest is the request for an environment: nodePools is its
-// rendered nodepools.yaml.
-func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request, error) {
+// rendered nodepools.yaml, prices what its offerings cost.
+func NewRequest(e *model.Env, nodePools []byte, workloads []Workload, prices Prices) (*Request, error) {
 	p := e.Profile
 	req := &Request{
 		Protocol:        wire.Protocol,
@@ -58,7 +58,6 @@ func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request,
 	if len(zones) == 0 {
 		return nil, fmt.Errorf("region %s: no zones known", p.Cluster.Region)
 	}
-	prices, priced := instancetypes.Prices(p.Cluster.Region)
 	for _, class := range slices.Sorted(maps.Keys(p.NodeClasses)) {
 		settings, os, err := nodeSettings(p, p.NodeClasses[class])
 		if err != nil {
@@ -77,12 +76,13 @@ func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request,
 			if !ok || t.Arch == "" {
 				continue
 			}
-			price, ok := prices[t.Name]
-			if priced && !ok {
+			price, onDemand := prices.OnDemand[t.Name]
+			spot := prices.Spot[t.Name]
+			if prices.Priced() && !onDemand && len(spot) == 0 {
 				continue // not offered in the region
 			}
-			if !priced {
-				price = proxyPrice(c)
+			if !prices.Priced() {
+				price, onDemand = proxyPrice(c), true
 			}
 			s := settings
 			if maxPods != nil {
@@ -98,8 +98,17 @@ func NewRequest(e *model.Env, nodePools []byte, workloads []Workload) (*Request,
 			}
 			it := InstanceType{Name: t.Name, Labels: labelsOf(t, c, os), Capacity: quantities(node.Capacity), Overhead: quantities(node.Overhead)}
 			for _, z := range zones {
-				for _, ct := range []string{"on-demand", "spot"} {
-					it.Offerings = append(it.Offerings, Offering{Zone: z, CapacityType: ct, Price: price})
+				// As the provider offers them: on demand where the
+				// type has a price, spot in the zones it has a spot
+				// price in (every zone, at the on-demand price, when
+				// spot prices are unknown).
+				if onDemand {
+					it.Offerings = append(it.Offerings, Offering{Zone: z, CapacityType: "on-demand", Price: price})
+				}
+				if sp, ok := spot[z]; ok {
+					it.Offerings = append(it.Offerings, Offering{Zone: z, CapacityType: "spot", Price: sp})
+				} else if prices.Spot == nil {
+					it.Offerings = append(it.Offerings, Offering{Zone: z, CapacityType: "spot", Price: price})
 				}
 			}
 			if err := overlay(p, &it); err != nil {

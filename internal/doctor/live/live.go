@@ -70,6 +70,8 @@ type Cluster struct {
 	// Associations are the cluster's EKS Pod Identity associations, with
 	// the role each binds.
 	Associations []Association
+	// Prices are the region's prices the capture holds, nil for none.
+	Prices *Prices
 	// Terraform is the owner the profile declares for what Terraform
 	// makes (cluster.owners.terraform), nil for none.
 	Terraform *TerraformOwner

@@ -17,6 +17,7 @@ const (
 	PartNetwork      Part = "network"
 	PartWorkloads    Part = "workloads"
 	PartAssociations Part = "associations"
+	PartPrices       Part = "prices"
 )
 
 // The files the capture script writes and the plans read, one name each
@@ -34,6 +35,9 @@ const (
 	FileSubnets               = "ec2-subnets.json"
 	FileSecurityGroups        = "ec2-security-groups.json"
 	FileWorkloads             = "k8s-workloads.json"
+	FileOnDemandPrices        = "pricing-ec2-on-demand.json"
+	FileOnDemandMetalPrices   = "pricing-ec2-on-demand-metal.json"
+	FileSpotPrices            = "ec2-spot-prices.json"
 	PrefixNodeGroup           = "eks-nodegroup-"
 	PrefixLaunchTemplate      = "ec2-launch-template-"
 	PrefixAssociation         = "eks-pod-identity-association-"
@@ -65,6 +69,7 @@ var Parts = map[Part]PartInfo{
 	PartNetwork:      {[]string{FileSubnets, FileSecurityGroups}, "nothing owns the subnets and security groups but what the profile declares (the capture holds no tags of them)"},
 	PartWorkloads:    {[]string{FileWorkloads}, "Cluster Autoscaler is deployed by hand (the capture holds no workloads)"},
 	PartAssociations: {[]string{PerItem(PrefixAssociation, "*")}, "the Pod Identity associations bind the roles the bundle names (the capture describes none)"},
+	PartPrices:       {[]string{FileOnDemandPrices, FileOnDemandMetalPrices, FileSpotPrices}, "the prices are Karpenter's shipped tables' (the capture holds none of the region's)"},
 }
 
 // Knows says whether the capture held a part.
