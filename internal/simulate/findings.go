@@ -46,10 +46,75 @@ var (
 	labelReason  = lazyre.New(`label "([^"]+)" does not have known values(?: \(typo of "([^"]+)"\?\))?`)
 )
 
+// StillRefused says what keeps a workload's pods off a pool they select
+// whatever its limits allow ("" for nothing): upstream checks a pool's
+// remaining limits before its taints, so its reason for pods beside a
+// spent limit names only the limit.
+func StillRefused(a AskedPool) string {
+	var why []string
+	for _, t := range a.Untolerated {
+		taint := t.Key
+		if t.Value != "" {
+			taint += "=" + t.Value
+		}
+		why = append(why, fmt.Sprintf("they do not tolerate its taint %s:%s", taint, t.Effect))
+	}
+	if len(a.VolumeZones) > 0 {
+		why = append(why, fmt.Sprintf("their volumes are bound to %s, which it does not reach", strings.Join(a.VolumeZones, ", ")))
+	}
+	return strings.Join(why, "; ")
+}
+
+// Unsaid is what keeps pods off a pool that upstream's reasons for them
+// do not already name: a taint its reasons quote, or a volume's zone
+// when they name the volume requirements, is said.
+func Unsaid(a AskedPool, reasons []string) AskedPool {
+	all := strings.Join(reasons, "\n")
+	out := AskedPool{Pool: a.Pool}
+	for _, t := range a.Untolerated {
+		taint := "taint=" + t.Key
+		if t.Value != "" {
+			taint += "=" + t.Value
+		}
+		if !strings.Contains(all, taint+":"+t.Effect+")") {
+			out.Untolerated = append(out.Untolerated, t)
+		}
+	}
+	if !strings.Contains(all, "incompatible volume requirements") {
+		out.VolumeZones = a.VolumeZones
+	}
+	return out
+}
+
+// stillRefusedFix is the fix of what StillRefused names, "" for none.
+func stillRefusedFix(a AskedPool) string {
+	var fix []string
+	if len(a.Untolerated) > 0 {
+		var tols []string
+		for _, t := range a.Untolerated {
+			tols = append(tols, toleration(t.Key, t.Value, t.Effect))
+		}
+		fix = append(fix, fmt.Sprintf("add the toleration %s of that pool to its pod template", strings.Join(tols, " and ")))
+	}
+	if len(a.VolumeZones) > 0 {
+		fix = append(fix, fmt.Sprintf("add %s to the pool's zones (nodePools.%s.zones) or move the volume", strings.Join(a.VolumeZones, " or "), a.Pool))
+	}
+	return strings.Join(fix, ", and ")
+}
+
 // hintFor is the fix upstream's reason points to, for the pool the pods
 // ask for: upstream's reasons do not say which pool refused for which,
 // and the toleration of another pool would put the pods there.
 func hintFor(reason string, asks []AskedPool) string {
+	if strings.Contains(reason, "exceed limits for nodepool") {
+		// Room under the limit would not place it while the pool it
+		// selects refuses it for more: that fix comes first.
+		for _, a := range asks {
+			if fix := stillRefusedFix(a); fix != "" {
+				return fmt.Sprintf("even under its limits, pool %s would refuse it (%s): %s; then, if it still stays, raise the pool's limits (nodePools.%s.limits)", a.Pool, StillRefused(a), fix, a.Pool)
+			}
+		}
+	}
 	if m := taintReason().FindStringSubmatch(reason); m != nil {
 		for _, a := range asks {
 			if len(a.Untolerated) == 0 {

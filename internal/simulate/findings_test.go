@@ -22,3 +22,31 @@ func TestHintsFromSelectablePools(t *testing.T) {
 		}
 	}
 }
+
+// TestWhatStillKeepsThemOff: beside a spent limit, upstream names only
+// the limit; the hint names first what room would not fix (the selected
+// pool's taint, a volume's zone), and Unsaid drops what upstream's
+// reasons already quote.
+func TestWhatStillKeepsThemOff(t *testing.T) {
+	limit := "all available instance types exceed limits for nodepool (NodePool=app)"
+	tainted := AskedPool{Pool: "app", Untolerated: []Taint{{Key: "nodegroup", Value: "app", Effect: "NoSchedule"}}, VolumeZones: []string{"ap-northeast-2b"}}
+	want := "even under its limits, pool app would refuse it (they do not tolerate its taint nodegroup=app:NoSchedule; their volumes are bound to ap-northeast-2b, which it does not reach): add the toleration {key: nodegroup, value: app, effect: NoSchedule} of that pool to its pod template, and add ap-northeast-2b to the pool's zones (nodePools.app.zones) or move the volume; then, if it still stays, raise the pool's limits (nodePools.app.limits)"
+	if got := hintFor(limit, []AskedPool{{Pool: "spare"}, tainted}); got != want {
+		t.Errorf("hint %q\nwant %q", got, want)
+	}
+	if got, want := hintFor(limit, []AskedPool{{Pool: "app"}}), "raise the pool's limits (nodePools.<pool>.limits), or lower what the workload requests"; got != want {
+		t.Errorf("nothing but the limit: %q, want %q", got, want)
+	}
+	for _, c := range []struct {
+		reasons []string
+		want    string
+	}{
+		{[]string{limit}, "they do not tolerate its taint nodegroup=app:NoSchedule; their volumes are bound to ap-northeast-2b, which it does not reach"},
+		{[]string{"did not tolerate taint (taint=nodegroup=app:NoSchedule)"}, "their volumes are bound to ap-northeast-2b, which it does not reach"},
+		{[]string{"incompatible volume requirements, key topology.kubernetes.io/zone", "did not tolerate taint (taint=nodegroup=app:NoSchedule)"}, ""},
+	} {
+		if got := StillRefused(Unsaid(tainted, c.reasons)); got != c.want {
+			t.Errorf("reasons %q: %q, want %q", c.reasons, got, c.want)
+		}
+	}
+}

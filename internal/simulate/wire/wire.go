@@ -140,11 +140,13 @@ type Placement struct {
 	GroupOnly map[string]int `json:"groupOnly,omitempty"`
 }
 
-// AskedPool is a pool a workload's pods may use, and the pool's taints
-// they do not tolerate.
+// AskedPool is a pool a workload's pods may use, and what keeps them off
+// it whatever its limits allow: the pool's taints they do not tolerate,
+// and the zones their volumes are bound to when the pool reaches none.
 type AskedPool struct {
-	Pool        string  `json:"pool"`
-	Untolerated []Taint `json:"untolerated,omitempty"`
+	Pool        string   `json:"pool"`
+	Untolerated []Taint  `json:"untolerated,omitempty"`
+	VolumeZones []string `json:"volumeZones,omitempty"`
 }
 
 // Node is one node Karpenter would launch: the offering the AWS

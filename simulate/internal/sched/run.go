@@ -143,7 +143,7 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 	for p, err := range pending {
 		pl := &resp.Workloads[workloadOf(p)]
 		if pl.Asks == nil {
-			pl.Asks = asks(p, pools)
+			pl.Asks = asks(p, pools, c.volumeReqs[p.UID])
 		}
 		if g, ok := fallback[p]; ok {
 			add(&pl.GroupOnly, g+": "+err.Error(), 1)
@@ -157,8 +157,10 @@ func Run(req *simulate.Request) (*simulate.Response, error) {
 
 // asks are the pools a pod's selectors let it use, with their taints it
 // does not tolerate: a pool whose template's labels and requirements are
-// compatible with the pod's node selector and required affinity.
-func asks(p *corev1.Pod, pools []*karpv1.NodePool) []simulate.AskedPool {
+// compatible with the pod's node selector and required affinity. volumes
+// are the pod's volume topology alternatives: when the pool's
+// requirements meet none, the zones they name keep the pod off it too.
+func asks(p *corev1.Pod, pools []*karpv1.NodePool, volumes []karpsched.Requirements) []simulate.AskedPool {
 	out := []simulate.AskedPool{}
 	podReqs := karpsched.NewStrictPodRequirements(p)
 	for _, np := range pools {
@@ -173,6 +175,17 @@ func asks(p *corev1.Pod, pools []*karpv1.NodePool) []simulate.AskedPool {
 			if karpsched.Taints([]corev1.Taint{t}).ToleratesPod(p) != nil {
 				ask.Untolerated = append(ask.Untolerated, simulate.Taint{Key: t.Key, Value: t.Value, Effect: string(t.Effect)})
 			}
+		}
+		if len(volumes) > 0 && !slices.ContainsFunc(volumes, func(v karpsched.Requirements) bool {
+			return reqs.Compatible(v, karpsched.AllowUndefinedWellKnownLabels) == nil
+		}) {
+			zones := map[string]bool{}
+			for _, v := range volumes {
+				for _, z := range v.Get(corev1.LabelTopologyZone).Values() {
+					zones[z] = true
+				}
+			}
+			ask.VolumeZones = slices.Sorted(maps.Keys(zones))
 		}
 		out = append(out, ask)
 	}
