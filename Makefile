@@ -160,10 +160,12 @@ generate: module-zips
 
 # Benchmarks: Go benchmarks of loading, each generator, whole renders and
 # writing; then karpgen side by side with helm template and cue export,
-# a fleet of 1,000 environments and karpgen build (docs/performance.md).
+# a fleet of 1,000 environments and karpgen build, and simulate beside
+# Karpenter's provisioner (docs/performance.md).
 bench: build tools simulate/vendor/modules.txt
 	$(GO) test -run XXX -bench . -benchtime 20x ./generators/ ./internal/action/
 	$(GO) run ./internal/bench/sidebyside -bin bin -reference $(REFERENCE) -json docs/bench.json
+	cd simulate && GOTOOLCHAIN=$(SIM_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/$(BIN) KARPGEN_BENCH_JSON=$(CURDIR)/docs/bench.json $(GO) test -count=1 -run TestSideBySideWithUpstream -timeout 30m .
 	KARPGEN_UPDATE=1 $(GO) test -count=1 ./internal/bench/benchdoc
 	cd simulate && GOTOOLCHAIN=$(SIM_TOOLCHAIN) KARPGEN_BIN=$(CURDIR)/$(BIN) $(GO) test -run XXX -bench . -benchtime 5x .
 

@@ -34,6 +34,29 @@ func BenchmarkSettle10000PlainPods10Pools(b *testing.B) { benchSettle(b, plain(2
 
 // benchSettle places the workloads.
 func benchSettle(b *testing.B, workloads string) {
+	req := benchRequest(b, workloads)
+	pods, nodes, rounds := 0, 0, 0
+	for b.Loop() {
+		resp, err := sched.Run(req)
+		must(b, err)
+		pods, nodes, rounds = 0, len(resp.Nodes), resp.Rounds
+		for _, w := range resp.Workloads {
+			if len(w.Pending) > 0 {
+				b.Fatalf("%s/%s: pods Pending: %v", w.Namespace, w.Name, w.Pending)
+			}
+			for _, n := range w.Nodes {
+				pods += n
+			}
+		}
+	}
+	b.ReportMetric(float64(pods), "pods")
+	b.ReportMetric(float64(nodes), "nodes")
+	b.ReportMetric(float64(rounds), "rounds")
+}
+
+// benchRequest is the request of the benchmarks' environment, ten pools
+// of ten families, for the workloads.
+func benchRequest(b testing.TB, workloads string) *simulate.Request {
 	dir := b.TempDir()
 	profiles := filepath.Join(dir, "profiles")
 	must(b, os.MkdirAll(profiles, 0o755))
@@ -65,23 +88,7 @@ func benchSettle(b *testing.B, workloads string) {
 	must(b, err)
 	req, err := simulate.NewRequest(e, bundle.Files[model.FileNodePools], ws, simulate.TablePrices(e.Profile.Cluster.Region))
 	must(b, err)
-	pods, nodes, rounds := 0, 0, 0
-	for b.Loop() {
-		resp, err := sched.Run(req)
-		must(b, err)
-		pods, nodes, rounds = 0, len(resp.Nodes), resp.Rounds
-		for _, w := range resp.Workloads {
-			if len(w.Pending) > 0 {
-				b.Fatalf("%s/%s: pods Pending: %v", w.Namespace, w.Name, w.Pending)
-			}
-			for _, n := range w.Nodes {
-				pods += n
-			}
-		}
-	}
-	b.ReportMetric(float64(pods), "pods")
-	b.ReportMetric(float64(nodes), "nodes")
-	b.ReportMetric(float64(rounds), "rounds")
+	return req
 }
 
 // diverse are five Deployments of n pods each, in upstream's benchmark
@@ -135,7 +142,7 @@ spec:
 	return b.String()
 }
 
-func must(b *testing.B, err error) {
+func must(b testing.TB, err error) {
 	b.Helper()
 	if err != nil {
 		b.Fatal(err)

@@ -28,6 +28,9 @@ type Results struct {
 	// same package with the schema (scale-karpgen-N, scale-cue-N), and a
 	// build in the largest (scale-build-N).
 	Scale []Row `json:"scale,omitempty"`
+	// Simulate are simulate's scheduler and Karpenter's own provisioner
+	// on the same requests (simulate-ID, upstream-ID), in process.
+	Simulate []Row `json:"simulate,omitempty"`
 }
 
 // Row is one command's median wall time and peak memory.
@@ -99,8 +102,9 @@ func (r *Results) Regions() map[string]string {
 		r.Fleet, Wall(tmpfs.WallMS), MiB(tmpfs.RSSKiB), Wall(disk.WallMS), Wall(unchanged.WallMS))
 	fmt.Fprintf(&table, "| `karpgen diff` of %d environments after one shared change ≤ 2× their render (tmpfs) | %s |\n", r.Fleet, ratio(diff, tmpfs))
 	return map[string]string{
-		"table": table.String(),
-		"scale": r.scaleTable(build),
+		"table":    table.String(),
+		"scale":    r.scaleTable(build),
+		"simulate": r.simulateTable(),
 		"summary": fmt.Sprintf("A render of one environment takes %s, %d environments %s in %s on %d CPUs (into tmpfs); see docs/performance.md.\n",
 			Wall(one.WallMS), r.Fleet, Wall(tmpfs.WallMS), MiB(tmpfs.RSSKiB), r.CPUs),
 		"build": fmt.Sprintf("A build of one environment takes %s (%s in a package of %d environments), far inside Argo CD's 60 s plugin timeout.\n",
@@ -145,6 +149,27 @@ func (r *Results) scaleTable(buildAlone Row) string {
 		}
 		fmt.Fprintf(&b, "\n`karpgen build` of one environment in the package of %d: %s, %s its cost in a package of one (%s%s).\n",
 			largest, Wall(bl.WallMS), ratio(bl, buildAlone), Wall(buildAlone.WallMS), how)
+	}
+	return b.String()
+}
+
+// simulateTable is simulate beside Karpenter's provisioner.
+func (r *Results) simulateTable() string {
+	if len(r.Simulate) == 0 {
+		return "simulate was not timed beside Karpenter's provisioner in this run.\n"
+	}
+	var b strings.Builder
+	b.WriteString("| request | simulate | Karpenter's provisioner | ratio (target ≤ 1.2×) |\n|---|---|---|---|\n")
+	for _, x := range r.Simulate {
+		id, ok := strings.CutPrefix(x.ID, "simulate-")
+		if !ok {
+			continue
+		}
+		for _, y := range r.Simulate {
+			if y.ID == "upstream-"+id {
+				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", x.Name, Wall(x.WallMS), Wall(y.WallMS), ratio(x, y))
+			}
+		}
 	}
 	return b.String()
 }
