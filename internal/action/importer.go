@@ -14,9 +14,11 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/doctor"
 	"github.com/karpgen/karpgen/internal/doctor/live"
+	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
 	"github.com/karpgen/karpgen/internal/importer"
 	"github.com/karpgen/karpgen/internal/lint"
 	"github.com/karpgen/karpgen/internal/load"
+	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/util/boundyaml"
 	"github.com/karpgen/karpgen/internal/util/escape"
@@ -221,6 +223,18 @@ func captured(dir string) (*importer.Captured, error) {
 	}
 	out := &importer.Captured{Cluster: c.Name, ClusterARN: c.ARN, Kubernetes: c.Kubernetes, File: path.Join(filepath.ToSlash(dir), live.FileEKSCluster),
 		ServiceAccountRole: c.ServiceAccountRole, ServiceAccountFile: path.Join(filepath.ToSlash(dir), live.FileKarpenterSA), OIDCIssuer: c.OIDCIssuer}
+	if gs := c.Stacks[model.GettingStartedStack(c.Name)]; gs != nil {
+		_, resources, _ := doctor.StackFiles(gs.Name)
+		out.GettingStarted = &importer.CapturedStack{Name: gs.Name, File: path.Join(filepath.ToSlash(dir), resources)}
+		for _, r := range gs.Resources {
+			switch {
+			case r.Logical == "KarpenterInterruptionQueue" && r.Type == "AWS::SQS::Queue":
+				out.GettingStarted.Queue = cfnpreview.PhysicalName(r.Type, r.Physical)
+			case r.Logical == "KarpenterNodeRole" && r.Type == "AWS::IAM::Role":
+				out.GettingStarted.NodeRole = r.Physical
+			}
+		}
+	}
 	for _, a := range c.Associations {
 		out.Associations = append(out.Associations, importer.CapturedAssociation{ID: a.ID, Namespace: a.Namespace, ServiceAccount: a.ServiceAccount, RoleARN: a.RoleARN,
 			File: path.Join(filepath.ToSlash(dir), live.PerItem(live.PrefixAssociation, a.ID))})

@@ -144,7 +144,7 @@ func commands(e *model.Env) []command {
 	// profile names, what each holds and the template it was deployed
 	// with, and every Helm release (Argo CD takes over from one).
 	for _, stack := range stacksOf(n) {
-		describe, resources, template := stackFiles(stack)
+		describe, resources, template := StackFiles(stack)
 		out = append(out,
 			command{q(describe), fmt.Sprintf("aws cloudformation describe-stacks %s --stack-name %s --output json", region, q(stack))},
 			command{q(resources), fmt.Sprintf("aws cloudformation describe-stack-resources %s --stack-name %s --output json", region, q(stack))},

@@ -293,7 +293,7 @@ func (c *checkRun) iamOutsideStack() bool {
 	if c.s == nil {
 		return false
 	}
-	describe, _, _ := stackFiles(c.e.Names.Stack)
+	describe, _, _ := StackFiles(c.e.Names.Stack)
 	var v map[string]any
 	found, failed, err := c.s.read(describe, &v)
 	if err != nil || !found || failed == nil || failed.Code != "ValidationError" || !strings.Contains(failed.Message, "does not exist") {

@@ -26,16 +26,18 @@ func stacksOf(n model.Names) []string {
 	return out
 }
 
-// stackFiles are the capture's files of one stack. The prefixes differ
+// StackFiles are the capture's files of one stack. The prefixes differ
 // so that no stack's name makes another's file.
-func stackFiles(stack string) (describe, resources, template string) {
+func StackFiles(stack string) (describe, resources, template string) {
 	return "cfn-stack-" + stack + ".json", "cfn-resources-" + stack + ".json", "cfn-template-" + stack + ".json"
 }
 
 // Identity is what a capture says of its cluster with no environment to
 // hold it to: the cluster's name, ARN and Kubernetes minor, its Pod
-// Identity associations and the IRSA role the controller's service
-// account names, for an import that adopts what the cluster has. A file that is not what the capture writes is an error.
+// Identity associations, the IRSA role the controller's service account
+// names and the getting-started stack (Karpenter-<cluster>) when it
+// exists, for an import that adopts what the cluster has. A file that is
+// not what the capture writes is an error.
 func Identity(s *State) (*live.Cluster, error) {
 	c := &live.Cluster{Dir: s.Name}
 	var cl eksCluster
@@ -46,6 +48,18 @@ func Identity(s *State) (*live.Cluster, error) {
 	}
 	if err := readAssociations(s, c); err != nil {
 		return nil, err
+	}
+	if c.Name != "" {
+		// The getting-started guide's stack: what it holds, the import
+		// keeps in it rather than adopt.
+		gs := model.GettingStartedStack(c.Name)
+		st, err := readStack(s, gs)
+		if err != nil {
+			return nil, err
+		}
+		if st != nil && st.Exists {
+			c.Stacks = map[string]*live.Stack{gs: st}
+		}
 	}
 	var sa struct {
 		Metadata struct {
@@ -220,7 +234,7 @@ func readKnown(s *State, file string, v any) (bool, error) {
 // readStack reads a stack's three files: nil when the capture holds
 // none, a stack that does not exist when describe-stacks says so.
 func readStack(s *State, name string) (*live.Stack, error) {
-	describe, resources, template := stackFiles(name)
+	describe, resources, template := StackFiles(name)
 	var ds struct {
 		Stacks []struct {
 			StackName   string `json:"StackName"`

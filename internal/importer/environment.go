@@ -34,8 +34,30 @@ func (im *importer) environment() (*form.Profile, error) {
 	cluster.KubernetesVersion = im.kubernetesVersion()
 	karpenter := &form.Karpenter{Version: im.version, Namespace: orString(im.opts.Namespace, "kube-system"), ServiceAccount: v.get("serviceAccount", "name").str()}
 	im.auth(karpenter, cluster, irsaRole)
-	im.queue(karpenter, settings)
-	im.adoptNodeRoles(karpenter)
+	roles := im.nodeRolesByUse()
+	keep := im.gettingStartedKeeps(cluster.Name, valuesQueue(settings), roles)
+	im.queue(karpenter, settings, keep)
+	im.adoptNodeRoles(karpenter, roles, keep)
+	if keep {
+		// The names the bundle gives by default need no saying.
+		if karpenter.QueueName == model.DefaultQueue(cluster.Name) {
+			karpenter.QueueName = ""
+		}
+		if karpenter.NodeRole == model.DefaultNodeRole(cluster.Name) {
+			karpenter.NodeRole = ""
+		}
+		gs := im.opts.Captured.GettingStarted
+		var held []string
+		if gs.Queue != "" {
+			held = append(held, "the interruption queue "+gs.Queue)
+		}
+		if gs.NodeRole != "" {
+			held = append(held, "the node role "+gs.NodeRole)
+		}
+		im.note("keep-stack", diag.Pos{File: gs.File, Line: 1, Col: 1},
+			"stack %s (upstream's getting-started template) holds %s: the profile keeps them as the bundle's, not adopted, so the bundle deploys to that stack under upstream's logical IDs and CloudFormation updates it in place, the controller policy included, as upstream's upgrade does; adopting them would deploy the bundle beside it and leave the old policy attached",
+			gs.Name, strings.Join(held, " and "))
+	}
 	im.nodeAccess(karpenter)
 	im.readValues(karpenter, settings)
 	nodeGroups := im.nodeGroups(karpenter)
@@ -237,12 +259,45 @@ func (im *importer) adoptAssociation(karpenter *form.Karpenter) bool {
 	return false
 }
 
+// valuesQueue is the interruption queue the Helm values name, "" for
+// none.
+func valuesQueue(settings node) string {
+	return orString(settings.get("interruptionQueue").str(), settings.get("aws").get("interruptionQueueName").str())
+}
+
+// gettingStartedKeeps says whether the bundle takes over upstream's
+// getting-started stack rather than deploy beside it: the capture shows
+// the stack, and what it holds under upstream's logical IDs is what the
+// install uses, the queue the values name and the node role most
+// classes name (or the default one, when the classes name none). The
+// bundle's template holds them under the same IDs and names, so that
+// CloudFormation updates each in place.
+func (im *importer) gettingStartedKeeps(cluster, queue string, roles []string) bool {
+	c := im.opts.Captured
+	if c == nil || c.GettingStarted == nil {
+		return false
+	}
+	gs := c.GettingStarted
+	role := ""
+	if len(roles) > 0 {
+		role = roles[0]
+	}
+	switch {
+	case queue != gs.Queue:
+		return false
+	case role != "":
+		return role == gs.NodeRole
+	default:
+		return gs.NodeRole == "" || gs.NodeRole == model.DefaultNodeRole(cluster)
+	}
+}
+
 // queue is the interruption queue the Helm values name, which exists
-// with its rules, so that the profile adopts it; without one the profile
-// has none, said in a note.
-func (im *importer) queue(karpenter *form.Karpenter, settings node) {
-	legacy := settings.get("aws")
-	queue := orString(settings.get("interruptionQueue").str(), legacy.get("interruptionQueueName").str())
+// with its rules: the profile adopts it, or, where the getting-started
+// stack the bundle takes over holds it, names it as the bundle's own.
+// Without one the profile has none, said in a note.
+func (im *importer) queue(karpenter *form.Karpenter, settings node, keep bool) {
+	queue := valuesQueue(settings)
 	karpenter.InterruptionQueue = form.Ptr(queue != "")
 	if queue == "" {
 		where, why := im.first, "without the Helm values in use, no interruption queue is known"
@@ -252,10 +307,14 @@ func (im *importer) queue(karpenter *form.Karpenter, settings node) {
 		im.note("default-queue", where, "%s: the profile has none (karpenter.interruptionQueue: false), so Karpenter does not see spot interruptions or rebalance notices; set it to true to have the bundle create the queue and its rules", why)
 		return
 	}
+	if keep {
+		karpenter.QueueName = queue
+		return
+	}
 	karpenter.ExistingInterruptionQueue = queue
 	at := settings.get("interruptionQueue").pos()
 	if settings.get("interruptionQueue").str() == "" {
-		at = legacy.get("interruptionQueueName").pos()
+		at = settings.get("aws").get("interruptionQueueName").pos()
 	}
 	im.note("adopt-queue", at, "interruption queue %s exists (the Helm values name it), with its EventBridge rules: the profile adopts it (karpenter.existingInterruptionQueue), so the bundle creates neither", queue)
 }
@@ -274,24 +333,34 @@ func (im *importer) nodeAccess(karpenter *form.Karpenter) {
 		"a cluster that ran Karpenter before v1 joins its nodes through aws-auth and is usually in CONFIG_MAP authentication mode, where EKS refuses access entries: the profile maps the node roles in aws-auth (karpenter.nodeAccess: awsAuth); move to accessEntry once aws eks describe-cluster --query cluster.accessConfig says API_AND_CONFIG_MAP or API")
 }
 
-// adoptNodeRoles adopts the roles the node classes name, which exist
-// with their access entries, rather than create them again: the role
-// most classes name is the environment's; each other stays with its
-// classes as one of karpenter.nodeRoles.
-func (im *importer) adoptNodeRoles(karpenter *form.Karpenter) {
-	if len(im.nodeRoles) == 0 {
-		return
-	}
+// nodeRolesByUse are the roles the node classes name, the one most
+// classes name first.
+func (im *importer) nodeRolesByUse() []string {
 	uses := map[string]int{}
 	for _, nc := range im.classes {
 		if nc.Role != "" {
 			uses[nc.Role]++
 		}
 	}
-	roles := slices.SortedStableFunc(slices.Values(slices.Sorted(maps.Keys(im.nodeRoles))), func(a, b string) int { return uses[b] - uses[a] })
-	karpenter.ExistingNodeRole = roles[0]
-	im.note("adopt-node-role", im.nodeRoles[roles[0]],
-		"node role %s exists (the node classes name it): the profile adopts it (karpenter.existingNodeRole), so the bundle creates neither it nor its access entry", roles[0])
+	return slices.SortedStableFunc(slices.Values(slices.Sorted(maps.Keys(im.nodeRoles))), func(a, b string) int { return uses[b] - uses[a] })
+}
+
+// adoptNodeRoles adopts the roles the node classes name, which exist
+// with their access entries, rather than create them again: the role
+// most classes name is the environment's, or, where the getting-started
+// stack the bundle takes over holds it, the bundle's own by name; each
+// other stays with its classes as one of karpenter.nodeRoles.
+func (im *importer) adoptNodeRoles(karpenter *form.Karpenter, roles []string, keep bool) {
+	if len(roles) == 0 {
+		return
+	}
+	if keep {
+		karpenter.NodeRole = roles[0]
+	} else {
+		karpenter.ExistingNodeRole = roles[0]
+		im.note("adopt-node-role", im.nodeRoles[roles[0]],
+			"node role %s exists (the node classes name it): the profile adopts it (karpenter.existingNodeRole), so the bundle creates neither it nor its access entry", roles[0])
+	}
 	for _, r := range roles[1:] {
 		if karpenter.NodeRoles == nil {
 			karpenter.NodeRoles = map[string]form.KarpenterNodeRole{}

@@ -56,6 +56,19 @@ type Captured struct {
 	ServiceAccountRole, ServiceAccountFile string
 	// OIDCIssuer is the cluster's issuer URL, from File.
 	OIDCIssuer string
+	// GettingStarted is the getting-started guide's stack
+	// (Karpenter-<cluster>) when the capture shows it exists; nil
+	// otherwise.
+	GettingStarted *CapturedStack
+}
+
+// CapturedStack is what upstream's getting-started stack holds under
+// upstream's logical IDs, read from File: the interruption queue
+// (KarpenterInterruptionQueue) and the node role (KarpenterNodeRole) by
+// name, "" for what it does not hold.
+type CapturedStack struct {
+	Name, File      string
+	Queue, NodeRole string
 }
 
 // CapturedAssociation is one Pod Identity association of the capture,

@@ -90,6 +90,22 @@ func ControllerPolicies(m *facts.Minor, n model.Names, g model.IAMGates) []Contr
 	return split
 }
 
+// UpstreamControllerPolicy says whether a logical ID is one upstream's
+// getting-started templates give a controller policy: the single
+// KarpenterControllerPolicy of 0.32-1.8, or a part of the split of 1.9
+// on.
+func UpstreamControllerPolicy(logicalID string) bool {
+	if logicalID == "KarpenterControllerPolicy" {
+		return true
+	}
+	for _, part := range policyParts {
+		if logicalID == part.name+"Policy" {
+			return true
+		}
+	}
+	return false
+}
+
 // Version is the policy language version of every document.
 const Version = "2012-10-17"
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
+	"github.com/karpgen/karpgen/internal/iam/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
 	"github.com/karpgen/karpgen/internal/util/escape"
@@ -149,7 +150,11 @@ func (p *Plan) readLive() error {
 		return err
 	}
 	if !ok {
-		p.Assumes = append(p.Assumes, "the capture holds no stack "+n.Stack+": the deploy is not previewed")
+		what := "no stack " + n.Stack
+		if st := p.live.Stacks[n.Stack]; st != nil && st.Exists {
+			what = "stack " + n.Stack + " but not its template (" + escape.ShellJoin("aws", "cloudformation", "get-template", "--region", n.Region, "--stack-name", n.Stack, "--template-stage", "Original") + ")"
+		}
+		p.Assumes = append(p.Assumes, "the capture holds "+what+": the deploy is not previewed")
 		return nil
 	}
 	st := p.live.Stacks[n.Stack]
@@ -157,7 +162,12 @@ func (p *Plan) readLive() error {
 	if ok, why := cfnpreview.Updatable(st.Status); st.Exists && !ok {
 		p.Blockers = append(p.Blockers, block("upgrade/stack-state", "stack "+n.Stack+" is in status "+st.Status+": "+why))
 	}
+	var replaced []string
 	for _, c := range cfnpreview.Harmful(changes) {
+		if replacesControllerPolicy(c, n) {
+			replaced = append(replaced, c.Name)
+			continue
+		}
 		msg := "deploying the target's IAM to stack " + n.Stack + " would " + verb(c.Action) + " " + c.Logical
 		if c.Name != "" {
 			msg += " (" + c.Name + ")"
@@ -169,7 +179,42 @@ func (p *Plan) readLive() error {
 		msg += ". " + adoptHint(c, n, p.live.Associations)
 		p.Blockers = append(p.Blockers, block("upgrade/stack-harm", msg))
 	}
+	p.Retirement = append(p.Retirement, replacedPolicies(target, replaced)...)
 	return nil
+}
+
+// replacesControllerPolicy says whether a change deletes a controller
+// policy of upstream's getting-started stack that the target's template,
+// deployed to that stack in place, succeeds: its own controller
+// policies, attached to the adopted controller role the old one was
+// attached to. CloudFormation creates them before it deletes the old one
+// (the update's cleanup), so the controller never goes without, as in
+// upstream's own update of the stack.
+func replacesControllerPolicy(c cfnpreview.Change, n model.Names) bool {
+	return c.Action == cfnpreview.Delete && c.Type == "AWS::IAM::ManagedPolicy" && iampolicy.UpstreamControllerPolicy(c.Logical) &&
+		n.ControllerRoleExists && n.Stack == model.GettingStartedStack(n.Cluster)
+}
+
+// replacedPolicies says what the in-place update does with the
+// getting-started stack's controller policies, and what still names
+// them: eksctl attached them to its role by ARN, and its config would
+// attach them again.
+func replacedPolicies(target *model.Env, replaced []string) []string {
+	if len(replaced) == 0 {
+		return nil
+	}
+	n := target.Names
+	var arns []string
+	for _, cp := range iampolicy.ControllerPolicies(target.Facts, n, target.IAMGates) {
+		arns = append(arns, n.PolicyARN(cp.Name))
+	}
+	what, them := "controller policy "+replaced[0]+" gives", "it"
+	if len(replaced) > 1 {
+		what, them = "controller policies "+strings.Join(replaced, ", ")+" give", "them"
+	}
+	return []string{"The deploy updates stack " + n.Stack + " in place, as upstream's upgrade does: its " + what + " way to the target's, which the template attaches to the adopted role " + n.ControllerRole +
+		"; CloudFormation deletes " + them + " only after those exist. eksctl's config names " + them + " in permissionPolicyARNs (podIdentityAssociations) or attachPolicyARNs (iamServiceAccounts): put the target's there instead (" +
+		strings.Join(arns, ", ") + ") and run eksctl update podidentityassociation -f CONFIG or eksctl update iamserviceaccount -f CONFIG once the stack is updated, or the next eksctl update fails on a policy that no longer exists"}
 }
 
 func verb(a cfnpreview.Action) string {

@@ -2,6 +2,7 @@ package upgrade_test
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -292,5 +293,110 @@ func TestAdoptingTheEksctlPodIdentityInstall(t *testing.T) {
 				t.Errorf("%s, adopted: retirement %q\nwant it to say %q", filepath.Base(dir), retirement, stale)
 			}
 		}
+	}
+}
+
+// TestUpdatingTheGettingStartedStackInPlace takes over the stack of each
+// of upstream's getting-started templates, 0.32 to 1.9, as import does
+// when the stack holds the queue and node role the install uses: the
+// target's template goes to Karpenter-<cluster> itself, keeps the queue
+// and node role under upstream's logical IDs, and replaces the
+// controller policy where it lives. Where the target splits a single
+// policy, the old one's deletion is upstream's own update, not harm, and
+// the plan says what eksctl's config must name instead.
+func TestUpdatingTheGettingStartedStackInPlace(t *testing.T) {
+	p := *prodEnv(t).Profile
+	p.Karpenter.Auth = "podIdentity"
+	p.Karpenter.ExistingInterruptionQueue, p.Karpenter.ExistingNodeRole = "", ""
+	p.Karpenter.InterruptionQueue, p.Karpenter.QueueName, p.Karpenter.NodeRole = true, "", ""
+	role := p.Cluster.Name + "-karpenter"
+	p.Karpenter.ExistingControllerRole, p.Karpenter.ExistingPodIdentityAssociation = role, "a-0abc1def2ghi3jkl4"
+	e := model.Resolve(&p)
+	n := e.Names
+	gs := model.GettingStartedStack(n.Cluster)
+	if n.Stack != gs {
+		t.Fatalf("the profile deploys to %s, not the getting-started stack %s", n.Stack, gs)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(oracle.Dir(t), "gettingstarted-v0.3*"))
+	more, _ := filepath.Glob(filepath.Join(oracle.Dir(t), "v*", "cloudformation.yaml"))
+	for _, m := range more {
+		dirs = append(dirs, filepath.Dir(m))
+	}
+	tested := 0
+	for _, dir := range dirs {
+		name := filepath.Base(dir)
+		if name == "gettingstarted-v0.31.4" {
+			continue // v1alpha5: an upgrade from there is a migration of its own
+		}
+		body, err := os.ReadFile(filepath.Join(dir, "cloudformation.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmpl, err := cfnpreview.Parse("cloudformation.yaml", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// What describe-stack-resources prints for a stack deployed
+		// from it.
+		st := &live.Stack{Name: gs, Exists: true, Template: tmpl, Status: "UPDATE_COMPLETE", Parameters: map[string]string{"ClusterName": n.Cluster}}
+		single := false
+		for _, id := range slices.Sorted(maps.Keys(tmpl.Resources)) {
+			r := tmpl.Resources[id]
+			physical := gs + "-" + id + "-1C3X8D0TQ4M7"
+			switch {
+			case r.Type == "AWS::IAM::Role" && id == "KarpenterNodeRole":
+				physical = n.NodeRole
+			case r.Type == "AWS::SQS::Queue":
+				physical = "https://sqs." + n.Region + ".amazonaws.com/" + n.Account + "/" + n.Queue
+			case r.Type == "AWS::IAM::ManagedPolicy" && id == "KarpenterControllerPolicy":
+				physical, single = n.PolicyARN("KarpenterControllerPolicy-"+n.Cluster), true
+			case r.Type == "AWS::IAM::ManagedPolicy":
+				physical = n.PolicyARN("KarpenterController" + id + "-" + n.Cluster)
+			}
+			st.Resources = append(st.Resources, cfnpreview.Live{Logical: id, Physical: physical, Type: r.Type})
+		}
+		c := &live.Cluster{Dir: "cap", Stacks: map[string]*live.Stack{gs: st},
+			Associations: []live.Association{{ID: "a-0abc1def2ghi3jkl4", Namespace: n.Namespace, ServiceAccount: n.ServiceAccount, RoleARN: n.ARN("iam", "", n.Account, "role/"+role)}}}
+		c.Know(live.PartAssociations)
+		plan, err := upgrade.New(e, upgrade.Options{From: facts.Minors[len(facts.Minors)-2].NewestPatch().String(), To: facts.Newest().NewestPatch().String(), Live: c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tested++
+		for _, b := range plan.Blockers {
+			if b.Rule == "upgrade/stack-harm" {
+				t.Errorf("%s: %s", name, b.Message)
+			}
+		}
+		if plan.Stack == nil || plan.Stack.Name != gs || !plan.Stack.Exists {
+			t.Fatalf("%s: the deploy is not previewed on %s: %+v", name, gs, plan.Stack)
+		}
+		var deleted []string
+		for _, ch := range plan.Stack.Changes {
+			switch {
+			case ch.Action == cfnpreview.Delete:
+				deleted = append(deleted, ch.Logical)
+			case ch.Action == cfnpreview.Replace && ch.Type != "AWS::Events::Rule", ch.Action == cfnpreview.Fails:
+				t.Errorf("%s: %s %s: %s", name, ch.Action, ch.Logical, ch.Why)
+			}
+		}
+		retirement := strings.Join(plan.Retirement, "\n")
+		inPlace := "The deploy updates stack " + gs + " in place, as upstream's upgrade does: its controller policy KarpenterControllerPolicy-" + n.Cluster +
+			" gives way to the target's, which the template attaches to the adopted role " + role
+		if single {
+			if !slices.Equal(deleted, []string{"KarpenterControllerPolicy"}) {
+				t.Errorf("%s: deleted %q, want the single controller policy alone", name, deleted)
+			}
+			if !strings.Contains(retirement, inPlace) || !strings.Contains(retirement, n.PolicyARN("KarpenterControllerNodeLifecyclePolicy-"+n.Cluster)) {
+				t.Errorf("%s: retirement %q\nwant it to say %q and name the target's policies", name, retirement, inPlace)
+			}
+			continue
+		}
+		if len(deleted) != 0 || retirement != "" {
+			t.Errorf("%s: split like the target's, yet deleted %q, retirement %q", name, deleted, retirement)
+		}
+	}
+	if tested < 20 {
+		t.Errorf("%d getting-started templates tested, want every one of 0.32 to 1.14", tested)
 	}
 }
