@@ -32,7 +32,7 @@ func importCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []stri
 	option(&opts.KubernetesVersion, "KubernetesVersion", "kubernetes-version", "", "Kubernetes version of the cluster (default: the newest that version supports)")
 	option(&opts.Namespace, "Namespace", "namespace", "kube-system", "namespace Karpenter is installed in")
 	option(&opts.OIDCIssuer, "OIDCIssuer", "oidc-issuer", "", "the cluster's OIDC issuer URL, for a controller that uses IRSA")
-	option(&opts.NodeGroup, "NodeGroup", "node-group", "", "EKS managed node group the controller runs on (default: the one its --values pin it to, else system)")
+	option(&opts.NodeGroup, "NodeGroup", "node-group", "", "EKS managed node group the controller runs on (default: the one its --values pin it to, else the only one --state shows, else system)")
 	fs.StringVar(&im.ValuesFile, "values", "", "Helm values of the karpenter release")
 	fs.StringVar(&im.Out, "output-file", "", "file to write the profile to (default: standard output); never overwritten")
 	addFormatFlag(fs, &format, "output format: text or json (what the import changed or dropped, on standard error)", "text", "json")

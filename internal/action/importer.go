@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"github.com/karpgen/karpgen/internal/load"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/output"
+	"github.com/karpgen/karpgen/internal/profile/form"
 	"github.com/karpgen/karpgen/internal/util/boundyaml"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
@@ -223,6 +225,15 @@ func captured(dir string) (*importer.Captured, error) {
 	}
 	out := &importer.Captured{Cluster: c.Name, ClusterARN: c.ARN, Kubernetes: c.Kubernetes, File: path.Join(filepath.ToSlash(dir), live.FileEKSCluster),
 		ServiceAccountRole: c.ServiceAccountRole, ServiceAccountFile: path.Join(filepath.ToSlash(dir), live.FileKarpenterSA), OIDCIssuer: c.OIDCIssuer}
+	for _, name := range slices.Sorted(maps.Keys(c.NodeGroups)) {
+		g := c.NodeGroups[name]
+		ng := importer.CapturedNodeGroup{Name: name, File: path.Join(filepath.ToSlash(dir), live.PerItem(live.PrefixNodeGroup, name)),
+			Labels: g.Labels, InstanceTypes: g.InstanceTypes, Desired: g.Desired}
+		for _, t := range g.Taints {
+			ng.Taints = append(ng.Taints, form.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})
+		}
+		out.NodeGroups = append(out.NodeGroups, ng)
+	}
 	if gs := c.Stacks[model.GettingStartedStack(c.Name)]; gs != nil {
 		_, resources, _ := doctor.StackFiles(gs.Name)
 		out.GettingStarted = &importer.CapturedStack{Name: gs.Name, File: path.Join(filepath.ToSlash(dir), resources)}

@@ -35,7 +35,7 @@ func StackFiles(stack string) (describe, resources, template string) {
 // Identity is what a capture says of its cluster with no environment to
 // hold it to: the cluster's name, ARN and Kubernetes minor, its Pod
 // Identity associations, the IRSA role the controller's service account
-// names and the getting-started stack (Karpenter-<cluster>) when it
+// names, its managed node groups and the getting-started stack (Karpenter-<cluster>) when it
 // exists, for an import that adopts what the cluster has. A file that is
 // not what the capture writes is an error.
 func Identity(s *State) (*live.Cluster, error) {
@@ -47,6 +47,10 @@ func Identity(s *State) (*live.Cluster, error) {
 		c.Name, c.ARN, c.Kubernetes, c.OIDCIssuer = cl.Cluster.Name, cl.Cluster.Arn, cl.Cluster.Version, cl.Cluster.Identity.OIDC.Issuer
 	}
 	if err := readAssociations(s, c); err != nil {
+		return nil, err
+	}
+	c.NodeGroups = map[string]live.NodeGroup{}
+	if err := readNodeGroups(s, c); err != nil {
 		return nil, err
 	}
 	if c.Name != "" {
@@ -301,6 +305,10 @@ func readStack(s *State, name string) (*live.Stack, error) {
 	return st, nil
 }
 
+// taintEffects are EKS's spellings of the taint effects, as describe-nodegroup
+// prints them, and Kubernetes's.
+var taintEffects = map[string]string{"NO_SCHEDULE": "NoSchedule", "NO_EXECUTE": "NoExecute", "PREFER_NO_SCHEDULE": "PreferNoSchedule"}
+
 // readNodeGroups reads every eks-nodegroup-*.json of the folder.
 func readNodeGroups(s *State, c *live.Cluster) error {
 	names, err := fs.Glob(s.fsys, live.PerItem(live.PrefixNodeGroup, "*"))
@@ -320,7 +328,13 @@ func readNodeGroups(s *State, c *live.Cluster) error {
 					Max     int `json:"maxSize"`
 					Desired int `json:"desiredSize"`
 				} `json:"scalingConfig"`
-				Tags           map[string]string `json:"tags"`
+				Tags   map[string]string `json:"tags"`
+				Labels map[string]string `json:"labels"`
+				Taints []struct {
+					Key    string `json:"key"`
+					Value  string `json:"value"`
+					Effect string `json:"effect"`
+				} `json:"taints"`
 				LaunchTemplate *struct {
 					ID      string `json:"id"`
 					Name    string `json:"name"`
@@ -338,7 +352,14 @@ func readNodeGroups(s *State, c *live.Cluster) error {
 		}
 		ng := g.Nodegroup
 		group := live.NodeGroup{Name: ng.Name, Role: ng.Role, Subnets: ng.Subnets, InstanceTypes: ng.InstanceTypes,
-			Min: ng.Scaling.Min, Max: ng.Scaling.Max, Desired: ng.Scaling.Desired, Tags: ng.Tags}
+			Min: ng.Scaling.Min, Max: ng.Scaling.Max, Desired: ng.Scaling.Desired, Tags: ng.Tags, Labels: ng.Labels}
+		for _, t := range ng.Taints {
+			effect, ok := taintEffects[t.Effect]
+			if !ok {
+				return &StateError{File: file, Reason: fmt.Sprintf("nodegroup.taints: effect %s is none of EKS's (NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE)", strconv.Quote(t.Effect))}
+			}
+			group.Taints = append(group.Taints, live.Taint{Key: t.Key, Value: t.Value, Effect: effect})
+		}
 		if lt := ng.LaunchTemplate; lt != nil {
 			group.LaunchTemplate = &live.LaunchTemplate{ID: lt.ID, Name: lt.Name, Version: lt.Version}
 			if err := readLaunchTemplate(s, strings.TrimSuffix(strings.TrimPrefix(file, live.PrefixNodeGroup), ".json"), group.LaunchTemplate); err != nil {

@@ -60,7 +60,10 @@ func (im *importer) environment() (*form.Profile, error) {
 	}
 	im.nodeAccess(karpenter)
 	im.readValues(karpenter, settings)
-	nodeGroups := im.nodeGroups(karpenter)
+	nodeGroups, err := im.nodeGroups(karpenter)
+	if err != nil {
+		return nil, err
+	}
 	return &form.Profile{Cluster: cluster, Karpenter: karpenter, NodeGroups: nodeGroups, NodeClasses: deref(im.classes), NodePools: deref(im.pools)}, nil
 }
 
@@ -379,7 +382,7 @@ func (im *importer) adoptNodeRoles(karpenter *form.Karpenter, roles []string, ke
 // nodeGroups are the node group the controller runs on, by the Helm
 // values' node selector and tolerations, and an untainted one for system
 // pods where that group is tainted.
-func (im *importer) nodeGroups(karpenter *form.Karpenter) map[string]form.NodeGroup {
+func (im *importer) nodeGroups(karpenter *form.Karpenter) (map[string]form.NodeGroup, error) {
 	v := im.values
 	// The group the values pin the controller to: by its EKS label in
 	// the node selector, or in a required node affinity (the
@@ -397,6 +400,9 @@ func (im *importer) nodeGroups(karpenter *form.Karpenter) map[string]form.NodeGr
 		}
 	}
 	group := orString(im.opts.NodeGroup, pinned)
+	if c := im.opts.Captured; c != nil && len(c.NodeGroups) > 0 {
+		return im.capturedGroups(karpenter, group, at)
+	}
 	switch {
 	case group == "" && !v.ok():
 		group = "system"
@@ -429,7 +435,50 @@ func (im *importer) nodeGroups(karpenter *form.Karpenter) map[string]form.NodeGr
 		im.note("system-group", v.keyPos("tolerations"), "node group %s is tainted and the manifests name no untainted group for system pods: node group %s stands for it; give it the labels of the cluster's own", group, system)
 	}
 	groups[group] = controllerGroup
-	return groups
+	return groups, nil
+}
+
+// capturedGroups are the cluster's managed node groups as the capture
+// shows them, with the labels and taints EKS gives their nodes and, for
+// a group of one instance type, that type and the group's desired size,
+// as simulate packs them. The controller runs on the group the options
+// or the values name, or on the one group there is; among several, none
+// is assumed.
+func (im *importer) capturedGroups(karpenter *form.Karpenter, group string, at diag.Pos) (map[string]form.NodeGroup, error) {
+	captured := im.opts.Captured.NodeGroups
+	var names []string
+	for _, g := range captured {
+		names = append(names, g.Name)
+	}
+	first := diag.Pos{File: captured[0].File, Line: 1, Col: 1}
+	switch {
+	case group == "" && len(captured) == 1:
+		group = captured[0].Name
+		im.note("controller-group", first, "the values pin the controller to no node group and the capture shows one managed node group, %s: the controller runs there", group)
+	case group == "":
+		return nil, &NeedError{Needs: []Need{{"NodeGroup", "the values pin the controller to no node group, and the capture shows " + strconv.Itoa(len(names)) + " managed node groups: " + strings.Join(names, ", ")}}}
+	case !slices.Contains(names, group):
+		im.warn("controller-group", at, "the controller's node group %s is none of the managed node groups the capture shows (%s): check its name", group, strings.Join(names, ", "))
+	}
+	groups := map[string]form.NodeGroup{}
+	for _, g := range captured {
+		labels := maps.Clone(g.Labels)
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels["eks.amazonaws.com/nodegroup"] = g.Name // EKS labels every node of a managed group
+		ng := form.NodeGroup{Labels: labels, Taints: g.Taints}
+		if len(g.InstanceTypes) == 1 {
+			ng.InstanceType, ng.Size = g.InstanceTypes[0], form.Ptr(g.Desired)
+		}
+		groups[g.Name] = ng
+	}
+	if _, ok := groups[group]; !ok {
+		groups[group] = form.NodeGroup{Labels: map[string]string{"eks.amazonaws.com/nodegroup": group}}
+	}
+	karpenter.Controller.NodeGroup = group
+	im.note("captured-groups", first, "the profile's node groups are the cluster's managed node groups the capture shows (%s), with the labels and taints of their nodes, and the instance type and desired size of each group of one type", strings.Join(names, ", "))
+	return groups, nil
 }
 
 // deref is a map of the structs the importer built, by value.

@@ -56,10 +56,24 @@ type Captured struct {
 	ServiceAccountRole, ServiceAccountFile string
 	// OIDCIssuer is the cluster's issuer URL, from File.
 	OIDCIssuer string
+	// NodeGroups are the cluster's managed node groups, by name; nil
+	// when the capture lists none.
+	NodeGroups []CapturedNodeGroup
 	// GettingStarted is the getting-started guide's stack
 	// (Karpenter-<cluster>) when the capture shows it exists; nil
 	// otherwise.
 	GettingStarted *CapturedStack
+}
+
+// CapturedNodeGroup is one managed node group of the capture, as
+// describe-nodegroup prints it in File: the labels and taints its nodes
+// carry, its instance types and its desired size.
+type CapturedNodeGroup struct {
+	Name, File    string
+	Labels        map[string]string
+	Taints        []form.Taint
+	InstanceTypes []string
+	Desired       int
 }
 
 // CapturedStack is what upstream's getting-started stack holds under

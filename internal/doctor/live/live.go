@@ -124,10 +124,17 @@ type NodeGroup struct {
 	Min, Max, Desired      int
 	// Tags are the group's own tags (eksctl's name its stack).
 	Tags map[string]string
+	// Labels and Taints are what EKS puts on the group's nodes, the
+	// taints' effects as Kubernetes spells them (NoSchedule).
+	Labels map[string]string
+	Taints []Taint
 	// LaunchTemplate is the group's launch template, nil for none (its
 	// nodes then carry the cluster security group).
 	LaunchTemplate *LaunchTemplate
 }
+
+// Taint is a node group's taint.
+type Taint struct{ Key, Value, Effect string }
 
 // LaunchTemplate is a node group's launch template: the version the group
 // uses, and the security groups that version gives its nodes (Read is
