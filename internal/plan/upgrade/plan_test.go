@@ -234,14 +234,7 @@ func TestAdoptingTheEksctlPodIdentityInstall(t *testing.T) {
 		if filepath.Base(dir) == "gettingstarted-v0.31.4" {
 			continue // v1alpha5: an upgrade from there is a migration of its own
 		}
-		body, err := os.ReadFile(filepath.Join(dir, "cloudformation.yaml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tmpl, err := cfnpreview.Parse("cloudformation.yaml", body)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tmpl := gettingStartedTemplate(t, dir)
 		for _, adopt := range []bool{false, true} {
 			p := base
 			if adopt {
@@ -328,14 +321,7 @@ func TestUpdatingTheGettingStartedStackInPlace(t *testing.T) {
 		if name == "gettingstarted-v0.31.4" {
 			continue // v1alpha5: an upgrade from there is a migration of its own
 		}
-		body, err := os.ReadFile(filepath.Join(dir, "cloudformation.yaml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tmpl, err := cfnpreview.Parse("cloudformation.yaml", body)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tmpl := gettingStartedTemplate(t, dir)
 		// What describe-stack-resources prints for a stack deployed
 		// from it.
 		st := &live.Stack{Name: gs, Exists: true, Template: tmpl, Status: "UPDATE_COMPLETE", Parameters: map[string]string{"ClusterName": n.Cluster}}
@@ -399,4 +385,19 @@ func TestUpdatingTheGettingStartedStackInPlace(t *testing.T) {
 	if tested < 20 {
 		t.Errorf("%d getting-started templates tested, want every one of 0.32 to 1.14", tested)
 	}
+}
+
+// gettingStartedTemplate is the getting-started template of a release
+// of the reference.
+func gettingStartedTemplate(t *testing.T, dir string) *cfnpreview.Template {
+	t.Helper()
+	body, err := os.ReadFile(filepath.Join(dir, "cloudformation.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl, err := cfnpreview.Parse("cloudformation.yaml", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tmpl
 }
