@@ -227,7 +227,7 @@ func captured(dir string) (*importer.Captured, error) {
 		ServiceAccountRole: c.ServiceAccountRole, ServiceAccountFile: path.Join(filepath.ToSlash(dir), live.FileKarpenterSA), OIDCIssuer: c.OIDCIssuer}
 	for _, name := range slices.Sorted(maps.Keys(c.NodeGroups)) {
 		g := c.NodeGroups[name]
-		ng := importer.CapturedNodeGroup{Name: name, File: path.Join(filepath.ToSlash(dir), live.PerItem(live.PrefixNodeGroup, name)),
+		ng := importer.CapturedNodeGroup{Name: name, File: path.Join(filepath.ToSlash(dir), g.File),
 			Labels: g.Labels, InstanceTypes: g.InstanceTypes, Desired: g.Desired}
 		for _, t := range g.Taints {
 			ng.Taints = append(ng.Taints, form.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect})

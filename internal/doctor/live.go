@@ -351,7 +351,7 @@ func readNodeGroups(s *State, c *live.Cluster) error {
 			continue
 		}
 		ng := g.Nodegroup
-		group := live.NodeGroup{Name: ng.Name, Role: ng.Role, Subnets: ng.Subnets, InstanceTypes: ng.InstanceTypes,
+		group := live.NodeGroup{File: file, Name: ng.Name, Role: ng.Role, Subnets: ng.Subnets, InstanceTypes: ng.InstanceTypes,
 			Min: ng.Scaling.Min, Max: ng.Scaling.Max, Desired: ng.Scaling.Desired, Tags: ng.Tags, Labels: ng.Labels}
 		for _, t := range ng.Taints {
 			effect, ok := taintEffects[t.Effect]

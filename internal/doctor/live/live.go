@@ -119,6 +119,8 @@ type HelmRelease struct {
 
 // NodeGroup is a managed node group as describe-nodegroup prints it.
 type NodeGroup struct {
+	// File is the capture's file it was read from.
+	File                   string
 	Name, Role             string
 	Subnets, InstanceTypes []string
 	Min, Max, Desired      int
