@@ -545,7 +545,7 @@ func TestMalformedState(t *testing.T) {
 	f := healthy(t, e)
 	get(f, "eks-cluster.json", "cluster")["version"] = 129
 	_, err := doctor.Run(e, doctor.NewState(os.DirFS(writeState(t, f)), "state"))
-	if err == nil || err.Error() != "eks-cluster.json: cluster.version: expected string, found a JSON number" {
+	if err == nil || err.Error() != "eks-cluster.json: cluster.version: expected a string, found a number" {
 		t.Errorf("err %v", err)
 	}
 	dir := writeState(t, healthy(t, e))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -111,7 +112,7 @@ func (s *State) read(file string, v any) (found bool, failed *captureError, err 
 	if err := json.Unmarshal(data, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return true, nil, &StateError{File: file, Path: te.Field, Reason: fmt.Sprintf("expected %s, found a JSON %s", te.Type, te.Value)}
+			return true, nil, &StateError{File: file, Path: te.Field, Reason: fmt.Sprintf("expected %s, found %s", jsonKind(te.Type), jsonValue(te.Value))}
 		}
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
@@ -357,4 +358,40 @@ func tagsText(want map[string]string) string {
 		parts = append(parts, k+"="+want[k])
 	}
 	return strings.Join(parts, ",")
+}
+
+// jsonKind says what JSON value a Go type reads, in the file's terms
+// rather than the reader's.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "another value"
+}
+
+// jsonValue names the kind of JSON value the decoder found ("string",
+// "number", "object", "array", "bool" or a number's text).
+func jsonValue(v string) string {
+	switch v {
+	case "object", "array":
+		return "an " + v
+	case "bool":
+		return "true or false"
+	case "string":
+		return "a string"
+	}
+	return "a number"
 }
