@@ -35,9 +35,10 @@ func StackFiles(stack string) (describe, resources, template string) {
 // Identity is what a capture says of its cluster with no environment to
 // hold it to: the cluster's name, ARN and Kubernetes minor, its Pod
 // Identity associations, the IRSA role the controller's service account
-// names, its managed node groups and the getting-started stack (Karpenter-<cluster>) when it
-// exists, for an import that adopts what the cluster has. A file that is
-// not what the capture writes is an error.
+// names, its managed node groups, and the getting-started stack
+// (Karpenter-<cluster>) when it exists, for an import that adopts what
+// the cluster has. A file that is not what the capture writes is an
+// error.
 func Identity(s *State) (*live.Cluster, error) {
 	c := &live.Cluster{Dir: s.Name}
 	var cl eksCluster

@@ -281,6 +281,9 @@ func (im *importer) gettingStartedKeeps(cluster, queue string, roles []string) b
 		return false
 	}
 	gs := c.GettingStarted
+	if gs.Queue == "" && gs.NodeRole == "" {
+		return false // nothing of the install's to keep: nothing to say
+	}
 	role := ""
 	if len(roles) > 0 {
 		role = roles[0]
