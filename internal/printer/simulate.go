@@ -73,8 +73,8 @@ func simulateText(w io.Writer, r *simulate.Report) {
 		for _, reason := range slices.Sorted(maps.Keys(wl.Pending)) {
 			fmt.Fprintf(w, "  %d Pending: %s\n", wl.Pending[reason], escape.Terminal(reason))
 		}
-		for _, a := range stillRefused(wl) {
-			fmt.Fprintf(w, "    and pool %s, which they select, would refuse them whatever its limits: %s\n", escape.Terminal(a.Pool), escape.Terminal(simulate.StillRefused(a)))
+		for _, a := range wl.Refused {
+			fmt.Fprintf(w, "    and pool %s, which they select, would refuse them whatever its limits: %s\n", escape.Terminal(a.Pool), escape.Terminal(a.Why))
 		}
 		for _, key := range slices.Sorted(maps.Keys(wl.GroupOnly)) {
 			group, reason, _ := strings.Cut(key, ": ")
@@ -155,8 +155,8 @@ func simulateMarkdown(w io.Writer, r *simulate.Report) {
 		for _, reason := range slices.Sorted(maps.Keys(wl.Pending)) {
 			pending = append(pending, fmt.Sprintf("%d: %s", wl.Pending[reason], escape.Markdown(reason)))
 		}
-		for _, a := range stillRefused(wl) {
-			pending = append(pending, fmt.Sprintf("pool %s, which they select, would refuse them whatever its limits: %s", escape.Code(a.Pool), escape.Markdown(simulate.StillRefused(a))))
+		for _, a := range wl.Refused {
+			pending = append(pending, fmt.Sprintf("pool %s, which they select, would refuse them whatever its limits: %s", escape.Code(a.Pool), escape.Markdown(a.Why)))
 		}
 		for _, key := range slices.Sorted(maps.Keys(wl.GroupOnly)) {
 			group, reason, _ := strings.Cut(key, ": ")
@@ -294,21 +294,4 @@ func pending(r *simulate.Report) int {
 		}
 	}
 	return n
-}
-
-// stillRefused are the pools a workload's Pending pods select that would
-// refuse them whatever their limits allow, for what upstream's reasons
-// do not already say.
-func stillRefused(wl simulate.WorkloadReport) []simulate.AskedPool {
-	if len(wl.Pending) == 0 {
-		return nil
-	}
-	reasons := slices.Collect(maps.Keys(wl.Pending))
-	var out []simulate.AskedPool
-	for _, a := range wl.Asks {
-		if u := simulate.Unsaid(a, reasons); simulate.StillRefused(u) != "" {
-			out = append(out, u)
-		}
-	}
-	return out
 }

@@ -86,6 +86,23 @@ func Unsaid(a AskedPool, reasons []string) AskedPool {
 	return out
 }
 
+// refusals are the pools a workload's Pending pods select that would
+// refuse them whatever their limits allow, for what upstream's reasons
+// do not already say.
+func refusals(p Placement) []Refusal {
+	if len(p.Pending) == 0 {
+		return nil
+	}
+	reasons := slices.Sorted(maps.Keys(p.Pending))
+	var out []Refusal
+	for _, a := range p.Asks {
+		if why := StillRefused(Unsaid(a, reasons)); why != "" {
+			out = append(out, Refusal{Pool: a.Pool, Why: why})
+		}
+	}
+	return out
+}
+
 // stillRefusedFix is the fix of what StillRefused names, "" for none.
 func stillRefusedFix(a AskedPool) string {
 	var fix []string

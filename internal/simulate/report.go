@@ -30,6 +30,16 @@ type WorkloadReport struct {
 	File string `json:"file"`
 	Line int    `json:"line"`
 	Placement
+	// Refused are the pools the Pending pods select that would refuse
+	// them whatever their limits allow, for what upstream's reasons do
+	// not already say.
+	Refused []Refusal `json:"refused,omitempty"`
+}
+
+// Refusal is what keeps pods off a pool they select.
+type Refusal struct {
+	Pool string `json:"pool"`
+	Why  string `json:"why"`
 }
 
 // Capacity is what the nodes Karpenter launches come to, in all and by
@@ -78,7 +88,7 @@ type PoolCapacity struct {
 func NewReport(env string, prices Prices, req *Request, resp *Response) *Report {
 	r := &Report{Env: env, Rounds: resp.Rounds, Assumed: resp.Assumed}
 	for i, p := range resp.Workloads {
-		r.Workloads = append(r.Workloads, WorkloadReport{File: req.Workloads[i].File, Line: req.Workloads[i].Line, Placement: p})
+		r.Workloads = append(r.Workloads, WorkloadReport{File: req.Workloads[i].File, Line: req.Workloads[i].Line, Placement: p, Refused: refusals(p)})
 	}
 	priced := prices.Priced()
 	r.Capacity = Capacity{Mix: map[string]int{}, Priced: priced, Prices: prices.Source}
