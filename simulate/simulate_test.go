@@ -14,11 +14,13 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/action"
+	"github.com/karpgen/karpgen/internal/doctor"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/simulate"
 	"github.com/karpgen/karpgen/simulate/internal/sched"
@@ -76,7 +78,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           filepath.Join("testdata", "script"),
 		UpdateScripts: os.Getenv("KARPGEN_UPDATE") == "1",
-		Cmds:          map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "mkfifo": mkfifo, "upstream": upstream, "runs": runs},
+		Cmds:          map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "mkfifo": mkfifo, "upstream": upstream, "runs": runs, "upstream-disruption": upstreamDisruption},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", path)
 			env.Setenv("REPO", repo)
@@ -220,4 +222,48 @@ func upstream(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Logf("agree with Karpenter's provisioner: %d node(s) %v, %d Pending, in %d round(s); %d node(s) of another type of the same price",
 		len(theirs.Nodes), pools, pending, theirs.Rounds, ties)
+}
+
+// upstreamDisruption holds `simulate --disruption` to Karpenter's own
+// disruption controller on the same captured cluster: `upstream-disruption
+// ENV --state DIR [--at TIME]` builds the request karpgen would send (from
+// profiles/ in the script's folder), runs the view and one reconcile of
+// the controller, and fails naming each command they do not share.
+func upstreamDisruption(ts *testscript.TestScript, neg bool, args []string) {
+	inProcess.Lock()
+	defer inProcess.Unlock()
+	if neg || len(args) < 3 || args[1] != "--state" {
+		ts.Fatalf("usage: upstream-disruption ENV --state DIR [--at TIME]")
+	}
+	var at time.Time
+	if len(args) == 5 && args[3] == "--at" {
+		var err error
+		at, err = time.Parse(time.RFC3339, args[4])
+		ts.Check(err)
+	}
+	res, err := action.Check(action.Options{Dir: ts.MkAbs("profiles"), Envs: args[:1]})
+	if err != nil || len(res.Envs) != 1 {
+		ts.Fatalf("upstream-disruption: the profile: %v %v", err, res.Findings)
+	}
+	e := res.Envs[0]
+	bundle, err := generators.Render(e)
+	ts.Check(err)
+	dir := ts.MkAbs(args[2])
+	prices, err := action.PricesOf("upstream", dir, e)
+	ts.Check(err)
+	root, err := os.OpenRoot(dir)
+	ts.Check(err)
+	defer root.Close()
+	objs, err := doctor.Objects(doctor.NewState(root.FS(), dir), at)
+	ts.Check(err)
+	req, err := simulate.NewDisruptionRequest(e, bundle.Files[model.FileNodePools], prices, objs)
+	ts.Check(err)
+	mine, err := sched.Disrupt(req)
+	ts.Check(err)
+	theirs, err := sched.RunUpstreamDisruption(req)
+	ts.Check(err)
+	if diffs := sched.CompareDisruption(mine, theirs); len(diffs) > 0 {
+		ts.Fatalf("simulate --disruption and Karpenter's disruption controller differ:\n%s", strings.Join(diffs, "\n"))
+	}
+	ts.Logf("agree with Karpenter's disruption controller: %d command(s)", len(theirs))
 }

@@ -123,13 +123,15 @@ func commands() []command {
 				"Each step with its commands and what to check before the next. Writes nothing.",
 			example: "karpgen migrate prod --from cluster-autoscaler --old-node-group ng-general --old-node-group ng-spot\n  karpgen migrate prod --from cluster-autoscaler --old-node-group ng-general -o markdown > runbook.md"},
 		{name: "simulate", flags: simulateCommand,
-			usage: "karpgen simulate ENV --workloads PATH... [flags]",
+			usage: "karpgen simulate ENV --workloads PATH... | --state DIR --disruption [flags]",
 			about: "Places workloads on the environment with Karpenter's own scheduler (sigs.k8s.io/karpenter, run by\n" +
 				"karpgen-simulate): the node groups the profile keeps take the pods that ask for them, the pools take\n" +
 				"the rest on the instance types they may launch, sized as the AWS provider sizes nodes. Prints where\n" +
 				"each workload lands and the nodes Karpenter would launch, or why pods stay Pending in upstream's words\n" +
-				"(exit 1). Writes nothing.",
-			example: "karpgen simulate prod --workloads k8s/\n  karpgen simulate prod --workloads state/k8s-workloads.json -o json"},
+				"(exit 1). With --disruption, runs Karpenter's disruption controller on the nodes and pods of a\n" +
+				"capture instead: the command it would start, what it saves an hour, and why every other node stays.\n" +
+				"Writes nothing.",
+			example: "karpgen simulate prod --workloads k8s/\n  karpgen simulate prod --workloads state/k8s-workloads.json -o json\n  karpgen simulate prod --state state --disruption -o markdown"},
 		{name: "doctor", flags: doctorCommand,
 			usage: "karpgen doctor ENV --capture-script | --state DIR [flags]",
 			about: "Checks a live account and cluster against the bundle, offline: --capture-script prints a shell\n" +

@@ -66,7 +66,7 @@ func synopsisOf(c command) string {
 	line := strings.TrimSuffix(c.usage, " [flags]")
 	for _, f := range helpFlags(c) {
 		switch {
-		case strings.Contains(line, "--"+f.name+" "), strings.Contains(line, "--"+f.name+"]"):
+		case strings.Contains(line, "--"+f.name+" "), strings.Contains(line, "--"+f.name+"]"), strings.HasSuffix(line, "--"+f.name):
 			// The usage line names it already (upgrade's --to).
 		case f.typ == "":
 			line += " [--" + f.name + "]"

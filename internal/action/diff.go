@@ -23,6 +23,9 @@ type Diff struct {
 	// States are captures of environments' clusters, "ENV=DIR", whose
 	// prices price the workloads' nodes on both sides.
 	States []string
+	// Disruption runs the disruption view on both sides of each
+	// environment States gives a capture of.
+	Disruption bool
 	Eval
 }
 
@@ -80,13 +83,21 @@ func (d *Diff) Run() (*fleetdiff.Report, error) {
 			return nil, err
 		}
 	}
+	if d.Disruption {
+		if err := DiffDisruption(report, base, head, states); err != nil {
+			return nil, err
+		}
+	}
 	return report, nil
 }
 
 // states reads --state ENV=DIR: one capture an environment, and only
-// with workloads to price.
+// with workloads to price or --disruption.
 func (d *Diff) states() (map[string]string, error) {
-	if len(d.States) > 0 && len(d.Workloads) == 0 {
+	switch {
+	case d.Disruption && len(d.States) == 0:
+		return nil, usage("diff: --disruption decides on a capture of each environment's cluster: name it with --state ENV=DIR")
+	case len(d.States) > 0 && len(d.Workloads) == 0 && !d.Disruption:
 		return nil, usage("diff: --state prices the nodes of --workloads: name the workloads too")
 	}
 	out := map[string]string{}

@@ -46,6 +46,8 @@ type Simulate struct {
 	// State is a capture of the environment's cluster, whose prices
 	// price the nodes ("" for Karpenter's tables).
 	State string
+	// At is the time Disrupt decides at; zero for the capture's.
+	At time.Time
 }
 
 // Run simulates.

@@ -117,6 +117,11 @@ func commands(e *model.Env) []command {
 		// Every PodDisruptionBudget: one that allows no disruption holds
 		// drains and Karpenter's disruption of the nodes its pods run on.
 		command{live.FilePDBs, "kubectl get poddisruptionbudgets --all-namespaces -o json"},
+		// Every node and every pod, with the time they were read at:
+		// `karpgen simulate --disruption` decides on them as Karpenter's
+		// disruption controller would have then.
+		command{live.FileNodes, "kubectl get nodes -o json"},
+		command{live.FilePods, "kubectl get pods --all-namespaces -o json"},
 		// The workloads: a Cluster Autoscaler among them scales the node
 		// groups beside Karpenter.
 		command{live.FileWorkloads, "kubectl get deployments,statefulsets,daemonsets,jobs,cronjobs --all-namespaces -o json"},
@@ -229,10 +234,12 @@ run() {
 	rm -f "$dir/.stderr"
 }
 failed=0
-# The spot prices are those in force now.
+# The spot prices are those in force now, and the nodes and pods are
+# read now: simulate --disruption decides as Karpenter would have then.
 now=$(date -u +%%Y-%%m-%%dT%%H:%%M:%%SZ)
+printf '{"time": "%%s"}\n' "$now" >"$dir/%s"
 
-`, e.Name, escape.Terminal(e.Names.Cluster), escape.Terminal(e.Names.Region), e.Name)
+`, e.Name, escape.Terminal(e.Names.Cluster), escape.Terminal(e.Names.Region), e.Name, live.FileCaptureTime)
 	for _, c := range commands(e) {
 		if c.file == live.FileSubnets {
 			fmt.Fprintf(&b, "VPC=$(aws eks describe-cluster --region %s --name %s --query cluster.resourcesVpcConfig.vpcId --output text)\n", escape.Shell(e.Names.Region), escape.Shell(e.Names.Cluster))

@@ -639,9 +639,9 @@ esac
 		t.Errorf("a capture whose failures are all answers: %v\n%s", err, out)
 	}
 	entries, _ := os.ReadDir(state)
-	// One file per command, and one per node group list-nodegroups
-	// names (the stub names two).
-	if want := strings.Count(script, "\nrun ") + 2; len(entries) != want {
+	// One file per command, one per node group list-nodegroups names
+	// (the stub names two), and the time of the capture.
+	if want := strings.Count(script, "\nrun ") + 3; len(entries) != want {
 		t.Errorf("%d files, want %d", len(entries), want)
 	}
 	for _, g := range []string{"ng-a", "ng-b"} {
@@ -655,6 +655,9 @@ esac
 	data, _ := os.ReadFile(filepath.Join(state, "iam-spot-service-linked-role.json"))
 	if err := json.Unmarshal(data, &slr); err != nil || slr.Error.Code != "NoSuchEntity" || !strings.HasSuffix(slr.Error.Message, "cannot be found.quoted [31m") {
 		t.Errorf("error file %s (%v)", data, err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(state, "capture-time.json")); !regexp.MustCompile(`^\{"time": "20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z"\}\n$`).Match(data) {
+		t.Errorf("capture-time.json: %q", data)
 	}
 	data, _ = os.ReadFile(filepath.Join(state, "eks-cluster.json"))
 	if string(data) != "{\"tool\": \"aws\", \"args\": \"eks describe-cluster\"}\n" {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/karpgen/karpgen/internal/doctor/live"
 	"github.com/karpgen/karpgen/internal/util/safefs"
 )
 
@@ -50,6 +51,18 @@ func (e *StateError) Error() string {
 // few tens of megabytes; a larger file is refused, not read.
 const MaxStateFile = 64 << 20
 
+// MaxPodsFile bounds the capture's pods: kubectl prints a pod in 5 to
+// 20 KiB, so 10,000 of them pass MaxStateFile.
+const MaxPodsFile = 512 << 20
+
+// maxOf is the bound of a captured file.
+func maxOf(file string) int64 {
+	if file == live.FilePods {
+		return MaxPodsFile
+	}
+	return MaxStateFile
+}
+
 // readFile reads a captured file that is a regular file of the folder
 // (not a link, a folder, a pipe or a device) and not larger than
 // MaxStateFile. Anything else is a *StateError: never skipped, never
@@ -64,7 +77,7 @@ func (s *State) readFile(file string) ([]byte, error) {
 }
 
 func (s *State) readOnce(file string) ([]byte, error) {
-	data, err := safefs.ReadFS(s.fsys, file, MaxStateFile)
+	data, err := safefs.ReadFS(s.fsys, file, maxOf(file))
 	var le *safefs.LinkError
 	var se *safefs.SizeError
 	switch {

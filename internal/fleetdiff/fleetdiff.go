@@ -98,6 +98,38 @@ type Env struct {
 	// Capacity is what Karpenter launches for the workloads (diff
 	// --workloads) before and after the change, when it differs.
 	Capacity *CapacityChange `json:"capacity,omitempty"`
+	// Disruption is what Karpenter's disruption controller makes of the
+	// captured nodes (diff --disruption) before and after the change,
+	// when it differs.
+	Disruption *DisruptionChange `json:"disruption,omitempty"`
+}
+
+// DisruptionChange is what a change does to the captured nodes as
+// Karpenter's disruption controller decides on them.
+type DisruptionChange struct {
+	// Nodes are the nodes whose fate the change alters.
+	Nodes    []NodeFate     `json:"nodes"`
+	Before   DisruptionSide `json:"before"`
+	After    DisruptionSide `json:"after"`
+	Prices   string         `json:"prices"`
+	Currency string         `json:"currency,omitempty"`
+}
+
+// DisruptionSide is one side's decision: the nodes its commands remove
+// this round and what they save an hour, the nodes that would go alone
+// in a later round, and the nodes drifted.
+type DisruptionSide struct {
+	Now     int     `json:"now"`
+	Saved   float64 `json:"saved"`
+	Later   int     `json:"later"`
+	Drifted int     `json:"drifted"`
+}
+
+// NodeFate is a captured node and what becomes of it on each side.
+type NodeFate struct {
+	Node   string `json:"node"`
+	Before string `json:"before"`
+	After  string `json:"after"`
 }
 
 // CapacityChange is the nodes Karpenter launches for the workloads on

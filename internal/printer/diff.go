@@ -190,6 +190,15 @@ func Diff(w io.Writer, r *fleetdiff.Report) error {
 			line("  after:  %s%s", capacityText(c.After, c), costDelta(c))
 			line("  prices: %s", c.Prices)
 		}
+		if d := e.Disruption; d != nil {
+			line("Captured nodes (Karpenter's disruption controller, this round):")
+			line("  before: %s", disruptionSide(d.Before, d.Currency))
+			line("  after:  %s", disruptionSide(d.After, d.Currency))
+			for _, n := range d.Nodes {
+				line("  %s: %s -> %s", n.Node, n.Before, n.After)
+			}
+			line("  prices: %s", d.Prices)
+		}
 		if e.VersionFrom != "" {
 			line("Karpenter %s -> %s: plan the move with `karpgen upgrade %s --to %s`", e.VersionFrom, e.Version, e.Name, e.Version)
 		}
@@ -335,6 +344,9 @@ func markdownEnv(e fleetdiff.Env) string {
 	if c := e.Capacity; c != nil && c.Priced {
 		what = append(what, fmt.Sprintf("%s → %s", instancetypes.PerHour(c.Before.PerHour, c.Currency), instancetypes.PerHour(c.After.PerHour, c.Currency)))
 	}
+	if d := e.Disruption; d != nil {
+		what = append(what, fmt.Sprintf("%d captured nodes change fate", len(d.Nodes)))
+	}
 	if len(what) == 0 && len(e.Files) > 0 {
 		what = append(what, "files")
 	}
@@ -387,6 +399,14 @@ func markdownEnv(e fleetdiff.Env) string {
 			fmt.Fprintf(&b, "| %s | %d | %s | %d | %s |\n", side.name, side.c.Nodes, escape.Markdown(side.c.Mix), side.c.Pending, price)
 		}
 		fmt.Fprintf(&b, "\nPrices: %s.\n", escape.Markdown(c.Prices))
+	}
+	if d := e.Disruption; d != nil {
+		b.WriteString("\n**Captured nodes** (Karpenter's disruption controller, this round):\n\n| Node | Before | After |\n|---|---|---|\n")
+		fmt.Fprintf(&b, "| all | %s | %s |\n", escape.Markdown(disruptionSide(d.Before, d.Currency)), escape.Markdown(disruptionSide(d.After, d.Currency)))
+		for _, n := range d.Nodes {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", escape.Code(n.Node), escape.Markdown(n.Before), escape.Markdown(n.After))
+		}
+		fmt.Fprintf(&b, "\nPrices: %s.\n", escape.Markdown(d.Prices))
 	}
 	if len(e.IAM) > 0 {
 		fmt.Fprintf(&b, "\n**IAM** (account %s):\n\n", escape.Code(e.Account))
@@ -511,4 +531,14 @@ func costDelta(c *fleetdiff.CapacityChange) string {
 		sign, d = "-", -d
 	}
 	return " (" + sign + instancetypes.PerHour(d, c.Currency) + ")"
+}
+
+// disruptionSide is one side of a disruption change in a line: "1 node
+// goes now, saving $0.19/h; 2 would go alone later; 0 drifted".
+func disruptionSide(s fleetdiff.DisruptionSide, currency string) string {
+	goes := fmt.Sprintf("%d nodes go", s.Now)
+	if s.Now == 1 {
+		goes = "1 node goes"
+	}
+	return fmt.Sprintf("%s now, saving %s; %d alone in a later round; %d drifted", goes, instancetypes.PerHour(s.Saved, currency), s.Later, s.Drifted)
 }

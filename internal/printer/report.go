@@ -39,6 +39,8 @@ func Report(w io.Writer, format string, v any) error {
 		return in(w, format, r, Rotate, nil, nil)
 	case *simulate.Report:
 		return in(w, format, r, Simulate, SimulateMarkdown, nil)
+	case *simulate.DisruptionReport:
+		return in(w, format, r, Disruption, DisruptionMarkdown, nil)
 	case *upgrade.Plan:
 		return in(w, format, r, Upgrade, UpgradeMarkdown, UpgradeJSON)
 	case []guardrails.Row:

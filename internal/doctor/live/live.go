@@ -8,10 +8,12 @@
 package live
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
 	"github.com/karpgen/karpgen/internal/model"
@@ -261,4 +263,12 @@ func inStack(st *Stack, typ, name string) bool {
 		}
 	}
 	return false
+}
+
+// Objects are the Kubernetes objects of a capture that Karpenter's
+// disruption controller decides on, each as kubectl printed it, and the
+// time they were read at.
+type Objects struct {
+	Time                                      time.Time
+	Nodes, NodeClaims, Pods, PDBs, DaemonSets []json.RawMessage
 }

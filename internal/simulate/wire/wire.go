@@ -1,15 +1,17 @@
 // Package wire is what karpgen and karpgen-simulate say to each other:
 // the request karpgen builds (package simulate) and the answer the
-// scheduler gives. It imports nothing, so that karpgen-simulate carries
-// none of karpgen but these types.
+// scheduler gives. It imports nothing of karpgen's, so that
+// karpgen-simulate carries none of karpgen but these types.
 package wire
+
+import "encoding/json"
 
 // Protocol names this version of the request and the answer. karpgen
 // sends it, and karpgen-simulate answers only a request of its own
 // protocol, naming it in the answer: a karpgen-simulate of another
 // release, or anything else called karpgen-simulate, is refused rather
 // than believed. Change it with any change of these types.
-const Protocol = "karpgen-simulate/3"
+const Protocol = "karpgen-simulate/4"
 
 // Request is what karpgen-simulate reads on its standard input.
 type Request struct {
@@ -33,6 +35,35 @@ type Request struct {
 	// Volumes are the PersistentVolumes, PersistentVolumeClaims and
 	// StorageClasses read with the workloads, one a document.
 	Volumes []Workload `json:"volumes,omitempty"`
+	// Cluster, when given, is a captured cluster whose disruption is
+	// decided instead of placing Workloads: the NodePools are the
+	// profile's, the nodes and their pods the capture's.
+	Cluster *Cluster `json:"cluster,omitempty"`
+}
+
+// Cluster is what a capture holds of a running cluster, each object as
+// kubectl prints it (an item of its -o json list).
+type Cluster struct {
+	// Now is the time the decision is made at, RFC 3339: budgets'
+	// schedules and consolidateAfter are read at it.
+	Now string `json:"now"`
+	// FeatureGates are Karpenter's --feature-gates as the profile sets
+	// them ("SpotToSpotConsolidation=true"), "" for its defaults.
+	FeatureGates string `json:"featureGates,omitempty"`
+	// Files name where each list was read, for messages.
+	Files      ClusterFiles      `json:"files"`
+	Nodes      []json.RawMessage `json:"nodes"`
+	NodeClaims []json.RawMessage `json:"nodeClaims"`
+	Pods       []json.RawMessage `json:"pods"`
+	PDBs       []json.RawMessage `json:"pdbs"`
+	// DaemonSets are the cluster's DaemonSets: the pods a replacement
+	// node would run besides those it takes over.
+	DaemonSets []json.RawMessage `json:"daemonSets"`
+}
+
+// ClusterFiles are the captured files a Cluster was read from.
+type ClusterFiles struct {
+	Nodes, NodeClaims, Pods, PDBs, DaemonSets string
 }
 
 // NodeGroup is a managed node group: its nodes' labels and taints.
@@ -105,6 +136,90 @@ type Response struct {
 	// not say (a StorageClass they name but do not hold), one sentence
 	// each.
 	Assumed []string `json:"assumed,omitempty"`
+	// Disruption is the answer to a request with a Cluster.
+	Disruption *Disruption `json:"disruption,omitempty"`
+}
+
+// Disruption is what Karpenter's disruption controller would do with the
+// captured cluster now: the commands of the one method that acts this
+// round, and why every other node of Karpenter's stays.
+type Disruption struct {
+	// Now is the time it was decided at.
+	Now string `json:"now"`
+	// Commands are the commands Karpenter starts this round, all of one
+	// method (upstream starts one method's commands a round).
+	Commands []Command `json:"commands"`
+	// Nodes are Karpenter's nodes, by name.
+	Nodes []NodeVerdict `json:"nodes"`
+	// Others counts the nodes Karpenter does not manage (node groups).
+	Others int `json:"others"`
+}
+
+// Command is one disruption command: the nodes it removes and the nodes
+// it launches in their place.
+type Command struct {
+	// Reason is upstream's disruption reason: Empty, Drifted or
+	// Underutilized.
+	Reason string `json:"reason"`
+	// Method is upstream's name of the method: emptiness, drift,
+	// multi-node or single-node consolidation.
+	Method string `json:"method"`
+	// Decision is delete or replace.
+	Decision string `json:"decision"`
+	// Nodes are the candidates it removes, by node name.
+	Nodes []string `json:"nodes"`
+	// Replacements are the nodes launched in their place.
+	Replacements []Replacement `json:"replacements,omitempty"`
+	// Price is what the removed nodes cost an hour, Replaced what the
+	// replacements do.
+	Price    float64 `json:"price"`
+	Replaced float64 `json:"replaced"`
+}
+
+// Replacement is a node a command launches: the offering the AWS
+// provider takes for it (the cheapest the NodeClaim allows), and how
+// many instance types the NodeClaim allows.
+type Replacement struct {
+	NodePool     string  `json:"nodePool"`
+	InstanceType string  `json:"instanceType"`
+	Zone         string  `json:"zone"`
+	CapacityType string  `json:"capacityType"`
+	Price        float64 `json:"price"`
+	Options      int     `json:"options"`
+}
+
+// NodeVerdict is one node of Karpenter's and what the disruption
+// controller makes of it.
+type NodeVerdict struct {
+	Name         string  `json:"name"`
+	NodeClaim    string  `json:"nodeClaim"`
+	NodePool     string  `json:"nodePool"`
+	InstanceType string  `json:"instanceType"`
+	Zone         string  `json:"zone"`
+	CapacityType string  `json:"capacityType"`
+	Price        float64 `json:"price"`
+	// Pods counts the pods it runs that would move (not DaemonSets').
+	Pods int `json:"pods"`
+	// Command is the index+1 of the command that removes it, 0 for none.
+	Command int `json:"command,omitempty"`
+	// Drifted is the reason it has drifted, as the NodeClaim disruption
+	// controller finds it ("" when it has not).
+	Drifted string `json:"drifted,omitempty"`
+	// Reasons say, in upstream's words, why no command removes it now,
+	// and what would change that; empty for a node a command removes.
+	Reasons []Reason `json:"reasons,omitempty"`
+}
+
+// Reason is one thing that keeps a node.
+type Reason struct {
+	// Kind is what the reason is about: doNotDisrupt, pdb, budget,
+	// consolidateAfter, policy, fits, spotToSpot, minValues, cheaper,
+	// node or later.
+	Kind string `json:"kind"`
+	// Upstream is what Karpenter says (its event's message), Fix what
+	// would let it go.
+	Upstream string `json:"upstream"`
+	Fix      string `json:"fix,omitempty"`
 }
 
 // Placement is where one workload's pods land.

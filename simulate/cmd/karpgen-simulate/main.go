@@ -1,7 +1,8 @@
 // Command karpgen-simulate runs Karpenter's scheduling simulation for
 // `karpgen simulate`: it reads a request (package internal/simulate of
 // karpgen) on its standard input and writes where each workload lands,
-// as JSON, on its standard output. It is a binary of its own so that
+// as JSON, on its standard output; for a request with a captured
+// cluster, what Karpenter's disruption controller would do with it. It is a binary of its own so that
 // karpgen's does not carry Karpenter's controller libraries.
 package main
 
@@ -36,7 +37,14 @@ func main() {
 		err = fmt.Errorf("the request speaks %q, this karpgen-simulate %q: run the karpgen and karpgen-simulate of one release", req.Protocol, simulate.Protocol)
 	}
 	var resp *simulate.Response
-	if err == nil {
+	switch {
+	case err != nil:
+	case req.Cluster != nil:
+		var d *simulate.Disruption
+		if d, err = sched.Disrupt(&req); err == nil {
+			resp = &simulate.Response{Workloads: []simulate.Placement{}, Nodes: []simulate.Node{}, Disruption: d}
+		}
+	default:
 		resp, err = sched.Run(&req)
 	}
 	if err == nil {

@@ -13,6 +13,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	fakeclient "sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 )
 
 // apiServer is the simulated cluster's API server: controller-runtime's
@@ -33,6 +35,9 @@ func (a *apiServer) client() client.Client {
 	return fakeclient.NewClientBuilder().
 		WithObjectTracker(clienttesting.NewObjectTracker(scheme.Scheme, scheme.Codecs.UniversalDecoder())).
 		WithInterceptorFuncs(interceptor.Funcs{Get: a.get, List: a.list, Create: a.create}).
+		// A NodeClaim's status is written apart from it, as the API
+		// server's subresource has it: Karpenter patches conditions so.
+		WithStatusSubresource(&karpv1.NodeClaim{}).
 		WithIndex(&corev1.Node{}, "spec.providerID", func(o client.Object) []string { return []string{o.(*corev1.Node).Spec.ProviderID} }).
 		Build()
 }

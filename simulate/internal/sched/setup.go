@@ -2,6 +2,7 @@ package sched
 
 import (
 	"flag"
+	"io"
 
 	"github.com/go-logr/logr"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
@@ -44,14 +45,15 @@ func start(req *simulate.Request) (pools []*karpv1.NodePool, its map[string][]*c
 	return pools, its, all, nil
 }
 
-// karpenterOptions are Karpenter's defaults: its flags unset (karpgen
-// runs this binary with an empty environment, so no variable of the
-// caller's changes the scheduling).
-func karpenterOptions() (*options.Options, error) {
+// karpenterOptions are Karpenter's defaults with args (the flags the
+// profile sets), the rest unset (karpgen runs this binary with an empty
+// environment, so no variable of the caller's changes the scheduling).
+func karpenterOptions(args ...string) (*options.Options, error) {
 	opts := &options.Options{}
 	fs := &options.FlagSet{FlagSet: flag.NewFlagSet("karpenter", flag.ContinueOnError)}
+	fs.SetOutput(io.Discard)
 	opts.AddFlags(fs)
-	if err := opts.Parse(fs); err != nil {
+	if err := opts.Parse(fs, args...); err != nil {
 		return nil, err
 	}
 	return opts, nil
