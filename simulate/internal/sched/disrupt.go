@@ -3,12 +3,17 @@ package sched
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/util/workqueue"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -130,6 +135,7 @@ func Load(req *simulate.Request) (*Captured, error) {
 // Recorder keeps the events Karpenter publishes about nodes: the words
 // it explains a node it leaves alone with.
 type Recorder struct {
+	mu     sync.Mutex
 	byNode map[string][]string
 }
 
@@ -138,6 +144,8 @@ var _ events.Recorder = (*Recorder)(nil)
 // Publish keeps each node's Unconsolidatable and DisruptionBlocked
 // messages, each once, in the order published.
 func (r *Recorder) Publish(evts ...events.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	for _, e := range evts {
 		n, ok := e.InvolvedObject.(*corev1.Node)
 		if !ok || n == nil || (e.Reason != events.Unconsolidatable && e.Reason != events.DisruptionBlocked) {
@@ -250,20 +258,36 @@ func (l *Captured) alone() (map[string]aloneResult, map[karpv1.DisruptionReason]
 	if err != nil {
 		return nil, nil, err
 	}
-	out := map[string]aloneResult{}
-	for _, cand := range cands {
-		res := aloneResult{cand: cand}
-		if budgets[karpv1.DisruptionReasonUnderutilized][cand.NodePool.Name] > 0 {
-			m := disruption.NewSingleNodeConsolidation(disruption.MakeConsolidation(l.Clock, l.Cluster, kube, l.Provisioner, l.Provider, l.Recorder, l.Queue))
-			cmds, err := m.ComputeCommands(ctx, budgets[karpv1.DisruptionReasonUnderutilized], cand)
-			if err != nil {
-				return nil, nil, fmt.Errorf("single-node consolidation of %s: %w", cand.Name(), err)
-			}
-			if len(cmds) > 0 && cmds[0].Decision() != disruption.NoOpDecision {
-				res.cmd, res.method = &cmds[0], m
-			}
+	// Each candidate's simulation reads the cluster state and writes
+	// nothing to it: they run side by side, one a core.
+	results := make([]aloneResult, len(cands))
+	errs := make([]error, len(cands))
+	workqueue.ParallelizeUntil(ctx, runtime.GOMAXPROCS(0), len(cands), func(i int) {
+		cand := cands[i]
+		results[i] = aloneResult{cand: cand}
+		if budgets[karpv1.DisruptionReasonUnderutilized][cand.NodePool.Name] == 0 {
+			return
 		}
-		out[cand.Name()] = res
+		// Validation waits, then decides again on the cluster as it is
+		// then: on a captured cluster nothing changes in between, so it
+		// would only double the work.
+		m := disruption.NewSingleNodeConsolidation(disruption.MakeConsolidation(l.Clock, l.Cluster, kube, l.Provisioner, l.Provider, l.Recorder, l.Queue),
+			disruption.WithValidator(stillValidator{}))
+		cmds, err := m.ComputeCommands(ctx, budgets[karpv1.DisruptionReasonUnderutilized], cand)
+		if err != nil {
+			errs[i] = fmt.Errorf("single-node consolidation of %s: %w", cand.Name(), err)
+			return
+		}
+		if len(cmds) > 0 && cmds[0].Decision() != disruption.NoOpDecision {
+			results[i].cmd, results[i].method = &cmds[0], m
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, nil, err
+	}
+	out := map[string]aloneResult{}
+	for _, r := range results {
+		out[r.cand.Name()] = r
 	}
 	return out, budgets, nil
 }
@@ -403,4 +427,12 @@ func reschedulable(l *Captured, sn *state.StateNode) []*corev1.Pod {
 		return nil
 	}
 	return slices.DeleteFunc(pods, func(p *corev1.Pod) bool { return !podutils.IsReschedulable(p) })
+}
+
+// stillValidator passes a command as it is: validation's second look at
+// the cluster sees a captured cluster unchanged.
+type stillValidator struct{}
+
+func (stillValidator) Validate(_ context.Context, cmd disruption.Command, _ time.Duration) (disruption.Command, error) {
+	return cmd, nil
 }

@@ -22,7 +22,9 @@ import (
 // command acts first.
 func (l *Captured) reasons(sn *state.StateNode, v simulate.NodeVerdict, alone map[string]aloneResult, budgets map[karpv1.DisruptionReason]map[string]int) []simulate.Reason {
 	var out []simulate.Reason
-	for _, msg := range l.Recorder.byNode[v.Name] {
+	// Sorted: candidates are evaluated side by side, so the order their
+	// events arrive in is not the same from run to run.
+	for _, msg := range slices.Sorted(slices.Values(l.Recorder.byNode[v.Name])) {
 		out = append(out, classify(msg, v))
 	}
 	if v.Drifted != "" && !slices.ContainsFunc(out, func(r simulate.Reason) bool { return r.Kind == "doNotDisrupt" || r.Kind == "pdb" }) {

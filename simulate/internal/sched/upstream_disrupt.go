@@ -33,38 +33,36 @@ func RunUpstreamDisruption(req *simulate.Request) ([]simulate.Command, error) {
 	return out, nil
 }
 
-// CompareDisruption tells how the view's commands differ from those
-// Karpenter's controller started: by method, decision, the nodes each
-// removes and the offerings it launches. Each line is one difference;
-// none means they agree.
-func CompareDisruption(mine *simulate.Disruption, theirs []simulate.Command) []string {
-	key := func(c simulate.Command) string {
+// CompareDisruption holds the view's commands to those Karpenter's
+// controller started in several reconciles of the same state. Upstream
+// draws among equals at random (its candidates come in a map's order,
+// its sorts are not stable, and validation simulates again in another
+// order), so one state may give several answers: the view's must be
+// one of them. It returns the answers upstream gave, by how often, and
+// whether the view's is among them.
+func CompareDisruption(mine *simulate.Disruption, runs [][]simulate.Command) (answers map[string]int, agree bool) {
+	answers = map[string]int{}
+	for _, cmds := range runs {
+		answers[CommandsKey(cmds)]++
+	}
+	return answers, answers[CommandsKey(mine.Commands)] > 0
+}
+
+// CommandsKey names a round's commands: by method, decision, the nodes
+// each removes and the offerings it launches.
+func CommandsKey(cmds []simulate.Command) string {
+	var keys []string
+	for _, c := range cmds {
 		var reps []string
 		for _, r := range c.Replacements {
 			reps = append(reps, fmt.Sprintf("%s %s %s %s", r.NodePool, r.CapacityType, r.InstanceType, r.Zone))
 		}
 		slices.Sort(reps)
-		return fmt.Sprintf("%s (%s): %s %s -> [%s]", c.Method, c.Reason, c.Decision, strings.Join(c.Nodes, ","), strings.Join(reps, "; "))
+		keys = append(keys, fmt.Sprintf("%s (%s): %s %s -> [%s]", c.Method, c.Reason, c.Decision, strings.Join(c.Nodes, ","), strings.Join(reps, "; ")))
 	}
-	var a, b []string
-	for _, c := range mine.Commands {
-		a = append(a, key(c))
+	slices.Sort(keys)
+	if len(keys) == 0 {
+		return "no command"
 	}
-	for _, c := range theirs {
-		b = append(b, key(c))
-	}
-	slices.Sort(a)
-	slices.Sort(b)
-	var out []string
-	for _, k := range a {
-		if !slices.Contains(b, k) {
-			out = append(out, "the view starts "+k+"; Karpenter does not")
-		}
-	}
-	for _, k := range b {
-		if !slices.Contains(a, k) {
-			out = append(out, "Karpenter starts "+k+"; the view does not")
-		}
-	}
-	return out
+	return strings.Join(keys, " | ")
 }
