@@ -98,7 +98,11 @@ func (c *cluster) load(api *apiServer, cl *captured) error {
 	}
 	for _, nc := range cl.claims {
 		nc.ResourceVersion = ""
-		nc.Spec.NodeClassRef = &karpv1.NodeClassReference{Group: v1alpha1.Group, Kind: "TestNodeClass", Name: nc.Spec.NodeClassRef.Name}
+		// The fake provider manages the claims of its own node class;
+		// one without a reference is no claim of Karpenter's.
+		if nc.Spec.NodeClassRef != nil {
+			nc.Spec.NodeClassRef = &karpv1.NodeClassReference{Group: v1alpha1.Group, Kind: "TestNodeClass", Name: nc.Spec.NodeClassRef.Name}
+		}
 		status := nc.Status
 		if err := c.client.Create(c.ctx, nc); err != nil {
 			return fmt.Errorf("NodeClaim %s: %w", nc.Name, err)
