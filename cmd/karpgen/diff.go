@@ -22,7 +22,7 @@ func diffCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []string
 	var format string
 	addBaseFlags(fs, &d.Base)
 	fs.StringArrayVar(&d.Workloads, "workloads", nil, "also place the workloads of `PATH` (a manifest or a folder; repeat it) on both sides with Karpenter's scheduler, and name those whose pods land elsewhere or stay Pending after the change")
-	fs.StringArrayVar(&d.States, "state", nil, "price the nodes of --workloads in environment ENV from its capture (karpgen doctor --capture-script), given as `ENV=DIR`; repeat it for each environment")
+	fs.StringArrayVar(&d.States, "state", nil, "the capture of environment ENV's cluster (karpgen doctor --capture-script), given as `ENV=DIR`: it prices the nodes of --workloads, and --disruption decides on its nodes; repeat it for each environment")
 	fs.BoolVar(&d.Disruption, "disruption", false, "also run Karpenter's disruption controller on the nodes of each --state capture with both sides' pools, and name the nodes the change lets go or keeps")
 	addProfilesFlag(fs, &d.Dir)
 	addEvalFlags(fs, &d.Eval)
