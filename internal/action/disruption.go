@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/karpgen/karpgen/generators"
 	"github.com/karpgen/karpgen/internal/doctor"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/model"
@@ -48,15 +47,9 @@ func disruptOn(ctx context.Context, cmd string, e *model.Env, helper, dir string
 	if err != nil {
 		return nil, stateErr(cmd, dir, err)
 	}
-	b, err := generators.Render(e)
-	if err != nil {
-		return nil, err
-	}
-	req, err := simulate.NewDisruptionRequest(e, b.Files[model.FileNodePools], prices, objs)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := simulate.Run(ctx, helper, req)
+	_, resp, err := ask(ctx, e, helper, func(nodePools []byte) (*simulate.Request, error) {
+		return simulate.NewDisruptionRequest(e, nodePools, prices, objs)
+	})
 	if err != nil {
 		return nil, failure("%s: %w", cmd, err)
 	}

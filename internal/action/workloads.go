@@ -19,19 +19,28 @@ const WorkloadsTimeout = 2 * time.Minute
 // Karpenter's scheduler (helper is karpgen-simulate) within ctx's
 // deadline, its offerings priced at prices.
 func Place(ctx context.Context, e *model.Env, helper string, ws []simulate.Workload, prices simulate.Prices) (*simulate.Report, error) {
-	b, err := generators.Render(e)
-	if err != nil {
-		return nil, err
-	}
-	req, err := simulate.NewRequest(e, b.Files[model.FileNodePools], ws, prices)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := simulate.Run(ctx, helper, req)
+	req, resp, err := ask(ctx, e, helper, func(nodePools []byte) (*simulate.Request, error) {
+		return simulate.NewRequest(e, nodePools, ws, prices)
+	})
 	if err != nil {
 		return nil, err
 	}
 	return simulate.NewReport(e.Name, prices, req, resp), nil
+}
+
+// ask renders the environment, builds the helper's request from its
+// rendered NodePools and asks the helper, within ctx's deadline.
+func ask(ctx context.Context, e *model.Env, helper string, build func(nodePools []byte) (*simulate.Request, error)) (*simulate.Request, *simulate.Response, error) {
+	b, err := generators.Render(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	req, err := build(b.Files[model.FileNodePools])
+	if err != nil {
+		return nil, nil, err
+	}
+	resp, err := simulate.Run(ctx, helper, req)
+	return req, resp, err
 }
 
 // Simulate places workloads on one environment with Karpenter's own

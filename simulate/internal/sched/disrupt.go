@@ -25,9 +25,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/controllers/provisioning"
 	"sigs.k8s.io/karpenter/pkg/controllers/state"
 	"sigs.k8s.io/karpenter/pkg/events"
-	"sigs.k8s.io/karpenter/pkg/operator/options"
 	"sigs.k8s.io/karpenter/pkg/state/cost"
-	"sigs.k8s.io/karpenter/pkg/test/v1alpha1"
 	disruptionutils "sigs.k8s.io/karpenter/pkg/utils/disruption"
 	podutils "sigs.k8s.io/karpenter/pkg/utils/pod"
 
@@ -78,27 +76,10 @@ func Load(req *simulate.Request) (*Captured, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts.IgnoreDRARequests = true
-	ctx := options.ToContext(context.Background(), opts)
-	api := &apiServer{}
-	kube := api.client()
-	provider := fake.NewCloudProvider()
-	provider.InstanceTypes = all
-	provider.InstanceTypesForNodePool = its
-	provider.AllowedCreateCalls = 1 << 30
-	clk := stillClock{cl.now}
-	st := state.NewCluster(clk, kube, provider)
-	c := &cluster{ctx: ctx, client: kube, state: st, clock: clk, pools: pools, its: its, round: map[*corev1.Pod]int{}}
-	for _, np := range pools {
-		np := np.DeepCopy()
-		// The hash of the pool as rendered: its node class reference is
-		// the EC2NodeClass's, before the fake provider's takes its place.
-		np.Annotations = map[string]string{karpv1.NodePoolHashAnnotationKey: np.Hash(), karpv1.NodePoolHashVersionAnnotationKey: karpv1.NodePoolHashVersion}
-		np.Spec.Template.Spec.NodeClassRef = &karpv1.NodeClassReference{Group: v1alpha1.Group, Kind: "TestNodeClass", Name: np.Spec.Template.Spec.NodeClassRef.Name}
-		np.StatusConditions().SetTrue("Ready")
-		if err := kube.Create(ctx, np); err != nil {
-			return nil, err
-		}
+	c, api, provider := newCluster(opts, stillClock{cl.now}, pools, its, all)
+	ctx, kube, st, clk := c.ctx, c.client, c.state, c.clock
+	if err := c.addPools(true); err != nil {
+		return nil, err
 	}
 	if err := c.load(api, cl); err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"k8s.io/utils/clock"
 
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider/fake"
 	"sigs.k8s.io/karpenter/pkg/controllers/provisioning"
 	"sigs.k8s.io/karpenter/pkg/controllers/state"
@@ -62,27 +63,10 @@ func RunUpstream(req *simulate.Request) (*Upstream, error) {
 	if err != nil {
 		return nil, err
 	}
-	// No ResourceSlice is in a simulated cluster.
-	opts.IgnoreDRARequests = true
-	ctx := options.ToContext(context.Background(), opts)
-	api := &apiServer{}
-	kube := api.client()
-	provider := fake.NewCloudProvider()
-	provider.InstanceTypesForNodePool = its
-	provider.AllowedCreateCalls = 1 << 30
-	clk := clock.RealClock{}
-	st := state.NewCluster(clk, kube, provider)
-	c := &cluster{ctx: ctx, client: kube, state: st, clock: clk, pools: pools, its: its, round: map[*corev1.Pod]int{}}
-
-	// The pools as the API server holds them, managed by the fake
-	// provider's node class, ready.
-	for _, np := range pools {
-		np := np.DeepCopy()
-		np.Spec.Template.Spec.NodeClassRef = &karpv1.NodeClassReference{Group: v1alpha1.Group, Kind: "TestNodeClass", Name: np.Spec.Template.Spec.NodeClassRef.Name}
-		np.StatusConditions().SetTrue("Ready")
-		if err := kube.Create(ctx, np); err != nil {
-			return nil, err
-		}
+	c, api, provider := newCluster(opts, clock.RealClock{}, pools, its, nil)
+	ctx, kube, st, clk := c.ctx, c.client, c.state, c.clock
+	if err := c.addPools(false); err != nil {
+		return nil, err
 	}
 	var pods []*corev1.Pod
 	grouped := map[int]bool{}
@@ -342,4 +326,41 @@ func union[V any](a, b map[string]V) map[string]bool {
 		out[k] = true
 	}
 	return out
+}
+
+// newCluster is an empty cluster for Karpenter's controllers at clk: an
+// API server, its cloud provider (the fake one, offering each pool its
+// instance types, all for any other), and the cluster state. No
+// ResourceSlice is in a simulated cluster.
+func newCluster(opts *options.Options, clk clock.Clock, pools []*karpv1.NodePool, its map[string][]*cloudprovider.InstanceType, all []*cloudprovider.InstanceType) (*cluster, *apiServer, *fake.CloudProvider) {
+	opts.IgnoreDRARequests = true
+	ctx := options.ToContext(context.Background(), opts)
+	api := &apiServer{}
+	kube := api.client()
+	provider := fake.NewCloudProvider()
+	provider.InstanceTypes = all
+	provider.InstanceTypesForNodePool = its
+	provider.AllowedCreateCalls = 1 << 30
+	st := state.NewCluster(clk, kube, provider)
+	return &cluster{ctx: ctx, client: kube, state: st, clock: clk, pools: pools, its: its, round: map[*corev1.Pod]int{}}, api, provider
+}
+
+// addPools creates the pools as the API server holds them, managed by
+// the fake provider's node class, ready; hashed, each with the hash
+// Karpenter's NodePool hash controller gives it, which drift compares
+// NodeClaims' with (of the pool as rendered, its EC2NodeClass reference
+// included).
+func (c *cluster) addPools(hashed bool) error {
+	for _, np := range c.pools {
+		np := np.DeepCopy()
+		if hashed {
+			np.Annotations = map[string]string{karpv1.NodePoolHashAnnotationKey: np.Hash(), karpv1.NodePoolHashVersionAnnotationKey: karpv1.NodePoolHashVersion}
+		}
+		np.Spec.Template.Spec.NodeClassRef = &karpv1.NodeClassReference{Group: v1alpha1.Group, Kind: "TestNodeClass", Name: np.Spec.Template.Spec.NodeClassRef.Name}
+		np.StatusConditions().SetTrue("Ready")
+		if err := c.client.Create(c.ctx, np); err != nil {
+			return err
+		}
+	}
+	return nil
 }
