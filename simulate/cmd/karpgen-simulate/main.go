@@ -17,8 +17,9 @@ import (
 )
 
 // maxRequest bounds what is read: the environment and the workloads
-// karpgen read under its own limits.
-const maxRequest = 256 << 20
+// karpgen read under its own limits, or a capture's objects (its pods
+// alone up to 512 MiB).
+const maxRequest = 768 << 20
 
 func main() {
 	if len(os.Args) > 1 {
