@@ -68,7 +68,7 @@ func captured(b testing.TB, nodes, perNode int) *live.Objects {
 				Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}}})
 		claim := &karpv1.NodeClaim{TypeMeta: metav1.TypeMeta{APIVersion: "karpenter.sh/v1", Kind: "NodeClaim"},
 			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("app-%05d", i), UID: types.UID(fmt.Sprintf("claim-%d", i)), Labels: labels, CreationTimestamp: born},
-			Spec: karpv1.NodeClaimSpec{NodeClassRef: &karpv1.NodeClassReference{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: "default"}, Taints: taints},
+			Spec:       karpv1.NodeClaimSpec{NodeClassRef: &karpv1.NodeClassReference{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: "default"}, Taints: taints},
 			Status: karpv1.NodeClaimStatus{ProviderID: providerID, NodeName: name, Capacity: alloc, Allocatable: alloc,
 				LastPodEventTime: metav1.NewTime(out.Time.Add(-10 * time.Minute))}}
 		for _, t := range []string{karpv1.ConditionTypeLaunched, karpv1.ConditionTypeRegistered, karpv1.ConditionTypeInitialized} {

@@ -98,7 +98,7 @@ func disruptionChange(before, after *simulate.DisruptionReport) *fleetdiff.Disru
 			switch {
 			case v.Command > 0:
 				side.Now++
-			case slices.ContainsFunc(v.Reasons, func(x simulate.Reason) bool { return x.Kind == "later" && strings.HasPrefix(x.Fix, "by itself") }):
+			case slices.ContainsFunc(v.Reasons, func(x simulate.Reason) bool { return x.Kind == "later" }):
 				side.Later++
 			}
 			if v.Drifted != "" {
@@ -131,7 +131,7 @@ func fate(r *simulate.DisruptionReport, v simulate.NodeVerdict) string {
 	default:
 		var kinds []string
 		for _, x := range v.Reasons {
-			if x.Kind == "later" && strings.HasPrefix(x.Fix, "by itself") {
+			if x.Kind == "later" {
 				kinds = append(kinds, "goes alone in a later round")
 				continue
 			}

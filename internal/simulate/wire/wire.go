@@ -214,7 +214,8 @@ type NodeVerdict struct {
 type Reason struct {
 	// Kind is what the reason is about: doNotDisrupt, pdb, budget,
 	// consolidateAfter, policy, fits, spotToSpot, minValues, cheaper,
-	// node or later.
+	// drift (it waits its turn), node, or later: by itself it would go,
+	// in a later round.
 	Kind string `json:"kind"`
 	// Upstream is what Karpenter says (its event's message), Fix what
 	// would let it go.

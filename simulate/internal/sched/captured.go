@@ -132,6 +132,11 @@ func (c *cluster) track(api *apiServer) error {
 		return err
 	}
 	for i := range claims.Items {
+		// Karpenter's cluster state is not synced while a NodeClaim has
+		// no instance, and the disruption controller waits for it.
+		if nc := &claims.Items[i]; nc.Status.ProviderID == "" {
+			return fmt.Errorf("NodeClaim %s was launching when the capture was taken (it has no providerID): Karpenter disrupts nothing until it launches; capture again once it has", nc.Name)
+		}
 		c.state.UpdateNodeClaim(&claims.Items[i])
 	}
 	nodes := &corev1.NodeList{}

@@ -34,9 +34,9 @@ import (
 
 // Captured is a captured cluster loaded into Karpenter's own controllers:
 // the API server, its cluster state, the provisioner and the disruption
-// queue, at the capture's instant. Disrupt decides on it; the test module
-// runs Karpenter's disruption controller on another loaded from the same
-// request.
+// queue, at the capture's instant. Disrupt decides on it;
+// RunUpstreamDisruption runs Karpenter's disruption controller on
+// another loaded from the same request.
 type Captured struct {
 	Ctx         context.Context
 	Kube        client.Client
@@ -105,6 +105,8 @@ func Load(req *simulate.Request) (*Captured, error) {
 		return nil, err
 	}
 	for i := range claims.Items {
+		// A claim of an offering the pool no longer has adds no cost,
+		// as in the controller, whose informer logs it and goes on.
 		_ = clusterCost.UpdateNodeClaim(ctx, &claims.Items[i])
 	}
 	rec := &Recorder{}

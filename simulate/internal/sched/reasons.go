@@ -63,7 +63,7 @@ func (l *Captured) reasons(sn *state.StateNode, v simulate.NodeVerdict, alone ma
 			Fix:      fmt.Sprintf("by itself it would be %s: single-node consolidation takes it in a later round if nothing changes", what)})
 	}
 	if len(out) == 0 && reason == karpv1.DisruptionReasonUnderutilized {
-		out = append(out, simulate.Reason{Kind: "later", Upstream: "multi-node consolidation found no smaller set of nodes to run its pods",
+		out = append(out, simulate.Reason{Kind: "cheaper", Upstream: "multi-node consolidation found no smaller set of nodes to run its pods",
 			Fix: "none needed: no cheaper set of nodes runs its pods"})
 	}
 	return out
