@@ -20,7 +20,7 @@ func simulateCommand(fs *pflag.FlagSet, stdout, stderr io.Writer) func(args []st
 	var format, at string
 	var disrupt bool
 	fs.StringArrayVar(&sim.Workloads, "workloads", nil, "a workload manifest, or a folder of them, by `PATH` (required without --disruption; repeat it): Deployments, StatefulSets, ReplicaSets, DaemonSets, Jobs, CronJobs and Pods, the PersistentVolumes, claims and StorageClasses they use, and Lists of them")
-	fs.StringVar(&sim.State, "state", "", "price the nodes from this capture of the environment's cluster (karpgen doctor --capture-script): the region's on-demand and spot prices as Karpenter reads them")
+	fs.StringVar(&sim.State, "state", "", "a capture of the environment's cluster (karpgen doctor --capture-script): its prices (the region's on-demand and spot prices as Karpenter reads them) price the nodes, and --disruption decides on its nodes and pods")
 	fs.BoolVar(&disrupt, "disruption", false, "instead of placing workloads, say what Karpenter's disruption controller does with the nodes of --state's capture under the environment's pools: the command it starts now, with the $/h it saves, and why every other node stays")
 	fs.StringVar(&at, "at", "", "with --disruption, decide at this `TIME` (RFC 3339, e.g. 2026-12-07T03:00:00+09:00) instead of when the capture was taken: budgets' schedules and consolidateAfter are read at it")
 	fs.DurationVar(&sim.SimTimeout, "sim-timeout", 2*time.Minute, "how long the simulation may run")
