@@ -18,17 +18,13 @@ import (
 // it starts this round, and why it leaves every other node
 // (karpgen simulate --disruption).
 func (s *Simulate) Disrupt() (*simulate.DisruptionReport, error) {
-	helper, err := simulate.FindHelper()
-	if err != nil {
-		return nil, &FailureError{Err: err}
-	}
-	envs, err := named(s.Dir, []string{s.Env}, s.Eval, false)
+	helper, e, err := s.start()
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.SimTimeout)
 	defer cancel()
-	return disruptOn(ctx, "simulate", envs[0], helper, s.State, s.At)
+	return disruptOn(ctx, "simulate", e, helper, s.State, s.At)
 }
 
 // disruptOn runs the disruption view of environment e on the capture in

@@ -61,15 +61,11 @@ type Simulate struct {
 
 // Run simulates.
 func (s *Simulate) Run() (*simulate.Report, error) {
-	helper, err := simulate.FindHelper()
-	if err != nil {
-		return nil, &FailureError{Err: err}
-	}
-	envs, err := named(s.Dir, []string{s.Env}, s.Eval, false)
+	helper, e, err := s.start()
 	if err != nil {
 		return nil, err
 	}
-	e, paths := envs[0], s.Workloads
+	paths := s.Workloads
 	prices, err := PricesOf("simulate", s.State, e)
 	if err != nil {
 		return nil, err
@@ -85,6 +81,19 @@ func (s *Simulate) Run() (*simulate.Report, error) {
 		return nil, failure("simulate: %w", err)
 	}
 	return report, nil
+}
+
+// start finds the helper and the environment, as Run and Disrupt both
+// begin.
+func (s *Simulate) start() (helper string, e *model.Env, err error) {
+	if helper, err = simulate.FindHelper(); err != nil {
+		return "", nil, &FailureError{Err: err}
+	}
+	envs, err := named(s.Dir, []string{s.Env}, s.Eval, false)
+	if err != nil {
+		return "", nil, err
+	}
+	return helper, envs[0], nil
 }
 
 // VetWorkloads places the workloads on every environment and returns a

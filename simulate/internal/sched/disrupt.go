@@ -378,11 +378,7 @@ func (l *Captured) verdicts(cmds []simulate.Command, alone map[string]aloneResul
 		if d := sn.NodeClaim.StatusConditions().Get(karpv1.ConditionTypeDrifted); d.IsTrue() {
 			v.Drifted = d.Reason
 		}
-		if r, ok := alone[v.Name]; ok {
-			v.Price, v.Pods = r.cand.Price, len(reschedulable(l, sn))
-		} else {
-			v.Price, v.Pods = l.price(labels, v.NodePool), len(reschedulable(l, sn))
-		}
+		v.Price, v.Pods = l.price(labels, v.NodePool), len(reschedulable(l, sn))
 		if v.Command == 0 {
 			v.Reasons = l.reasons(sn, v, alone, budgets)
 		}
