@@ -84,7 +84,7 @@ func benchRequest(b testing.TB, workloads string) *simulate.Request {
 	bundle, err := generators.Render(e)
 	must(b, err)
 	must(b, os.WriteFile(filepath.Join(dir, "workloads.yaml"), []byte(workloads), 0o644))
-	ws, err := simulate.ReadWorkloads(context.Background(), []string{filepath.Join(dir, "workloads.yaml")})
+	ws, err := action.ReadWorkloads(context.Background(), []string{filepath.Join(dir, "workloads.yaml")})
 	must(b, err)
 	req, err := simulate.NewRequest(e, bundle.Files[model.FileNodePools], ws, simulate.TablePrices(e.Profile.Cluster.Region))
 	must(b, err)

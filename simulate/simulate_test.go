@@ -200,7 +200,7 @@ func upstream(ts *testscript.TestScript, neg bool, args []string) {
 			paths = append(paths, ts.MkAbs(args[i]))
 		}
 	}
-	ws, err := simulate.ReadWorkloads(context.Background(), paths)
+	ws, err := action.ReadWorkloads(context.Background(), paths)
 	ts.Check(err)
 	prices, err := action.PricesOf("upstream", state, e)
 	ts.Check(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/fleetdiff"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/simulate"
 )
 
@@ -72,7 +73,7 @@ func (s *Simulate) Run() (*simulate.Report, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.SimTimeout)
 	defer cancel()
-	ws, err := simulate.ReadWorkloads(ctx, paths)
+	ws, err := ReadWorkloads(ctx, paths)
 	if err != nil {
 		return nil, failure("simulate: %w", err)
 	}
@@ -81,6 +82,13 @@ func (s *Simulate) Run() (*simulate.Report, error) {
 		return nil, failure("simulate: %w", err)
 	}
 	return report, nil
+}
+
+// ReadWorkloads reads the workloads of files and folders as
+// simulate.ReadWorkloads does, a folder with a kustomization built by
+// output.BuildWorkloads.
+func ReadWorkloads(ctx context.Context, paths []string) ([]simulate.Workload, error) {
+	return simulate.ReadWorkloads(ctx, paths, output.BuildWorkloads)
 }
 
 // start finds the helper and the environment, as Run and Disrupt both
@@ -105,7 +113,7 @@ func VetWorkloads(envs []*model.Env, paths []string) ([]diag.Finding, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), WorkloadsTimeout)
 	defer cancel()
-	ws, err := simulate.ReadWorkloads(ctx, paths)
+	ws, err := ReadWorkloads(ctx, paths)
 	if err != nil {
 		return nil, failure("vet: --workloads: %w", err)
 	}
@@ -131,7 +139,7 @@ func DiffWorkloads(report *fleetdiff.Report, base, head *Result, paths []string,
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), WorkloadsTimeout)
 	defer cancel()
-	ws, err := simulate.ReadWorkloads(ctx, paths)
+	ws, err := ReadWorkloads(ctx, paths)
 	if err != nil {
 		return failure("diff: --workloads: %w", err)
 	}

@@ -15,9 +15,9 @@ import (
 	"testing"
 
 	"github.com/karpgen/karpgen/generators"
-	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/diag"
 	"github.com/karpgen/karpgen/internal/doctor"
+	"github.com/karpgen/karpgen/internal/envcheck/envchecktest"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iam/iampolicy"
 	"github.com/karpgen/karpgen/internal/model"
@@ -28,11 +28,11 @@ import (
 
 func prodEnv(t testing.TB) *model.Env {
 	t.Helper()
-	res, err := action.Check(action.Options{Dir: filepath.Join("testdata", "profiles")})
-	if err != nil || len(res.Envs) != 1 {
-		t.Fatalf("loading the test profile: %v %v", err, res.Findings)
+	envs := envchecktest.Envs(t, filepath.Join("testdata", "profiles"))
+	if len(envs) != 1 {
+		t.Fatalf("the test profile has %d environments, want 1", len(envs))
 	}
-	return res.Envs[0]
+	return envs[0]
 }
 
 // healthy writes a captured folder of an account and cluster that are

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/doctor"
 	"github.com/karpgen/karpgen/internal/doctor/live"
+	"github.com/karpgen/karpgen/internal/envcheck/envchecktest"
 	"github.com/karpgen/karpgen/internal/util/escape"
 )
 
@@ -19,11 +19,7 @@ import (
 func TestCaptureHoldsWhatChecksRead(t *testing.T) {
 	n := 0
 	for _, dir := range []string{filepath.Join("testdata", "profiles"), filepath.Join("..", "..", "profiles")} {
-		res, err := action.Check(action.Options{Dir: dir})
-		if err != nil || len(res.Envs) == 0 {
-			t.Fatalf("%s: %v %v", dir, err, res.Findings)
-		}
-		for _, e := range res.Envs {
+		for _, e := range envchecktest.Envs(t, dir) {
 			captured := doctor.CapturedFiles(e)
 			for _, ch := range doctor.Catalog() {
 				files := ch.Files(e)
@@ -46,11 +42,7 @@ func TestCaptureHoldsWhatChecksRead(t *testing.T) {
 // a file its loops write), so a plan never assumes a part for want of a
 // file no capture has.
 func TestPartsAreCaptured(t *testing.T) {
-	res, err := action.Check(action.Options{Dir: filepath.Join("testdata", "profiles")})
-	if err != nil || len(res.Envs) == 0 {
-		t.Fatalf("%v %v", err, res.Findings)
-	}
-	e := res.Envs[0]
+	e := envchecktest.Envs(t, filepath.Join("testdata", "profiles"))[0]
 	captured, script := doctor.CapturedFiles(e), doctor.Script(e)
 	for part, info := range live.Parts {
 		if len(info.Files) == 0 || info.Assumed == "" {

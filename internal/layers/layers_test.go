@@ -25,7 +25,7 @@ var rooms = [][]string{
 	{"internal/envcheck", "internal/importer", "internal/output", "internal/fleetdiff", "internal/doctor", "internal/doctor/live", "internal/plan/promote", "internal/plan/rotate", "internal/plan/migrate", "internal/plan/upgrade", "internal/simulate"},
 	{"internal/printer"},
 	{"internal/action"},
-	{"cmd/...", "conformance", "hack/...", "internal/bench/...", "internal/layers"},
+	{"cmd/...", "conformance", "hack/...", "internal/bench/...", "internal/layers", "internal/envcheck/envchecktest"},
 }
 
 func roomOf(pkg string) int {
@@ -240,4 +240,53 @@ func TestCommandLineIsThin(t *testing.T) {
 			t.Errorf("cmd/karpgen imports %s: put what it does in internal/action, what it prints in internal/printer", dep)
 		}
 	}
+}
+
+// kustomizeImporters are the packages that may import kustomize: the
+// builds of bundles and of workload folders are in internal/output.
+// Kustomize's plugin loader links the plugin package, and with cgo on
+// that makes every binary that links it, tests too, link externally
+// (two to three times as long); the simulation and the printers are
+// given the build instead (simulate.Kustomize).
+var kustomizeImporters = []string{"internal/output"}
+
+// TestKustomizeStaysInOutput: no other package imports kustomize, and
+// neither the simulation nor the printers reach internal/output.
+func TestKustomizeStaysInOutput(t *testing.T) {
+	sources(t, func(path, rel string) error {
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		pkg := filepath.ToSlash(filepath.Dir(rel))
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if strings.HasPrefix(p, "sigs.k8s.io/kustomize/") && !slices.Contains(kustomizeImporters, pkg) {
+				t.Errorf("%s imports %s: build with kustomize in internal/output", rel, p)
+			}
+		}
+		return nil
+	})
+	deps := imports(t)
+	for _, pkg := range []string{"internal/simulate", "internal/printer"} {
+		if reach := reachable(deps, pkg); slices.Contains(reach, "internal/output") {
+			t.Errorf("%s reaches internal/output, and with it kustomize", pkg)
+		}
+	}
+}
+
+// reachable lists the packages of the module pkg imports, directly or not.
+func reachable(deps map[string][]string, pkg string) []string {
+	var out []string
+	todo := slices.Clone(deps[pkg])
+	for len(todo) > 0 {
+		p := todo[0]
+		todo = todo[1:]
+		if slices.Contains(out, p) {
+			continue
+		}
+		out = append(out, p)
+		todo = append(todo, deps[p]...)
+	}
+	return out
 }

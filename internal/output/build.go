@@ -123,9 +123,9 @@ func copyOverlay(mem filesys.FileSystem, dir, to string) (found bool, err error)
 // kustomization from.
 var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
 
-// IsKustomization tells whether dir holds a kustomization, under any of
-// the names kustomize reads.
-func IsKustomization(dir string) bool {
+// isKustomization tells whether dir holds a kustomization, under any of
+// the names kustomize reads, as a regular file.
+func isKustomization(dir string) bool {
 	for _, name := range kustomizationNames {
 		if info, err := os.Lstat(filepath.Join(dir, name)); err == nil && info.Mode().IsRegular() {
 			return true
@@ -134,24 +134,32 @@ func IsKustomization(dir string) bool {
 	return false
 }
 
-// BuildFolder runs kustomize over a folder of the user's (workloads to
-// place), in memory, as BuildBundle reads an overlay: files of the folder
-// only, no symbolic link out of it, nothing remote, no Helm chart.
-func BuildFolder(dir string) ([]byte, error) {
+// BuildWorkloads runs kustomize over a folder of the user's (workloads
+// to place), in memory, as BuildBundle reads an overlay: files of the
+// folder only, no symbolic link out of it, nothing remote, no Helm chart.
+// found is false, and nothing is read, when the folder holds no
+// kustomization as a regular file: its files are then read one by one.
+// It is what simulate.ReadWorkloads is given, so that the simulation
+// does not link kustomize.
+func BuildWorkloads(dir string) (stream []byte, found bool, err error) {
+	if !isKustomization(dir) {
+		return nil, false, nil
+	}
 	mem := filesys.MakeFsInMemory()
 	const root = "/karpgen/workloads"
-	found, err := copyKustomization(mem, dir, root, folderRules{"workloads", "only files inside it are read", "a kustomize build of workloads reads the folder only"})
+	found, err = copyKustomization(mem, dir, root, folderRules{"workloads", "only files inside it are read", "a kustomize build of workloads reads the folder only"})
 	if err != nil {
-		return nil, err
+		return nil, true, err
 	}
 	if !found {
-		return nil, fmt.Errorf("%s: no kustomization (kustomization.yaml, kustomization.yml or Kustomization)", dir)
+		return nil, true, fmt.Errorf("%s: no kustomization (kustomization.yaml, kustomization.yml or Kustomization)", dir)
 	}
 	res, err := krusty.MakeKustomizer(krusty.MakeDefaultOptions()).Run(mem, root)
 	if err != nil {
-		return nil, fmt.Errorf("kustomize build %s: %w", dir, err)
+		return nil, true, fmt.Errorf("kustomize build %s: %w", dir, err)
 	}
-	return res.AsYaml()
+	stream, err = res.AsYaml()
+	return stream, true, err
 }
 
 // folderRules say, in messages, what folder is read ("overlay"), that a

@@ -15,7 +15,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/karpgen/karpgen/internal/output"
 	"github.com/karpgen/karpgen/internal/util/boundyaml"
 	"github.com/karpgen/karpgen/internal/util/escape"
 	"github.com/karpgen/karpgen/internal/util/safefs"
@@ -39,17 +38,28 @@ var (
 // IsVolume says whether a document read is a volume's, not a workload.
 func IsVolume(w Workload) bool { return slices.Contains(volumeKinds, w.Kind) }
 
+// Kustomize builds a folder with kustomize when it holds a
+// kustomization (found), as output.BuildWorkloads does. It is given to
+// ReadWorkloads rather than called from here, so that what imports the
+// simulation does not link kustomize.
+type Kustomize func(dir string) (stream []byte, found bool, err error)
+
 // ReadWorkloads reads the workloads of files and folders (every .yaml,
 // .yml and .json below a folder; a folder with a kustomization.yaml is
-// its kustomize build instead): each document of a workload or volume
-// kind (see IsVolume), and
-// each such item of a List (as `kubectl get -o json` and doctor's
-// capture write them). Other kinds are skipped. Only regular files are
+// its build by kustomize instead, read after the files): each document
+// of a workload or volume kind (see IsVolume), and each such item of a
+// List (as `kubectl get -o json` and doctor's capture write them). Other kinds are skipped. Only regular files are
 // read (a named pipe would block for ever, a device never end): one named
 // is an error, one in a folder too, and a symbolic link in a folder is
 // skipped. Reading ends with ErrTimeout when ctx does.
-func ReadWorkloads(ctx context.Context, paths []string) ([]Workload, error) {
-	var files, built []string
+func ReadWorkloads(ctx context.Context, paths []string, kustomize Kustomize) ([]Workload, error) {
+	var files []string
+	// built are the folders built by kustomize, read after the files.
+	type build struct {
+		dir    string
+		stream []byte
+	}
+	var built []build
 	// shown is the name a file is reported by: as the user named it,
 	// when a link they named was followed.
 	shown := map[string]string{}
@@ -72,8 +82,15 @@ func ReadWorkloads(ctx context.Context, paths []string) ([]Workload, error) {
 			continue
 		}
 		// A folder with a kustomization is its kustomize build.
-		if output.IsKustomization(p) {
-			built = append(built, p)
+		if ctx.Err() != nil {
+			return nil, ErrTimeout
+		}
+		stream, found, err := kustomize(p)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			built = append(built, build{p, stream})
 			continue
 		}
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
@@ -116,19 +133,12 @@ func ReadWorkloads(ctx context.Context, paths []string) ([]Workload, error) {
 		}
 		out = append(out, ws...)
 	}
-	for _, dir := range built {
-		if ctx.Err() != nil {
-			return nil, ErrTimeout
-		}
-		data, err := output.BuildFolder(dir)
-		if err != nil {
-			return nil, err
-		}
+	for _, b := range built {
 		// Lines are those of the build's output, named after the folder.
-		if total += len(data); total > maxWorkloadBytes {
-			return nil, fmt.Errorf("the workloads are larger than %d MiB in all (at %s)", maxWorkloadBytes>>20, escape.Terminal(dir))
+		if total += len(b.stream); total > maxWorkloadBytes {
+			return nil, fmt.Errorf("the workloads are larger than %d MiB in all (at %s)", maxWorkloadBytes>>20, escape.Terminal(b.dir))
 		}
-		ws, err := parse(filepath.ToSlash(dir)+" (kustomize build)", data)
+		ws, err := parse(filepath.ToSlash(b.dir)+" (kustomize build)", b.stream)
 		if err != nil {
 			return nil, err
 		}

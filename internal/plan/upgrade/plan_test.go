@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/karpgen/karpgen/internal/action"
 	"github.com/karpgen/karpgen/internal/doctor/live"
+	"github.com/karpgen/karpgen/internal/envcheck/envchecktest"
 	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iam/cfnpreview"
 	"github.com/karpgen/karpgen/internal/iam/iampolicy"
@@ -22,11 +22,11 @@ import (
 
 func prodEnv(t *testing.T) *model.Env {
 	t.Helper()
-	res, err := action.Check(action.Options{Dir: filepath.Join("testdata", "profiles")})
-	if err != nil || len(res.Envs) != 1 {
-		t.Fatalf("loading the test profile: %v %v", err, res.Findings)
+	envs := envchecktest.Envs(t, filepath.Join("testdata", "profiles"))
+	if len(envs) != 1 {
+		t.Fatalf("the test profile has %d environments, want 1", len(envs))
 	}
-	return res.Envs[0]
+	return envs[0]
 }
 
 // pairs are the moves with golden plans: every adjacent pair of minors
