@@ -170,8 +170,7 @@ func TestLabelRulesAgreeWithCRD(t *testing.T) {
 		"failure-domain.beta.kubernetes.io/zone", "example.k8s.io/tier", "kops.k8s.io/instancegroup", "topology.k8s.aws/zone-id",
 		"karpenter.k8s.aws/instance-pods", "karpenter.k8s.aws/unknown",
 	}
-	for i := range facts.Minors {
-		m := &facts.Minors[i]
+	for _, m := range minors() {
 		keys := append(append([]string(nil), keys...), m.Labels.AWSKeys...)
 		t.Run(m.Reference, func(t *testing.T) {
 			c := loadCRDs(t, m)

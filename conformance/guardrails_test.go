@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/karpgen/karpgen/internal/diag"
-	"github.com/karpgen/karpgen/internal/facts"
 	"github.com/karpgen/karpgen/internal/iam/guardrails"
 	"github.com/karpgen/karpgen/internal/model"
 	"github.com/karpgen/karpgen/internal/profile"
@@ -24,10 +23,10 @@ func TestFullAWSAccessDeniesNothing(t *testing.T) {
 	g := &profile.Guardrails{Organization: []profile.GuardrailLevel{
 		{Name: "root", Policies: []string{"FullAWSAccess.json"}}, {Name: "workloads", Policies: []string{"FullAWSAccess.json"}},
 	}}
-	for i := range facts.Minors {
+	for _, m := range minors() {
 		for _, auth := range []string{profile.AuthPodIdentity, profile.AuthIRSA} {
 			for _, queue := range []bool{true, false} {
-				p := richProfile(variant{&facts.Minors[i], auth, queue})
+				p := richProfile(variant{m, auth, queue})
 				p.Guardrails = g
 				e := model.Resolve(p)
 				loaded, findings := guardrails.Load(os.DirFS(dir), dir, g, func(string) diag.Pos { return diag.Pos{} })
@@ -37,13 +36,13 @@ func TestFullAWSAccessDeniesNothing(t *testing.T) {
 				e.Guardrails = loaded
 				denials, err := guardrails.Check(e)
 				if err != nil || len(denials) > 0 {
-					t.Errorf("%s %s queue=%v: %v %v", facts.Minors[i].Minor, auth, queue, err, denials)
+					t.Errorf("%s %s queue=%v: %v %v", m.Minor, auth, queue, err, denials)
 				}
 				if us, err := guardrails.Uncertainties(e); err != nil || len(us) > 0 {
-					t.Errorf("%s %s queue=%v: uncertain %v %v", facts.Minors[i].Minor, auth, queue, err, us)
+					t.Errorf("%s %s queue=%v: uncertain %v %v", m.Minor, auth, queue, err, us)
 				}
 				if n := len(guardrails.Requests(e)); n < 20 {
-					t.Errorf("%s: %d requests", facts.Minors[i].Minor, n)
+					t.Errorf("%s: %d requests", m.Minor, n)
 				}
 			}
 		}

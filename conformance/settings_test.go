@@ -101,8 +101,7 @@ func envDiff(a, b map[string]string) []string {
 // does leave it out.
 func TestSettingsReachTheController(t *testing.T) {
 	oracle.Dir(t)
-	for i := range facts.Minors {
-		m := &facts.Minors[i]
+	for _, m := range minors() {
 		t.Run(m.Minor, func(t *testing.T) {
 			r := settingRun{t, variant{m, profile.AuthPodIdentity, true}, loadChart(t, m)}
 			_, base := r.run(nil)
