@@ -3,6 +3,7 @@ package fleetdiff
 import (
 	"strings"
 
+	"github.com/karpgen/karpgen/internal/util/keys"
 	"github.com/karpgen/karpgen/internal/util/textdiff"
 )
 
@@ -10,7 +11,7 @@ import (
 // at MaxDiffLines lines.
 func files(base, head map[string][]byte, keep func(string) bool) ([]File, error) {
 	out := []File{}
-	for _, p := range union(base, head) {
+	for _, p := range keys.Union(base, head) {
 		if string(base[p]) == string(head[p]) || !keep(p) {
 			continue
 		}

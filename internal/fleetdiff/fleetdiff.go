@@ -498,18 +498,6 @@ func effectOf(changes []drift.Change) drift.Effect {
 	return e
 }
 
-// union are the keys of two maps, in order.
-func union[V any](a, b map[string]V) []string {
-	keys := slices.Sorted(maps.Keys(a))
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 func status(inBase, inHead bool) string {
 	switch {
 	case !inBase:

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/keys"
 )
 
 // document is an IAM policy document as karpgen writes it.
@@ -20,7 +21,7 @@ type document struct {
 // granted and taken away, and statements added, removed or changed.
 func policies(base, head map[string][]byte) []Policy {
 	out := []Policy{}
-	for _, p := range union(base, head) {
+	for _, p := range keys.Union(base, head) {
 		if string(base[p]) == string(head[p]) || !strings.HasPrefix(p, model.DirIAM) || !strings.HasSuffix(p, ".json") {
 			continue
 		}
@@ -31,10 +32,10 @@ func policies(base, head map[string][]byte) []Policy {
 		}
 		pol := Policy{File: p, Status: status(base[p] != nil, head[p] != nil), Trust: strings.Contains(p, "trust-policy"), Statements: []Statement{}}
 		pol.ActionsAdded, pol.ActionsRemoved = gainedLost(actions(b), actions(h))
-		for _, sid := range union(b, h) {
+		for _, sid := range keys.Union(b, h) {
 			st := Statement{Sid: sid, Status: status(b[sid] != nil, h[sid] != nil), Fields: []string{}, ResourcesAdded: []string{}, ResourcesRemoved: []string{}}
 			if st.Status == "changed" {
-				for _, f := range union(b[sid], h[sid]) {
+				for _, f := range keys.Union(b[sid], h[sid]) {
 					if f != "Sid" && !reflect.DeepEqual(b[sid][f], h[sid][f]) {
 						st.Fields = append(st.Fields, f)
 					}

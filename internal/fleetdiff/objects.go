@@ -7,6 +7,7 @@ import (
 
 	"github.com/karpgen/karpgen/internal/facts/drift"
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/keys"
 	"github.com/karpgen/karpgen/internal/util/manifest"
 )
 
@@ -33,7 +34,7 @@ func objects(from, rules *drift.Rules, env *model.Env, base, head map[string][]b
 		if err != nil {
 			return nil, err
 		}
-		for _, name := range union(b, h) {
+		for _, name := range keys.Union(b, h) {
 			o := Object{Kind: kind.name, Name: name, Status: status(b[name] != nil, h[name] != nil), Changes: []drift.Change{}, Pools: []Pacing{}}
 			switch o.Status {
 			case "added":

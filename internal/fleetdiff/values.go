@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/karpgen/karpgen/internal/util/keys"
 )
 
 // helmValues lists the Helm values that change, by dotted key.
@@ -23,7 +25,7 @@ func helmValues(base, head []byte) ([]Value, error) {
 	fb, fh := map[string]any{}, map[string]any{}
 	flatten("", b, fb)
 	flatten("", h, fh)
-	for _, k := range union(fb, fh) {
+	for _, k := range keys.Union(fb, fh) {
 		if !reflect.DeepEqual(fb[k], fh[k]) {
 			out = append(out, Value{Key: k, From: fb[k], To: fh[k]})
 		}

@@ -3,12 +3,11 @@ package cfnpreview
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/karpgen/karpgen/internal/model"
+	"github.com/karpgen/karpgen/internal/util/keys"
 )
 
 // Action is what an update does to one resource.
@@ -205,7 +204,7 @@ func Compute(old *Template, live []Live, next *Template, env Env, taken Taken) [
 		}
 	}
 	var out []Change
-	for _, id := range slices.Sorted(maps.Keys(union(oldRes, next.Resources))) {
+	for _, id := range keys.Union(oldRes, next.Resources) {
 		o, hadOld := oldRes[id]
 		nr, hasNew := next.Resources[id]
 		switch {
@@ -274,7 +273,7 @@ func compare(id string, o, nr Resource, oldR, newR *resolver) Change {
 		return c
 	}
 	var modified []string
-	for _, p := range slices.Sorted(maps.Keys(union(o.Properties, nr.Properties))) {
+	for _, p := range keys.Union(o.Properties, nr.Properties) {
 		if p == nameProp {
 			continue
 		}
@@ -302,17 +301,6 @@ func defaulted(p string, v any) any {
 		return "/"
 	}
 	return v
-}
-
-func union[V any](a, b map[string]V) map[string]bool {
-	out := map[string]bool{}
-	for k := range a {
-		out[k] = true
-	}
-	for k := range b {
-		out[k] = true
-	}
-	return out
 }
 
 // PhysicalName is a resource's name from its physical ID: a managed

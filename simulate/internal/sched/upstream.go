@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/test/v1alpha1"
 
 	simulate "github.com/karpgen/karpgen/internal/simulate/wire"
+	"github.com/karpgen/karpgen/internal/util/keys"
 )
 
 // Upstream is what Karpenter's own provisioner does with a request when
@@ -278,7 +279,7 @@ func Compare(req *simulate.Request, sim *simulate.Response, up *Upstream) (diffs
 		}
 	})
 	var out []string
-	for _, pool := range slices.Sorted(maps.Keys(union(mine, theirs))) {
+	for _, pool := range keys.Union(mine, theirs) {
 		m, t := cmp.Or(mine[pool], &tally{}), cmp.Or(theirs[pool], &tally{})
 		if m.nodes != t.nodes || !maps.Equal(prices(m.types, price), prices(t.types, price)) {
 			out = append(out, fmt.Sprintf("pool %s: simulate launches %d node(s) %v, Karpenter %d %v", pool, m.nodes, m.types, t.nodes, t.types))
@@ -313,17 +314,6 @@ func prices(types map[string]int, price map[string]float64) map[float64]int {
 	out := map[float64]int{}
 	for it, n := range types {
 		out[price[it]] += n
-	}
-	return out
-}
-
-func union[V any](a, b map[string]V) map[string]bool {
-	out := map[string]bool{}
-	for k := range a {
-		out[k] = true
-	}
-	for k := range b {
-		out[k] = true
 	}
 	return out
 }
