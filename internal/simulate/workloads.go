@@ -48,10 +48,11 @@ type Kustomize func(dir string) (stream []byte, found bool, err error)
 // .yml and .json below a folder; a folder with a kustomization.yaml is
 // its build by kustomize instead, read after the files): each document
 // of a workload or volume kind (see IsVolume), and each such item of a
-// List (as `kubectl get -o json` and doctor's capture write them). Other kinds are skipped. Only regular files are
-// read (a named pipe would block for ever, a device never end): one named
-// is an error, one in a folder too, and a symbolic link in a folder is
-// skipped. Reading ends with ErrTimeout when ctx does.
+// List (as `kubectl get -o json` and doctor's capture write them). Other
+// kinds are skipped. Only regular files are read (a named pipe would
+// block for ever, a device never end): one named is an error, one in a
+// folder too, and a symbolic link in a folder is skipped. Reading ends
+// with ErrTimeout when ctx does.
 func ReadWorkloads(ctx context.Context, paths []string, kustomize Kustomize) ([]Workload, error) {
 	var files []string
 	// built are the folders built by kustomize, read after the files.
@@ -60,6 +61,7 @@ func ReadWorkloads(ctx context.Context, paths []string, kustomize Kustomize) ([]
 		stream []byte
 	}
 	var built []build
+	builtBytes := 0
 	// shown is the name a file is reported by: as the user named it,
 	// when a link they named was followed.
 	shown := map[string]string{}
@@ -90,6 +92,10 @@ func ReadWorkloads(ctx context.Context, paths []string, kustomize Kustomize) ([]
 			return nil, err
 		}
 		if found {
+			// Bounded as they come, not only once the files are read.
+			if builtBytes += len(stream); builtBytes > maxWorkloadBytes {
+				return nil, fmt.Errorf("the workloads are larger than %d MiB in all (at %s)", maxWorkloadBytes>>20, escape.Terminal(p))
+			}
 			built = append(built, build{p, stream})
 			continue
 		}
